@@ -1,0 +1,45 @@
+# Two commands do all set-up on a fresh machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+GEN    := clients/python/src/cardgame/v1
+PROTOS := $(wildcard proto/cardgame/v1/*.proto)
+ARGS   ?=
+
+.PHONY: run test bench proto clients lint install clean
+
+$(STAMP): requirements.txt requirements-dev.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -r requirements-dev.txt
+	touch $@
+
+# Generated Python stubs live in the client package (one generated package, never edited).
+$(GEN)/.stamp: $(PROTOS) $(STAMP)
+	mkdir -p $(GEN)
+	rm -f $(GEN)/*_pb2*.py $(GEN)/*_pb2*.pyi
+	$(PY) -m grpc_tools.protoc -Iproto --python_out=clients/python/src --pyi_out=clients/python/src \
+		--grpc_python_out=clients/python/src $(PROTOS)
+	touch clients/python/src/cardgame/__init__.py $(GEN)/__init__.py
+	touch $@
+
+proto: $(GEN)/.stamp
+
+$(VENV)/.client-installed: $(GEN)/.stamp clients/python/pyproject.toml
+	$(PY) -m pip install -q --no-deps -e clients/python
+	touch $@
+
+install: $(STAMP) $(VENV)/.client-installed
+
+run: install
+	$(PY) -m service $(ARGS)
+
+test: install clients
+	$(PY) -m pytest $(ARGS)
+
+bench: install
+	$(PY) -m bench
+
+clean:
+	rm -rf $(VENV) $(GEN) clients/typescript/node_modules clients/typescript/src/gen

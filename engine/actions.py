@@ -1,0 +1,124 @@
+"""Actions a seat can take, encoded as small ints, with a readable notation.
+
+An action is ``kind | payload << 4``: the payload is the card (PLAY), the number of tricks
+(BID), the suit (NAME_SUIT) or the set of cards (EXCHANGE). Ints are cheap to build, compare
+and hash, which matters when bots and simulations play millions of hands.
+
+>>> action_name(play(parse_card("AS")))
+'play AS'
+>>> parse_action("bid 4") == bid(4)
+True
+>>> action_name(exchange(parse_cards("2C 3D 4H")))
+'exchange 2C 3D 4H'
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+from .cards import Card, CardSet, Suit, SUIT_LETTERS, card_name, cards_text, parse_card, parse_cards, parse_suit
+
+Action = int
+
+
+class Kind(IntEnum):
+    """What an action does; the low four bits of an action."""
+
+    DEAL = 1          # the dealer (2-player Spades: the first drawer) starts the next hand
+    REVEAL = 2        # look at one's hand (gives up Double Nil)
+    DRAW_KEEP = 3     # 2-player Spades: keep the offered card
+    DRAW_DISCARD = 4  # 2-player Spades: discard the offered card, take the next one
+    BID = 5           # Spades: bid 0..13 tricks (0 = Nil)
+    DOUBLE_NIL = 6    # Spades: bid Double Nil (Blind Nil) without having looked
+    EXCHANGE = 7      # Double Nil card exchange, or the Buck Euchre dealer's discard
+    ORDER_UP = 8      # Buck Euchre: make the turn-up's suit trump
+    PASS = 9          # Buck Euchre: pass in either trump round
+    NAME_SUIT = 10    # Buck Euchre: name a trump suit in the second round
+    STAY_IN = 12      # Buck Euchre: play this hand
+    DROP_OUT = 13     # Buck Euchre: sit this hand out
+    PLAY = 14         # play one card to the trick
+
+
+_KIND_MASK = 15
+
+DEAL: Action = Kind.DEAL
+REVEAL: Action = Kind.REVEAL
+DRAW_KEEP: Action = Kind.DRAW_KEEP
+DRAW_DISCARD: Action = Kind.DRAW_DISCARD
+DOUBLE_NIL: Action = Kind.DOUBLE_NIL
+ORDER_UP: Action = Kind.ORDER_UP
+PASS: Action = Kind.PASS
+STAY_IN: Action = Kind.STAY_IN
+DROP_OUT: Action = Kind.DROP_OUT
+
+_WORDS = {
+    Kind.DEAL: "deal", Kind.REVEAL: "reveal", Kind.DRAW_KEEP: "keep",
+    Kind.DRAW_DISCARD: "discard", Kind.DOUBLE_NIL: "double-nil", Kind.ORDER_UP: "order-up",
+    Kind.PASS: "pass", Kind.STAY_IN: "stay", Kind.DROP_OUT: "drop",
+}
+_BY_WORD = {word: kind for kind, word in _WORDS.items()}
+
+
+def kind_of(action: Action) -> Kind:
+    """The kind of an action."""
+    return Kind(action & _KIND_MASK)
+
+
+def payload_of(action: Action) -> int:
+    """The card, number, suit or card set an action carries."""
+    return action >> 4
+
+
+def play(card: Card) -> Action:
+    """Play this card."""
+    return Kind.PLAY | card << 4
+
+
+def bid(tricks: int) -> Action:
+    """Bid this many tricks (0 is Nil)."""
+    return Kind.BID | tricks << 4
+
+
+def name_suit(suit: Suit) -> Action:
+    """Buck Euchre: name this suit trump."""
+    return Kind.NAME_SUIT | suit << 4
+
+
+def exchange(cards: CardSet) -> Action:
+    """Give these cards in the Double Nil exchange (or discard them, Buck Euchre dealer)."""
+    return Kind.EXCHANGE | cards << 4
+
+
+def action_name(action: Action) -> str:
+    """The readable form of an action: ``play AS``, ``bid 4``, ``name H``, ``exchange 2C 3D``."""
+    kind, payload = action & _KIND_MASK, action >> 4
+    if kind == Kind.PLAY:
+        return "play " + card_name(payload)
+    if kind == Kind.BID:
+        return f"bid {payload}"
+    if kind == Kind.NAME_SUIT:
+        return "name " + SUIT_LETTERS[payload]
+    if kind == Kind.EXCHANGE:
+        return ("exchange " + cards_text(payload)).rstrip()
+    return _WORDS[Kind(kind)]
+
+
+def parse_action(text: str) -> Action:
+    """The action written as by :func:`action_name`; ValueError if it is not one."""
+    word, _, rest = text.strip().lower().partition(" ")
+    rest = rest.strip()
+    if word == "play":
+        return play(parse_card(rest))
+    if word == "bid":
+        if rest == "nil":
+            return bid(0)
+        if not rest.isdigit():
+            raise ValueError(f"not a bid: {rest!r}")
+        return bid(int(rest))
+    if word == "name":
+        return name_suit(parse_suit(rest))
+    if word == "exchange":
+        return exchange(parse_cards(rest))
+    if word in _BY_WORD and not rest:
+        return _BY_WORD[word]
+    raise ValueError(f"not an action: {text!r}")

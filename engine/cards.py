@@ -1,0 +1,131 @@
+"""Cards, suits and hands: a card is an int, a hand is a bit set of cards.
+
+A card is ``suit * 13 + (rank - 2)`` with ranks 2..14 (J=11, Q=12, K=13, A=14) and suits
+clubs, diamonds, hearts, spades = 0, 1, 2, 3. A set of cards is an int whose bit ``c`` is set
+when card ``c`` is in it, so membership, removal and "cards of one suit" are single operations.
+
+>>> card_name(parse_card("10H"))
+'10H'
+>>> cards_text(parse_cards("AS 2C 10H"))
+'2C 10H AS'
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Iterator
+
+Card = int
+Suit = int
+CardSet = int
+
+CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
+SUITS = (CLUBS, DIAMONDS, HEARTS, SPADES)
+SUIT_LETTERS = "CDHS"
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+RANK_NAMES = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10",
+              11: "J", 12: "Q", 13: "K", 14: "A"}
+_RANK_BY_NAME = {name: rank for rank, name in RANK_NAMES.items()}
+JACK, ACE = 11, 14
+
+SUIT_MASKS = tuple(((1 << 13) - 1) << (13 * s) for s in SUITS)
+FULL_DECK: CardSet = (1 << 52) - 1
+
+
+def make_card(rank: int, suit: Suit) -> Card:
+    """The card of this rank (2..14) and suit."""
+    return suit * 13 + rank - 2
+
+
+def suit_of(card: Card) -> Suit:
+    """The printed suit of a card."""
+    return card // 13
+
+
+def rank_of(card: Card) -> int:
+    """The printed rank of a card, 2..14."""
+    return card % 13 + 2
+
+
+def card_name(card: Card) -> str:
+    """The short name of a card: ``AS``, ``10H``, ``9D``."""
+    return RANK_NAMES[card % 13 + 2] + SUIT_LETTERS[card // 13]
+
+
+def parse_card(text: str) -> Card:
+    """The card named by ``text`` (``AS``, ``10h``, ``T♥`` is not accepted); ValueError if none."""
+    t = text.strip().upper()
+    if len(t) < 2 or t[-1] not in SUIT_LETTERS or t[:-1] not in _RANK_BY_NAME:
+        raise ValueError(f"not a card: {text!r} (write rank then suit, e.g. AS, 10H, 9D)")
+    return make_card(_RANK_BY_NAME[t[:-1]], SUIT_LETTERS.index(t[-1]))
+
+
+def parse_suit(text: str) -> Suit:
+    """The suit named by a letter or word (``H``, ``hearts``); ValueError if none."""
+    t = text.strip().lower()
+    for s in SUITS:
+        if t in (SUIT_LETTERS[s].lower(), SUIT_NAMES[s], SUIT_NAMES[s][:-1]):
+            return s
+    raise ValueError(f"not a suit: {text!r} (C, D, H or S)")
+
+
+def bit(card: Card) -> CardSet:
+    """The set holding just this card."""
+    return 1 << card
+
+
+def cards_of(mask: CardSet) -> Iterator[Card]:
+    """The cards of a set, lowest first (clubs 2 up to the ace of spades)."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def card_list(mask: CardSet) -> list[Card]:
+    """The cards of a set as a list, lowest first."""
+    return list(cards_of(mask))
+
+
+def to_set(cards: Iterable[Card]) -> CardSet:
+    """The set of the given cards."""
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    return mask
+
+
+def count(mask: CardSet) -> int:
+    """How many cards a set holds."""
+    return mask.bit_count()
+
+
+def cards_text(mask: CardSet) -> str:
+    """A set written as card names separated by spaces, lowest first."""
+    return " ".join(card_name(c) for c in cards_of(mask))
+
+
+def parse_cards(text: str) -> CardSet:
+    """The set written as card names separated by spaces or commas; ValueError on duplicates."""
+    mask = 0
+    for word in text.replace(",", " ").split():
+        c = parse_card(word)
+        if mask >> c & 1:
+            raise ValueError(f"card listed twice: {card_name(c)}")
+        mask |= 1 << c
+    return mask
+
+
+def parse_deck(text: str) -> list[Card]:
+    """An ordered deck written as card names (top first); ValueError on duplicates."""
+    deck = [parse_card(w) for w in text.replace(",", " ").split()]
+    if len(set(deck)) != len(deck):
+        raise ValueError("a card appears twice in the deck")
+    return deck
+
+
+def deck_text(deck: Iterable[Card]) -> str:
+    """An ordered deck written as card names, top first."""
+    return " ".join(card_name(c) for c in deck)
+
+
+EUCHRE_DECK: CardSet = to_set(make_card(r, s) for s in SUITS for r in range(9, 15))
