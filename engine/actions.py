@@ -89,6 +89,18 @@ def exchange(cards: CardSet) -> Action:
     return Kind.EXCHANGE | cards << 4
 
 
+DUPLICATE_FLAG = 1 << 60
+"""Set in an exchange's card set when the caller listed a card twice (never held, so rejected)."""
+
+
+def exchange_of(cards: list[Card]) -> Action:
+    """The exchange of the listed cards; a card listed twice makes it an invalid exchange."""
+    mask = 0
+    for c in cards:
+        mask |= DUPLICATE_FLAG if mask >> c & 1 else 1 << c
+    return exchange(mask)
+
+
 def action_name(action: Action) -> str:
     """The readable form of an action: ``play AS``, ``bid 4``, ``name H``, ``exchange 2C 3D``."""
     kind, payload = action & _KIND_MASK, action >> 4
@@ -99,7 +111,7 @@ def action_name(action: Action) -> str:
     if kind == Kind.NAME_SUIT:
         return "name " + SUIT_LETTERS[payload]
     if kind == Kind.EXCHANGE:
-        return ("exchange " + cards_text(payload)).rstrip()
+        return ("exchange " + cards_text(payload & (DUPLICATE_FLAG - 1))).rstrip()
     return _WORDS[Kind(kind)]
 
 

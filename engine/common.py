@@ -1,0 +1,120 @@
+"""Steps every game shares: starting a hand, turn order, checks that raise typed errors."""
+
+from __future__ import annotations
+
+import random
+
+from .actions import DUPLICATE_FLAG, Action
+from .cards import Card, cards_text, deck_text
+from .errors import IllegalAction, Reason
+from .fairness import commitment
+from .state import NO_BID, NO_CARD, NOBODY, GameState, Phase, Seat
+
+
+def reject(reason: Reason, message: str) -> None:
+    """Raise the typed error for a rejected action."""
+    raise IllegalAction(reason, message)
+
+
+def wrong_phase(state: GameState, what: str) -> None:
+    """Reject an action that has no place in the current phase."""
+    if state.phase == Phase.GAME_OVER:
+        reject(Reason.WRONG_PHASE, "the game is over")
+    reject(Reason.WRONG_PHASE, f"{what} is not possible in the {state.phase.name} phase")
+
+
+def require_turn(state: GameState, seat: Seat) -> None:
+    """Reject the action unless it is this seat's turn."""
+    if seat != state.turn:
+        if state.turn == NOBODY:
+            reject(Reason.NOT_YOUR_TURN, f"seat {seat} has nothing to do now")
+        reject(Reason.NOT_YOUR_TURN, f"it is seat {state.turn}'s turn, not seat {seat}'s")
+
+
+def start_hand(state: GameState, rng: random.Random, cards: list[Card]) -> list[Card]:
+    """Reset the per-hand fields, take the next deck (prearranged or shuffled) and return it."""
+    if state.decks:
+        deck = state.decks.pop(0)
+    else:
+        deck = cards[:]
+        rng.shuffle(deck)
+    n = state.n
+    state.hand_no += 1
+    state.deck = deck
+    state.salt = f"{rng.getrandbits(128):032x}"
+    state.hands = [0] * n
+    state.looked = 0
+    state.bids = [NO_BID] * n
+    state.calls = [0] * n
+    state.tricks = [0] * n
+    state.trick_seats = []
+    state.trick_cards = []
+    state.last_trick = None
+    state.broken = False
+    state.xneed = 0
+    state.xgiven = [NO_CARD] * n
+    state.xgot = [0] * n
+    state.pos = 0
+    state.offered = NO_CARD
+    state.discards = 0
+    state.seen = [0] * n
+    state.draw_turns = [0] * n
+    state.turnup = NO_CARD
+    state.trump = NO_CARD
+    state.maker = NOBODY
+    state.active = (1 << n) - 1
+    state.kitty = 0
+    state.turned_down = False
+    state.dealer_discard = NO_CARD
+    state.clubs = False
+    state.swept = NOBODY
+    return deck
+
+
+def deal_round_robin(state: GameState, deck: list[Card], count: int) -> None:
+    """Deal the first ``count`` cards one at a time clockwise, starting left of the dealer."""
+    n, first = state.n, state.dealer + 1
+    hands = state.hands
+    for i in range(count):
+        hands[(first + i) % n] |= 1 << deck[i]
+
+
+def finish_trick(state: GameState, winner_index: int) -> Seat:
+    """Close the complete trick: credit its winner, keep it as the last trick, clear the table."""
+    winner = state.trick_seats[winner_index]
+    state.tricks[winner] += 1
+    state.last_trick = [state.trick_seats, state.trick_cards, winner]
+    state.trick_seats = []
+    state.trick_cards = []
+    state.turn = winner
+    return winner
+
+
+def hand_record_base(state: GameState) -> dict:
+    """The fields every hand record starts with, the deck and its salt revealed."""
+    return {
+        "hand": state.hand_no, "dealer": state.dealer, "bids": state.bids[:],
+        "tricks": state.tricks[:], "deck": deck_text(state.deck), "salt": state.salt,
+        "commitment": commitment(state.salt, state.deck),
+    }
+
+
+def has(mask: int, card: Card) -> bool:
+    """Whether a card set holds a card (any int accepted; out-of-range cards are never held)."""
+    return 0 <= card < 52 and mask >> card & 1 == 1
+
+
+
+def check_cards(state: GameState, seat: Seat, action: Action, low: int, high: int) -> int:
+    """The card set of an EXCHANGE action, checked: no duplicates, all held, ``low..high`` cards."""
+    mask = action >> 4
+    if mask & DUPLICATE_FLAG:
+        reject(Reason.INVALID_EXCHANGE, "a card is listed twice")
+    missing = mask & ~state.hands[seat]
+    if missing:
+        reject(Reason.INVALID_EXCHANGE, f"seat {seat} does not hold {cards_text(missing)}")
+    k = mask.bit_count()
+    if not low <= k <= high:
+        wanted = str(low) if low == high else f"{low} to {high}"
+        reject(Reason.INVALID_EXCHANGE, f"choose {wanted} cards, not {k}")
+    return mask

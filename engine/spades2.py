@@ -1,0 +1,161 @@
+"""Spades for two players: the draw instead of a deal, Double Nil declared during the first
+draw turn with an exchange against the discards, then the Spades bidding, play and scoring."""
+
+from __future__ import annotations
+
+import random
+
+from . import actions as A
+from .actions import Action, Kind
+from .cards import card_list
+from .common import check_cards, reject, require_turn, start_hand, wrong_phase
+from .errors import Reason
+from .spades import (BIDS, DECK, apply_play, exchange_actions_for,
+                     legal_play, start_play)
+from .state import DOUBLE_NIL_BID, NO_BID, NO_CARD, GameState, Phase, Seat
+
+MAX_PUT_ASIDE = 3
+
+
+def legal(state: GameState, seat: Seat) -> list[Action]:
+    """Every action open to ``seat`` now in two-player Spades."""
+    phase = state.phase
+    if phase == Phase.PLAY:
+        return legal_play(state, seat)
+    if seat != state.turn:
+        return []
+    if phase == Phase.DRAW:
+        out = [A.DRAW_KEEP, A.DRAW_DISCARD]
+        if (state.options.double_nil_allowed and state.draw_turns[seat] == 0
+                and state.bids[seat] != DOUBLE_NIL_BID):
+            out.append(A.DOUBLE_NIL)
+        return out
+    if phase == Phase.BID:
+        return BIDS[:]
+    if phase == Phase.DEAL:
+        return [A.DEAL]
+    if phase == Phase.EXCHANGE:
+        return exchange_actions_for(exchange_choice(state, seat))
+    return []
+
+
+def exchange_choice(state: GameState, seat: Seat) -> tuple[int, int, int] | None:
+    """(eligible cards, fewest, most) this seat may put aside, or None."""
+    if state.phase != Phase.EXCHANGE or seat != state.turn:
+        return None
+    return state.hands[seat], 0, min(MAX_PUT_ASIDE, state.options.exchange_size)
+
+
+def apply_deal(state: GameState, seat: Seat, action: Action, rng: random.Random) -> None:
+    """The first drawer shuffles the stock and is offered its top card."""
+    if action != A.DEAL:
+        wrong_phase(state, A.action_name(action))
+    require_turn(state, seat)
+    start_hand(state, rng, DECK)
+    state.looked = 3
+    state.phase = Phase.DRAW
+    _offer(state, seat)
+
+
+def _offer(state: GameState, seat: Seat) -> None:
+    card = state.deck[state.pos]
+    state.pos += 1
+    state.turn = seat
+    state.offered = card
+    state.seen[seat] |= 1 << card
+
+
+def apply_draw(state: GameState, seat: Seat, action: Action, rng: random.Random) -> None:
+    """Keep the offered card (the next is discarded) or discard it (the next is kept)."""
+    kind = action & 15
+    if kind == Kind.DOUBLE_NIL:
+        require_turn(state, seat)
+        if not state.options.double_nil_allowed:
+            reject(Reason.INVALID_BID, "Double Nil is switched off in this game")
+        if state.bids[seat] == DOUBLE_NIL_BID:
+            reject(Reason.INVALID_BID, f"seat {seat} has already declared Double Nil")
+        if state.draw_turns[seat] > 0:
+            reject(Reason.BLIND_NIL_AFTER_LOOKING, "Double Nil is declared before the first draw choice")
+        state.bids[seat] = DOUBLE_NIL_BID
+        state.calls[seat] = action
+        return
+    if kind != Kind.DRAW_KEEP and kind != Kind.DRAW_DISCARD:
+        wrong_phase(state, A.action_name(action))
+    require_turn(state, seat)
+    nxt = state.deck[state.pos]
+    state.pos += 1
+    state.seen[seat] |= 1 << nxt
+    kept, dropped = (state.offered, nxt) if kind == Kind.DRAW_KEEP else (nxt, state.offered)
+    state.hands[seat] |= 1 << kept
+    state.discards |= 1 << dropped
+    state.offered = NO_CARD
+    state.draw_turns[seat] += 1
+    if state.pos < len(state.deck):
+        _offer(state, 1 - seat)
+        return
+    state.xneed = sum(1 << s for s in (0, 1) if state.bids[s] == DOUBLE_NIL_BID)
+    if state.xneed and state.options.exchange_size > 0:
+        state.phase = Phase.EXCHANGE
+        state.turn = state.dealer if state.xneed >> state.dealer & 1 else 1 - state.dealer
+    else:
+        state.xneed = 0
+        _start_bidding(state)
+
+
+def apply_exchange(state: GameState, seat: Seat, action: Action, rng: random.Random) -> None:
+    """Put up to three cards aside, each replaced by a random card from the discards."""
+    if action & 15 != Kind.EXCHANGE:
+        wrong_phase(state, A.action_name(action))
+    require_turn(state, seat)
+    _, low, high = exchange_choice(state, seat)
+    mask = check_cards(state, seat, action, low, high)
+    pile = card_list(state.discards)
+    replacements = rng.sample(pile, mask.bit_count())
+    got = 0
+    for c in replacements:
+        got |= 1 << c
+    state.hands[seat] = state.hands[seat] & ~mask | got
+    state.discards = state.discards & ~got | mask
+    state.seen[seat] |= got
+    state.xgiven[seat] = mask
+    state.xgot[seat] = got
+    state.xneed &= ~(1 << seat)
+    if state.xneed:
+        state.turn = 1 - seat
+    else:
+        _start_bidding(state)
+
+
+def _start_bidding(state: GameState) -> None:
+    second = 1 - state.dealer
+    order = [s for s in (second, state.dealer) if state.bids[s] == NO_BID]
+    if order:
+        state.phase = Phase.BID
+        state.turn = order[0]
+    else:
+        start_play(state, second)
+
+
+def apply_bid(state: GameState, seat: Seat, action: Action, rng: random.Random) -> None:
+    """Bid 0..13 in turn: the second player first, then the first player."""
+    kind = action & 15
+    if kind == Kind.DOUBLE_NIL:
+        require_turn(state, seat)
+        reject(Reason.BLIND_NIL_AFTER_LOOKING, "Double Nil is declared during the first draw turn")
+    if kind != Kind.BID:
+        wrong_phase(state, A.action_name(action))
+    require_turn(state, seat)
+    tricks = action >> 4
+    if not 0 <= tricks <= 13:
+        reject(Reason.INVALID_BID, f"a bid is 0 (Nil) to 13 tricks, not {tricks}")
+    state.bids[seat] = tricks
+    state.calls[seat] = action
+    other = 1 - seat
+    if seat == 1 - state.dealer and state.bids[other] == NO_BID:
+        state.turn = other
+    else:
+        start_play(state, 1 - state.dealer)
+
+
+APPLY = {Phase.DEAL: apply_deal, Phase.DRAW: apply_draw, Phase.EXCHANGE: apply_exchange,
+         Phase.BID: apply_bid, Phase.PLAY: apply_play}
