@@ -41,5 +41,25 @@ test: install clients
 bench: install
 	$(PY) -m bench
 
+# TypeScript client (clients/typescript): its node_modules also provide buf for `lint`.
+TS       := clients/typescript
+BUF      := $(TS)/node_modules/.bin/buf
+NPM_DONE := $(TS)/node_modules/.installed
+
+$(NPM_DONE): $(TS)/package.json $(TS)/package-lock.json
+	cd $(TS) && npm ci --no-audit --no-fund
+	touch $@
+
+$(TS)/src/gen/.stamp: $(PROTOS) buf.yaml $(TS)/buf.gen.yaml $(NPM_DONE)
+	cd $(TS) && npm run --silent generate
+	touch $@
+
+clients: proto $(TS)/src/gen/.stamp
+	cd $(TS) && npm run --silent typecheck
+
+lint: $(NPM_DONE)
+	$(BUF) lint
+	$(BUF) format --diff --exit-code
+
 clean:
 	rm -rf $(VENV) $(GEN) clients/typescript/node_modules clients/typescript/src/gen

@@ -89,6 +89,19 @@ def exchange(cards: CardSet) -> Action:
     return Kind.EXCHANGE | cards << 4
 
 
+def _suit_plays(suit: int) -> list[tuple[Action, ...]]:
+    return [tuple(Kind.PLAY | (suit * 13 + r) << 4 for r in range(13) if m >> r & 1) for m in range(1 << 13)]
+
+
+_PLAYS = [_suit_plays(s) for s in range(4)]
+_C, _D, _H, _S = _PLAYS
+
+
+def play_actions(cards: CardSet) -> list[Action]:
+    """The PLAY action of every card in a set, lowest card first (table lookups per suit)."""
+    return [*_C[cards & 8191], *_D[cards >> 13 & 8191], *_H[cards >> 26 & 8191], *_S[cards >> 39]]
+
+
 DUPLICATE_FLAG = 1 << 60
 """Set in an exchange's card set when the caller listed a card twice (never held, so rejected)."""
 

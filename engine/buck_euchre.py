@@ -28,7 +28,7 @@ def legal(state: GameState, seat: Seat) -> list[Action]:
         rules = euchre_rules(state.trump)
         hand = state.hands[seat]
         mask = rules.follow(hand, rules.suit[state.trick_cards[0]]) if state.trick_cards else hand
-        return [A.play(c) for c in card_list(mask)]
+        return A.play_actions(mask)
     if phase == Phase.DEAL:
         return [A.DEAL]
     if phase == Phase.ORDER_UP:
@@ -86,14 +86,11 @@ def _take_turnup(state: GameState, trump: int) -> None:
     state.turn = state.dealer
 
 
-def check_drop_reasons(state: GameState, seat: Seat, action: Action) -> None:
-    """Name the real reason when a seat tries to drop out where the rules never allow it."""
-    if action & 15 != Kind.DROP_OUT or state.phase in (Phase.DEAL, Phase.GAME_OVER):
-        return
-    if state.clubs:
+def _wrong_phase(state: GameState, action: Action) -> None:
+    """Reject an action foreign to this phase, naming the club rule when it forbids dropping out."""
+    if action == A.DROP_OUT and state.clubs and state.phase != Phase.DEAL:
         reject(Reason.CANNOT_DROP_ON_CLUBS, "nobody may drop out when the turn-up is a club")
-    if state.phase == Phase.DROP_OUT and seat == state.maker:
-        reject(Reason.MAKER_CANNOT_DROP, f"seat {seat} made trump and must play")
+    wrong_phase(state, A.action_name(action))
 
 
 def apply_order_up(state: GameState, seat: Seat, action: Action, rng: random.Random) -> None:
@@ -116,7 +113,7 @@ def apply_order_up(state: GameState, seat: Seat, action: Action, rng: random.Ran
 def apply_dealer_discard(state: GameState, seat: Seat, action: Action, rng: random.Random) -> None:
     """The dealer, holding six cards, discards one face down."""
     if action & 15 != Kind.EXCHANGE:
-        wrong_phase(state, A.action_name(action))
+        _wrong_phase(state, action)
     require_turn(state, seat)
     mask = check_cards(state, seat, action, 1, 1)
     state.hands[seat] &= ~mask
@@ -165,6 +162,8 @@ def apply_drop_round(state: GameState, seat: Seat, action: Action, rng: random.R
     """Each player but the maker, in turn, stays in or drops out of the hand."""
     if action != A.STAY_IN and action != A.DROP_OUT:
         wrong_phase(state, A.action_name(action))
+    if action == A.DROP_OUT and seat == state.maker:
+        reject(Reason.MAKER_CANNOT_DROP, f"seat {seat} made trump and must play")
     require_turn(state, seat)
     state.calls[seat] = action
     if action == A.DROP_OUT:
@@ -191,7 +190,7 @@ def _start_play(state: GameState) -> None:
 def apply_play(state: GameState, seat: Seat, action: Action, rng: random.Random) -> None:
     """Play a card; follow the led suit (the left bower counts as trump) when possible."""
     if action & 15 != Kind.PLAY:
-        wrong_phase(state, A.action_name(action))
+        _wrong_phase(state, action)
     require_turn(state, seat)
     card = action >> 4
     hand = state.hands[seat]

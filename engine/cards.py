@@ -46,9 +46,12 @@ def rank_of(card: Card) -> int:
     return card % 13 + 2
 
 
+CARD_NAMES = tuple(RANK_NAMES[c % 13 + 2] + SUIT_LETTERS[c // 13] for c in range(52))
+
+
 def card_name(card: Card) -> str:
     """The short name of a card: ``AS``, ``10H``, ``9D``."""
-    return RANK_NAMES[card % 13 + 2] + SUIT_LETTERS[card // 13]
+    return CARD_NAMES[card]
 
 
 def parse_card(text: str) -> Card:
@@ -125,7 +128,7 @@ def parse_deck(text: str) -> list[Card]:
 
 def deck_text(deck: Iterable[Card]) -> str:
     """An ordered deck written as card names, top first."""
-    return " ".join(card_name(c) for c in deck)
+    return " ".join([CARD_NAMES[c] for c in deck])
 
 
 EUCHRE_DECK: CardSet = to_set(make_card(r, s) for s in SUITS for r in range(9, 15))

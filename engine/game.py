@@ -72,8 +72,6 @@ def apply(state: GameState, seat: Seat, action: Action, rng: random.Random | Non
         raise IllegalAction(Reason.WRONG_PHASE, "the game is over")
     if not 0 <= seat < state.n:
         raise IllegalAction(Reason.NOT_YOUR_TURN, f"there is no seat {seat}")
-    if rules is buck_euchre:
-        buck_euchre.check_drop_reasons(state, seat, action)
     step = rules.APPLY.get(state.phase)
     if step is None:
         raise IllegalAction(Reason.WRONG_PHASE, f"nothing can be done in the {state.phase.name} phase")

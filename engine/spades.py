@@ -4,11 +4,12 @@ that two-player Spades shares: bidding values, trick play, spades broken, hand s
 from __future__ import annotations
 
 import random
-from itertools import combinations
+from collections.abc import Sequence
 
 from . import actions as A
-from .actions import Action, Kind
-from .cards import SPADES, SUIT_MASKS, card_list, card_name, cards_text, to_set
+from .actions import Action, Kind, play_actions
+from .cards import SPADES, SUIT_MASKS, card_name, cards_text
+from .choices import ExchangeChoices
 from .common import check_cards, deal_round_robin, finish_trick, hand_record_base, has, reject, require_turn, start_hand, wrong_phase
 from .errors import Reason
 from .scoring import spades_side, spades_winners
@@ -36,13 +37,7 @@ def legal_play(state: GameState, seat: Seat) -> list[Action]:
     """PLAY actions open to a seat."""
     if seat != state.turn:
         return []
-    mask = play_mask(state, seat)
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(Kind.PLAY | (low.bit_length() - 1) << 4)
-        mask ^= low
-    return out
+    return play_actions(play_mask(state, seat))
 
 
 def apply_play(state: GameState, seat: Seat, action: Action, rng: random.Random) -> None:
@@ -148,18 +143,16 @@ def exchange_choice(state: GameState, seat: Seat) -> tuple[int, int, int] | None
     return state.hands[seat], k, k
 
 
-def exchange_actions(state: GameState, seat: Seat) -> list[Action]:
+def exchange_actions(state: GameState, seat: Seat) -> Sequence[Action]:
     """Every EXCHANGE action open to a seat, one per choice of cards."""
     return exchange_actions_for(exchange_choice(state, seat))
 
 
-def exchange_actions_for(choice: tuple[int, int, int] | None) -> list[Action]:
-    """One EXCHANGE action per choice of cards allowed by an (eligible, fewest, most) rule."""
+def exchange_actions_for(choice: tuple[int, int, int] | None) -> Sequence[Action]:
+    """The EXCHANGE actions allowed by an (eligible, fewest, most) rule, as a lazy sequence."""
     if choice is None:
         return []
-    cards, low, high = choice
-    return [A.exchange(to_set(combo)) for k in range(low, high + 1)
-            for combo in combinations(card_list(cards), k)]
+    return ExchangeChoices(*choice)
 
 
 def apply_deal(state: GameState, seat: Seat, action: Action, rng: random.Random) -> None:

@@ -7,8 +7,8 @@ A :class:`TrumpRules` answers, for one trump choice, which suit a card belongs t
 >>> euchre = euchre_rules(HEARTS)
 >>> euchre.suit[parse_card("JD")] == HEARTS   # the left bower is a heart
 True
->>> cards_text(euchre.follow(parse_cards("JD 9D AC"), DIAMONDS))
-'AC 9D JD'
+>>> cards_text(euchre.follow(parse_cards("JD 9D AC"), DIAMONDS))   # JD is a heart now
+'9D'
 >>> card_name(euchre.winner([parse_card("AH"), parse_card("JD"), parse_card("JH")])[1])
 'JH'
 """

@@ -1,0 +1,57 @@
+"""Complete hands per second of uniformly random legal play, single core, per variant."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import engine
+from engine.state import NOBODY, Phase
+
+
+def play_hands(variant: str, hands: int, seed: int = 1) -> int:
+    """Play ``hands`` complete hands (deal to score) of random legal play; return actions taken."""
+    rng = random.Random(seed)
+    legal_actions, apply, choice = engine.legal_actions, engine.apply, rng.choice
+    state = engine.new_game(variant, rng=rng)
+    done = actions = 0
+    while done < hands:
+        if state.phase == Phase.GAME_OVER:
+            state = engine.new_game(variant, rng=rng)
+        start = state.hand_no
+        while state.hand_no == start or state.phase not in (Phase.DEAL, Phase.GAME_OVER):
+            seat = state.turn
+            if seat == NOBODY:
+                seat = choice([s for s in range(state.n) if legal_actions(state, s)])
+            apply(state, seat, choice(legal_actions(state, seat)), rng)
+            actions += 1
+        done += 1
+    return actions
+
+
+def hands_per_second(variant: str, seconds: float = 2.0) -> float:
+    """Best-of-three rate of complete random hands per second for ``variant``."""
+    batch = 200
+    best = 0.0
+    for _ in range(3):
+        t0 = time.perf_counter()
+        n = 0
+        while time.perf_counter() - t0 < seconds / 3:
+            play_hands(variant, batch, seed=n)
+            n += batch
+        best = max(best, n / (time.perf_counter() - t0))
+    return best
+
+
+NAMES = {"spades": "spades4_hands_per_s", "spades2": "spades2_hands_per_s",
+         "buck_euchre": "buck_euchre_hands_per_s"}
+
+
+def main() -> None:
+    """Print the hands-per-second figure of every variant."""
+    for variant, name in NAMES.items():
+        print(f"{name} {hands_per_second(variant):.0f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
