@@ -1,0 +1,1 @@
+"""gRPC service: servicer, auth, errors, stores, bots and config around the pure engine."""

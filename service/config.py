@@ -1,0 +1,76 @@
+"""Server configuration from command-line flags, falling back to environment variables."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from dataclasses import dataclass
+
+
+@dataclass
+class Config:
+    """Everything the server can be told at start."""
+
+    host: str = "0.0.0.0"
+    port: int = 50051
+    redis_url: str = ""
+    key_prefix: str = "cardgame"
+    workers: int = 1
+    idle_ttl_s: int = 7 * 86400
+    finished_ttl_s: int = 86400
+    request_ttl_s: int = 86400
+    max_events: int = 2000
+    log_level: str = "INFO"
+    grace_s: float = 10.0
+    allow_prearranged_decks: bool = False
+    allow_seeded_shuffle: bool = False
+    bench_noop: bool = False
+    uvloop: bool = True
+
+
+def _env_bool(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def parse(argv: list[str] | None = None) -> Config:
+    """The configuration from ``argv`` and the environment (flags win)."""
+    env = os.environ.get
+    p = argparse.ArgumentParser(prog="python -m service", description="Card game rules engine gRPC server")
+    p.add_argument("--host", default=env("HOST", "0.0.0.0"), help="address to listen on (HOST)")
+    p.add_argument("--port", type=int, default=int(env("PORT", "50051")), help="port (PORT), 0 = any free port")
+    p.add_argument("--redis-url", default=env("REDIS_URL", ""),
+                   help="Redis URL (REDIS_URL); without it games live in this process's memory")
+    p.add_argument("--key-prefix", default=env("KEY_PREFIX", "cardgame"), help="Redis key prefix (KEY_PREFIX)")
+    p.add_argument("--workers", type=int, default=int(env("WORKERS", "0")),
+                   help="server processes sharing the port (WORKERS); 0 = one per core")
+    p.add_argument("--idle-ttl", type=int, default=int(env("IDLE_TTL_S", str(Config.idle_ttl_s))),
+                   help="seconds an idle unfinished game is kept (IDLE_TTL_S)")
+    p.add_argument("--finished-ttl", type=int, default=int(env("FINISHED_TTL_S", str(Config.finished_ttl_s))),
+                   help="seconds a finished game is kept (FINISHED_TTL_S)")
+    p.add_argument("--request-ttl", type=int, default=int(env("REQUEST_TTL_S", str(Config.request_ttl_s))),
+                   help="seconds a request id is remembered for retries (REQUEST_TTL_S)")
+    p.add_argument("--max-events", type=int, default=int(env("MAX_EVENTS", str(Config.max_events))),
+                   help="events kept per game for WatchGame resumption (MAX_EVENTS)")
+    p.add_argument("--log-level", default=env("LOG_LEVEL", "INFO"), help="DEBUG, INFO, WARNING… (LOG_LEVEL)")
+    p.add_argument("--grace", type=float, default=float(env("GRACE_S", "10")),
+                   help="seconds in-flight calls get to finish on SIGTERM (GRACE_S)")
+    p.add_argument("--allow-prearranged-decks", action="store_true", default=_env_bool("ALLOW_PREARRANGED_DECKS"),
+                   help="accept CreateGame.decks (tests, duplicate tournaments) (ALLOW_PREARRANGED_DECKS)")
+    p.add_argument("--allow-seeded-shuffle", action="store_true", default=_env_bool("ALLOW_SEEDED_SHUFFLE"),
+                   help="accept CreateGame.shuffle_seed for reproducible runs (ALLOW_SEEDED_SHUFFLE)")
+    p.add_argument("--bench-noop", action="store_true", default=_env_bool("BENCH_NOOP"),
+                   help="serve the benchmark's no-op RPC (BENCH_NOOP)")
+    p.add_argument("--no-uvloop", action="store_true", default=_env_bool("NO_UVLOOP"),
+                   help="use the standard asyncio loop even when uvloop is installed (NO_UVLOOP)")
+    a = p.parse_args(argv)
+    workers = a.workers or os.cpu_count() or 1
+    if not a.redis_url:
+        workers = 1  # the in-memory store cannot be shared between processes
+    for name in ("idle_ttl", "finished_ttl", "request_ttl", "max_events"):
+        if getattr(a, name) < 1:
+            p.error(f"--{name.replace('_', '-')} must be at least 1")
+    return Config(host=a.host, port=a.port, redis_url=a.redis_url, key_prefix=a.key_prefix, workers=workers,
+                  idle_ttl_s=a.idle_ttl, finished_ttl_s=a.finished_ttl, request_ttl_s=a.request_ttl,
+                  max_events=a.max_events, log_level=a.log_level.upper(), grace_s=a.grace,
+                  allow_prearranged_decks=a.allow_prearranged_decks, allow_seeded_shuffle=a.allow_seeded_shuffle,
+                  bench_noop=a.bench_noop, uvloop=not a.no_uvloop)

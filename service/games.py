@@ -1,0 +1,77 @@
+"""A stored game: the engine state plus the seats (names, bots, token hashes) around it."""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+from dataclasses import dataclass
+
+import engine
+from engine.state import GameState
+
+RECORD_VERSION = 1
+_SYSTEM_RANDOM = secrets.SystemRandom()
+
+
+@dataclass
+class Seat:
+    """One seat: its display name, player kind (proto PlayerKind) and stored token hash."""
+
+    name: str
+    kind: int
+    bot: str | None       # bot strategy, None for a human seat
+    token_hash: str       # "" for bots
+
+
+class GameRecord:
+    """Everything the service stores about one game."""
+
+    __slots__ = ("game_id", "state", "seats", "seed")
+
+    def __init__(self, game_id: str, state: GameState, seats: list[Seat], seed: int | None):
+        self.game_id = game_id
+        self.state = state
+        self.seats = seats
+        self.seed = seed
+
+    @property
+    def bots(self) -> dict[int, str]:
+        """Bot strategy by seat."""
+        return {i: s.bot for i, s in enumerate(self.seats) if s.bot}
+
+    def rng(self, version: int) -> random.Random:
+        """The randomness for the change made at ``version``: seeded in replay mode, else system."""
+        if self.seed is None:
+            return _SYSTEM_RANDOM
+        return random.Random(f"{self.seed}:{version}")
+
+    def to_bytes(self) -> bytes:
+        """The stored form (JSON with a record version)."""
+        return json.dumps({
+            "r": RECORD_VERSION, "id": self.game_id, "seed": self.seed,
+            "seats": [[s.name, s.kind, s.bot, s.token_hash] for s in self.seats],
+            "game": self.state.to_dict(),
+        }, separators=(",", ":")).encode()
+
+    @classmethod
+    def from_bytes(cls, raw: bytes) -> "GameRecord":
+        """The record from its stored form."""
+        data = json.loads(raw)
+        if data.get("r") != RECORD_VERSION:
+            raise ValueError(f"unsupported game record version {data.get('r')!r}")
+        seats = [Seat(*fields) for fields in data["seats"]]
+        return cls(data["id"], GameState.from_dict(data["game"]), seats, data["seed"])
+
+
+def event_bytes(seat: int | None, action: int | None, state: GameState) -> bytes:
+    """One event of the log: who did what, and the engine state after it (hand records left out)."""
+    snapshot = state.to_dict()
+    snapshot["records"] = []
+    return json.dumps({"seat": seat, "action": engine.action_name(action) if action else None,
+                       "game": snapshot}, separators=(",", ":")).encode()
+
+
+def event_state(raw: bytes) -> GameState:
+    """The engine state stored in an event."""
+    return GameState.from_dict(json.loads(raw)["game"])

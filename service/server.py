@@ -1,0 +1,112 @@
+"""Start the gRPC server: GameService, health, reflection, graceful shutdown, worker processes."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import signal
+import sys
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1._async import HealthServicer
+from grpc_reflection.v1alpha import reflection
+
+from cardgame.v1 import game_service_pb2, game_service_pb2_grpc
+from service.config import Config
+from service.noop import noop_handler
+from service.servicer import GameServicer, Settings
+from service.store import open_store
+
+log = logging.getLogger("cardgame.server")
+SERVICE_NAME = game_service_pb2.DESCRIPTOR.services_by_name["GameService"].full_name
+MAX_MESSAGE_BYTES = 1 << 20
+
+
+def configure_logging(level: str) -> None:
+    """One plain line per record on stderr (request lines are JSON objects)."""
+    logging.basicConfig(level=getattr(logging, level, logging.INFO), stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s %(message)s")
+
+
+async def serve(config: Config, stop: asyncio.Event | None = None) -> None:
+    """Serve until SIGTERM/SIGINT (or ``stop`` is set), then drain in-flight calls and exit."""
+    store = open_store(config.redis_url or None, **_store_options(config))
+    server = grpc.aio.server(options=[
+        ("grpc.so_reuseport", 1),
+        ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+    ])
+    servicer = GameServicer(store, Settings(config.allow_prearranged_decks, config.allow_seeded_shuffle))
+    game_service_pb2_grpc.add_GameServiceServicer_to_server(servicer, server)
+    health = HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health, server)
+    if config.bench_noop:
+        server.add_generic_rpc_handlers((noop_handler(store),))
+    reflection.enable_server_reflection(
+        (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME), server)
+    port = server.add_insecure_port(f"{config.host}:{config.port}")
+    await server.start()
+    for name in ("", SERVICE_NAME):
+        await health.set(name, health_pb2.HealthCheckResponse.SERVING)
+    store_name = "redis" if config.redis_url else "memory"
+    log.info("listening on %s:%d (pid %d, store %s)", config.host, port, os.getpid(), store_name)
+    print(f"cardgame server listening on {config.host}:{port} (store: {store_name})", flush=True)
+
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    log.info("shutting down: health NOT_SERVING, %.1f s for in-flight calls", config.grace_s)
+    await health.enter_graceful_shutdown()
+    await server.stop(config.grace_s)
+    await store.close()
+
+
+def _store_options(config: Config) -> dict:
+    options = {"idle_ttl_s": config.idle_ttl_s, "finished_ttl_s": config.finished_ttl_s,
+               "request_ttl_s": config.request_ttl_s, "max_events": config.max_events}
+    if config.redis_url:
+        options["prefix"] = config.key_prefix
+    return options
+
+
+def run_one(config: Config) -> None:
+    """Run one server process to completion."""
+    configure_logging(config.log_level)
+    if config.uvloop:
+        try:
+            import uvloop
+        except ImportError:
+            pass
+        else:
+            uvloop.run(serve(config))
+            return
+    asyncio.run(serve(config))
+
+
+def run(config: Config) -> None:
+    """Run ``config.workers`` server processes on one port (SO_REUSEPORT), or one in this process."""
+    if config.workers <= 1:
+        run_one(config)
+        return
+    configure_logging(config.log_level)
+    ctx = multiprocessing.get_context("spawn")
+    workers = [ctx.Process(target=run_one, args=(config,), name=f"worker-{i}") for i in range(config.workers)]
+    for w in workers:
+        w.start()
+
+    def forward(signum, _frame):
+        for w in workers:
+            if w.is_alive():
+                os.kill(w.pid, signal.SIGTERM)
+
+    signal.signal(signal.SIGTERM, forward)
+    signal.signal(signal.SIGINT, forward)
+    for w in workers:
+        w.join()
+    failed = [w.name for w in workers if w.exitcode]
+    if failed:
+        sys.exit(f"workers exited with errors: {', '.join(failed)}")

@@ -1,0 +1,402 @@
+"""GameService: each request loads the game, applies the engine, and compare-and-sets it back.
+
+Nothing about a game lives in this process between requests, so any number of instances can
+serve the same game. A move is committed together with the events it caused (bot turns
+included) and its idempotency record, atomically, only if the version is still the one read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import json
+import logging
+import random
+import secrets
+import time
+from dataclasses import dataclass
+from functools import wraps
+
+import grpc
+
+import engine
+from cardgame.v1 import enums_pb2 as enums
+from cardgame.v1 import game_service_pb2 as pb
+from cardgame.v1 import game_service_pb2_grpc as pb_grpc
+from engine.state import Phase
+from service import auth, bots, convert
+from service.errors import (Aborted, IllegalMove, InvalidArgument, NotFound, PermissionDenied, ServiceError,
+                            Unavailable, to_status)
+from service.games import GameRecord, Seat, event_bytes, event_state
+from service.store import GameExists, Store, StoreUnavailable
+
+log = logging.getLogger("cardgame.requests")
+
+MAX_ID = 128
+MAX_DECKS = 200
+MAX_ATTEMPTS = 32
+MAX_BOT_ACTIONS = 2000
+SEATS = {"spades": 4, "spades2": 2, "buck_euchre": 4}
+
+
+@dataclass
+class Settings:
+    """Server options that change what requests may do."""
+
+    allow_prearranged_decks: bool = False
+    allow_seeded_shuffle: bool = False
+
+
+class _Call:
+    """What the request log line reports about one call."""
+
+    __slots__ = ("game_id", "seat")
+
+    def __init__(self):
+        self.game_id = ""
+        self.seat: int | None = None
+
+
+def _rpc(method):
+    """Wrap a unary handler: map errors to statuses, never leak UNKNOWN, log one line."""
+    name = method.__name__
+
+    @wraps(method)
+    async def handler(self, request, context):
+        call = _Call()
+        start = time.perf_counter()
+        code = grpc.StatusCode.OK
+        try:
+            return await method(self, request, context, call)
+        except ServiceError as exc:
+            code = exc.code
+            await context.abort_with_status(to_status(exc))
+        except StoreUnavailable as exc:
+            code = grpc.StatusCode.UNAVAILABLE
+            await context.abort_with_status(to_status(Unavailable(f"game store unavailable: {exc}")))
+        except (asyncio.CancelledError, grpc.aio.AbortError):
+            code = grpc.StatusCode.CANCELLED
+            raise
+        except Exception:
+            code = grpc.StatusCode.INTERNAL
+            log.exception("internal error in %s", name)
+            await context.abort(grpc.StatusCode.INTERNAL, "internal error")
+        finally:
+            _log_request(name, call, code, start)
+
+    return handler
+
+
+def _log_request(method: str, call: _Call, code: grpc.StatusCode, start: float) -> None:
+    if log.isEnabledFor(logging.INFO):
+        log.info(json.dumps({"method": method, "game_id": call.game_id, "seat": call.seat,
+                             "status": code.name, "latency_ms": round((time.perf_counter() - start) * 1000, 3)}))
+
+
+def _game_id(value: str) -> str:
+    if not value:
+        raise InvalidArgument("game_id is required")
+    if len(value) > MAX_ID or "{" in value or "}" in value:
+        raise InvalidArgument("game_id is not a valid game id")
+    return value
+
+
+def _request_id(value: str) -> str | None:
+    if len(value) > MAX_ID:
+        raise InvalidArgument(f"request_id is longer than {MAX_ID} characters")
+    return value or None
+
+
+def _fingerprint(request) -> str:
+    return hashlib.sha256(request.SerializeToString(deterministic=True)).hexdigest()[:32]
+
+
+def _envelope(method: str, seat: int | None, request, response: bytes, salt: str | None = None) -> bytes:
+    return json.dumps({"m": method, "seat": seat, "fp": _fingerprint(request), "salt": salt,
+                       "r": base64.b64encode(response).decode()}).encode()
+
+
+class GameServicer(pb_grpc.GameServiceServicer):
+    """The cardgame.v1.GameService implementation over a Store."""
+
+    def __init__(self, store: Store, settings: Settings | None = None):
+        self.store = store
+        self.settings = settings or Settings()
+
+    # ---- reading ----
+
+    async def _load(self, game_id: str) -> tuple[int, GameRecord]:
+        loaded = await self.store.load(game_id)
+        if loaded is None:
+            raise NotFound(f"no game {game_id!r}")
+        return loaded.version, GameRecord.from_bytes(loaded.state)
+
+    def _view(self, record: GameRecord, seat: int | None, version: int, state: engine.GameState | None = None):
+        state = state or record.state
+        return convert.view_message(engine.view(state, seat), record.game_id, version,
+                                    [s.name for s in record.seats], [s.kind for s in record.seats])
+
+    @_rpc
+    async def GetGame(self, request, context, call):
+        """The caller's view of a game."""
+        call.game_id = _game_id(request.game_id)
+        version, record = await self._load(call.game_id)
+        call.seat = auth.seat_of(call.game_id, auth.bearer_token(context.invocation_metadata()),
+                                 [s.token_hash for s in record.seats])
+        return pb.GetGameResponse(view=self._view(record, call.seat, version))
+
+    @_rpc
+    async def GetScore(self, request, context, call):
+        """Every finished hand's score record, the totals and the winner (public)."""
+        call.game_id = _game_id(request.game_id)
+        _, record = await self._load(call.game_id)
+        auth.seat_of(call.game_id, auth.bearer_token(context.invocation_metadata()),
+                     [s.token_hash for s in record.seats])
+        return convert.score_message(record.state)
+
+    # ---- creating ----
+
+    @_rpc
+    async def CreateGame(self, request, context, call):
+        """Create a game; returns its id, one token per human seat and the spectator view."""
+        variant = convert.variant(request.variant)
+        request_id = _request_id(request.request_id)
+        n = SEATS[variant]
+        if len(request.seats) != n:
+            raise InvalidArgument(f"{variant} needs exactly {n} seats, not {len(request.seats)}")
+        seats = []
+        for i, cfg in enumerate(request.seats):
+            if len(cfg.name) > convert.MAX_NAME_LENGTH:
+                raise InvalidArgument(f"seats[{i}].name is longer than {convert.MAX_NAME_LENGTH} characters")
+            if cfg.kind not in enums.PlayerKind.values():
+                raise InvalidArgument(f"seats[{i}].kind is not a known player kind")
+            kind = cfg.kind or enums.PLAYER_KIND_HUMAN
+            seats.append(Seat(cfg.name or f"Seat {i}", kind, convert.BOTS.get(kind), ""))
+        if all(s.bot for s in seats):
+            raise InvalidArgument("at least one seat must be human")
+        options = convert.options(variant, request.options)
+        if request.HasField("first_dealer") and not 0 <= request.first_dealer < n:
+            raise InvalidArgument(f"first_dealer must be a seat from 0 to {n - 1}")
+        if request.decks and not self.settings.allow_prearranged_decks:
+            raise PermissionDenied("this server does not accept prearranged decks")
+        if len(request.decks) > MAX_DECKS:
+            raise InvalidArgument(f"at most {MAX_DECKS} prearranged decks")
+        decks = [convert.deck(d, variant, i) for i, d in enumerate(request.decks)]
+        seed = None
+        if request.HasField("shuffle_seed"):
+            if not self.settings.allow_seeded_shuffle:
+                raise PermissionDenied("this server does not accept shuffle seeds")
+            seed = request.shuffle_seed
+
+        game_id = (hashlib.sha256(f"create\0{request_id}".encode()).hexdigest()[:24] if request_id
+                   else secrets.token_hex(12))
+        call.game_id = game_id
+        if request_id:
+            replay = await self.store.get_response(game_id, request_id)
+            if replay is not None:
+                return self._replay_create(replay, request, request_id, game_id)
+        salt = auth.new_salt()
+        tokens = {}
+        for i, seat in enumerate(seats):
+            if not seat.bot:
+                tokens[i] = auth.issue_token(salt, request_id, game_id, i)
+                seat.token_hash = auth.token_hash(game_id, tokens[i])
+        rng = random.Random(f"{seed}:0") if seed is not None else None
+        first = request.first_dealer if request.HasField("first_dealer") else None
+        state = engine.new_game(variant, options, rng, first, decks)
+        record = GameRecord(game_id, state, seats, seed)
+        self._bot_events(record, 0)
+        response = pb.CreateGameResponse(game_id=game_id, view=self._view(record, None, 1))
+        try:
+            await self.store.create(game_id, record.to_bytes(), event_bytes(None, None, state), request_id,
+                                    _envelope("CreateGame", None, request, response.SerializeToString(), salt))
+        except GameExists:
+            replay = await self.store.get_response(game_id, request_id) if request_id else None
+            if replay is None:
+                raise Aborted("a game with this id was just created; retry") from None
+            return self._replay_create(replay, request, request_id, game_id)
+        response.seat_tokens.extend(pb.SeatToken(seat=i, token=t) for i, t in tokens.items())
+        return response
+
+    def _replay_create(self, raw: bytes, request, request_id: str, game_id: str):
+        data = self._check_replay(raw, "CreateGame", None, request)
+        response = pb.CreateGameResponse.FromString(base64.b64decode(data["r"]))
+        record_tokens = [pb.SeatToken(seat=i, token=auth.issue_token(data["salt"], request_id, game_id, i))
+                         for i, cfg in enumerate(request.seats)
+                         if (cfg.kind or enums.PLAYER_KIND_HUMAN) == enums.PLAYER_KIND_HUMAN]
+        response.seat_tokens.extend(record_tokens)
+        return response
+
+    @staticmethod
+    def _check_replay(raw: bytes, method: str, seat: int | None, request) -> dict:
+        data = json.loads(raw)
+        if data["m"] != method or data["seat"] != seat or data["fp"] != _fingerprint(request):
+            raise InvalidArgument("request_id was already used for a different request")
+        return data
+
+    # ---- moves ----
+
+    def _bot_events(self, record: GameRecord, version: int) -> list[bytes]:
+        """Play every bot turn now due; return one event per action."""
+        state, strategies = record.state, record.bots
+        events = []
+        seat = bots.bot_seat_to_act(state, set(strategies))
+        while seat is not None and len(events) < MAX_BOT_ACTIONS:
+            rng = record.rng(version + len(events) + 1)
+            action = bots.choose_action(strategies[seat], state, seat, rng)
+            engine.apply(state, seat, action, rng)
+            events.append(event_bytes(seat, action, state))
+            seat = bots.bot_seat_to_act(state, set(strategies))
+        return events
+
+    async def _commit_with_retry(self, game_id, expected, change, replay_check, request_id=None,
+                                 envelope=None, seat_holder=None):
+        """Load, apply ``change`` (record, version) -> events, commit; retry on conflicts.
+
+        Returns the view for the acting seat at the committed version (or the replayed one).
+        """
+        for attempt in range(MAX_ATTEMPTS):
+            version, record = await self._load(game_id)
+            seat = seat_holder(record) if seat_holder else None
+            if expected is not None and expected != version:
+                raise Aborted(f"the game is at version {version}, not {expected}")
+            events = change(record, version)
+            if not events:
+                return self._view(record, seat, version)
+            new_version = version + len(events)
+            view = self._view(record, seat, new_version)
+            body = envelope(seat, view) if envelope else None
+            result = await self.store.commit(game_id, version, record.to_bytes(), events, request_id, body,
+                                             record.state.phase == Phase.GAME_OVER)
+            if result.replay is not None:
+                return replay_check(result.replay, seat)
+            if result.ok:
+                return view
+            if expected is not None:
+                raise Aborted(f"the game moved on to version {result.version}")
+            await asyncio.sleep(random.random() * 0.002 * (attempt + 1))
+        raise Aborted("too many concurrent changes to this game; retry")
+
+    async def _move(self, request, context, call, method: str, action: int, response_cls):
+        call.game_id = _game_id(request.game_id)
+        request_id = _request_id(request.request_id)
+        token = auth.bearer_token(context.invocation_metadata())
+        expected = request.expected_version if request.HasField("expected_version") else None
+
+        def seat_holder(record: GameRecord) -> int:
+            seat = auth.seat_of(call.game_id, token, [s.token_hash for s in record.seats])
+            if seat is None:
+                raise PermissionDenied("spectators cannot make moves; send a seat token")
+            call.seat = seat
+            return seat
+
+        def replay(raw: bytes, seat: int | None):
+            data = self._check_replay(raw, method, seat, request)
+            return response_cls.FromString(base64.b64decode(data["r"]))
+
+        if request_id:
+            raw = await self.store.get_response(call.game_id, request_id)
+            if raw is not None:
+                version, record = await self._load(call.game_id)
+                return replay(raw, seat_holder(record))
+
+        def change(record: GameRecord, version: int) -> list[bytes]:
+            rng = record.rng(version + 1)
+            try:
+                engine.apply(record.state, call.seat, action, rng)
+                events = [event_bytes(call.seat, action, record.state)]
+                return events + self._bot_events(record, version + 1)
+            except engine.IllegalAction as exc:
+                raise IllegalMove(exc.message, exc.reason.value) from None
+
+        def envelope(seat: int, view) -> bytes:
+            return _envelope(method, seat, request, response_cls(view=view).SerializeToString())
+
+        result = await self._commit_with_retry(call.game_id, expected, change, replay, request_id, envelope,
+                                               seat_holder)
+        return result if isinstance(result, response_cls) else response_cls(view=result)
+
+    @_rpc
+    async def Deal(self, request, context, call):
+        """The dealer deals the next hand (2-player Spades: the first drawer starts the draw)."""
+        return await self._move(request, context, call, "Deal", engine.DEAL, pb.DealResponse)
+
+    @_rpc
+    async def Draw(self, request, context, call):
+        """2-player Spades: keep or discard the offered card."""
+        return await self._move(request, context, call, "Draw", convert.draw_action(request), pb.DrawResponse)
+
+    @_rpc
+    async def RevealHand(self, request, context, call):
+        """Look at one's cards (gives up Double Nil)."""
+        return await self._move(request, context, call, "RevealHand", engine.REVEAL, pb.RevealHandResponse)
+
+    @_rpc
+    async def Bid(self, request, context, call):
+        """Spades bids and Buck Euchre trump / stay / drop calls."""
+        return await self._move(request, context, call, "Bid", convert.bid_action(request), pb.BidResponse)
+
+    @_rpc
+    async def Exchange(self, request, context, call):
+        """Double Nil exchange cards, or the Buck Euchre dealer's discard."""
+        return await self._move(request, context, call, "Exchange", convert.exchange_action(request),
+                                pb.ExchangeResponse)
+
+    @_rpc
+    async def Play(self, request, context, call):
+        """Play one card."""
+        action = engine.play(convert.card(request.card))
+        return await self._move(request, context, call, "Play", action, pb.PlayResponse)
+
+    # ---- watching ----
+
+    async def WatchGame(self, request, context):
+        """Stream the caller's view after every change, from ``from_version`` on."""
+        call = _Call()
+        start = time.perf_counter()
+        code = grpc.StatusCode.OK
+        try:
+            call.game_id = _game_id(request.game_id)
+            if request.from_version < 0:
+                raise InvalidArgument("from_version must not be negative")
+            _, record = await self._load(call.game_id)
+            call.seat = auth.seat_of(call.game_id, auth.bearer_token(context.invocation_metadata()),
+                                     [s.token_hash for s in record.seats])
+            async for view in self._watch(record, call.seat, request.from_version):
+                await context.write(pb.WatchGameResponse(view=view))
+                if view.phase == enums.PHASE_GAME_OVER:
+                    break
+        except ServiceError as exc:
+            code = exc.code
+            await context.abort_with_status(to_status(exc))
+        except StoreUnavailable as exc:
+            code = grpc.StatusCode.UNAVAILABLE
+            await context.abort_with_status(to_status(Unavailable(f"game store unavailable: {exc}")))
+        except (asyncio.CancelledError, grpc.aio.AbortError):
+            code = grpc.StatusCode.CANCELLED
+            raise
+        except Exception:
+            code = grpc.StatusCode.INTERNAL
+            log.exception("internal error in WatchGame")
+            await context.abort(grpc.StatusCode.INTERNAL, "internal error")
+        finally:
+            _log_request("WatchGame", call, code, start)
+
+    async def _watch(self, record: GameRecord, seat: int | None, last: int):
+        """Views after each change past version ``last``; the current view when history is gone."""
+        watch = self.store.watch(record.game_id)
+        try:
+            async for version in watch:
+                if version <= last:
+                    continue
+                events = await self.store.events_after(record.game_id, last) if last else []
+                if events and events[0][0] == last + 1:
+                    for v, raw in events:
+                        yield self._view(record, seat, v, event_state(raw))
+                        last = v
+                else:
+                    last, record = await self._load(record.game_id)
+                    yield self._view(record, seat, last)
+        finally:
+            await watch.aclose()

@@ -1,0 +1,191 @@
+"""The game store interface: load a game, compare-and-set it back, replay, event log, watch.
+
+A store keeps, per game: the opaque state bytes and their version, a capped log of events
+(one per version), idempotency records (request id -> response bytes, with a TTL) and a
+change feed. Two implementations pass one contract suite (tests/test_store_contract.py):
+``RedisStore`` (service/store_redis.py, shared by many server processes) and ``MemoryStore``
+(service/store_memory.py, one process; the default of ``make run`` without ``REDIS_URL``).
+
+Versions start at 1 (``create``); every event gets its own version, so a commit of ``n``
+events moves the version from ``v`` to ``v + n``. Version 0 means "no such game".
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+DEFAULT_IDLE_TTL_S = 7 * 86400
+DEFAULT_FINISHED_TTL_S = 86400
+DEFAULT_REQUEST_TTL_S = 86400
+DEFAULT_MAX_EVENTS = 5000
+MAX_ID_LENGTH = 256
+
+
+class StoreUnavailable(Exception):
+    """The store cannot be reached or answered with an error; maps to gRPC UNAVAILABLE."""
+
+
+class GameExists(Exception):
+    """``create`` was called for a game id that is already taken."""
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A game as read from the store: its version and opaque state."""
+
+    version: int
+    state: bytes
+
+
+@dataclass(frozen=True)
+class Committed:
+    """Outcome of ``commit``: written, a version conflict, or a replayed request."""
+
+    ok: bool
+    version: int
+    replay: bytes | None = None
+
+
+@runtime_checkable
+class Store(Protocol):
+    """What the servicer needs from a game store (all writes atomic, state opaque)."""
+
+    async def create(
+        self,
+        game_id: str,
+        state: bytes,
+        event: bytes,
+        request_id: str | None = None,
+        response: bytes | None = None,
+    ) -> None:
+        """Store a new game at version 1 with its first event; raise GameExists if taken."""
+        ...
+
+    async def load(self, game_id: str) -> Loaded | None:
+        """Return the game's version and state, or None when there is no such game."""
+        ...
+
+    async def commit(
+        self,
+        game_id: str,
+        expected_version: int,
+        state: bytes,
+        events: list[bytes],
+        request_id: str | None,
+        response: bytes | None,
+        finished: bool,
+    ) -> Committed:
+        """Replace the state and append events if the version is still expected_version."""
+        ...
+
+    async def get_response(self, game_id: str, request_id: str) -> bytes | None:
+        """Return the response recorded for this request id, or None."""
+        ...
+
+    async def events_after(self, game_id: str, version: int) -> list[tuple[int, bytes]]:
+        """Return retained (version, event) pairs with versions above ``version``, ascending."""
+        ...
+
+    def watch(self, game_id: str) -> AsyncIterator[int]:
+        """Yield the game's current version once subscribed, then every newer version."""
+        ...
+
+    async def ping(self) -> None:
+        """Raise StoreUnavailable unless the store answers."""
+        ...
+
+    async def close(self) -> None:
+        """Release connections and end all watches."""
+        ...
+
+
+def validate_game_id(game_id: str) -> str:
+    """Return game_id if usable as a key part (non-empty, short, no braces); else ValueError."""
+    if not isinstance(game_id, str) or not game_id:
+        raise ValueError("game_id must be a non-empty string")
+    if len(game_id) > MAX_ID_LENGTH:
+        raise ValueError(f"game_id longer than {MAX_ID_LENGTH} characters")
+    if "{" in game_id or "}" in game_id:
+        raise ValueError(f"game_id must not contain braces: {game_id!r}")
+    return game_id
+
+
+def validate_request_id(request_id: str | None) -> str | None:
+    """Return request_id if None or a non-empty string of sane length; else ValueError."""
+    if request_id is None:
+        return None
+    if not isinstance(request_id, str) or not request_id:
+        raise ValueError("request_id must be None or a non-empty string")
+    if len(request_id) > MAX_ID_LENGTH:
+        raise ValueError(f"request_id longer than {MAX_ID_LENGTH} characters")
+    return request_id
+
+
+def validate_commit(expected_version: int, state: bytes, events: Sequence[bytes]) -> None:
+    """Raise ValueError unless the commit arguments are well formed."""
+    if isinstance(expected_version, bool) or not isinstance(expected_version, int):
+        raise ValueError("expected_version must be an int")
+    if expected_version < 1:
+        raise ValueError("expected_version must be >= 1 (games start at version 1)")
+    if not isinstance(state, bytes):
+        raise ValueError("state must be bytes")
+    if not events:
+        raise ValueError("a commit needs at least one event (each event is one version)")
+    if not all(isinstance(event, bytes) for event in events):
+        raise ValueError("events must be bytes")
+
+
+def validate_ttls(idle_ttl_s: float, finished_ttl_s: float, request_ttl_s: float, max_events: int) -> None:
+    """Raise ValueError unless every TTL is positive and max_events >= 1."""
+    for name, value in (("idle_ttl_s", idle_ttl_s), ("finished_ttl_s", finished_ttl_s),
+                        ("request_ttl_s", request_ttl_s)):
+        if not value > 0:
+            raise ValueError(f"{name} must be positive, got {value!r}")
+    if max_events < 1:
+        raise ValueError(f"max_events must be >= 1, got {max_events!r}")
+
+
+class Watcher:
+    """Mailbox of one watch: keeps only the newest unseen version (slow readers skip ahead)."""
+
+    def __init__(self) -> None:
+        """Start empty: nothing notified, nothing taken."""
+        self._latest = -1
+        self._taken = -1
+        self._ended = False
+        self._event = asyncio.Event()
+
+    def notify(self, version: int) -> None:
+        """Record that ``version`` exists; wake the reader if it is newer than anything seen."""
+        if version > self._latest:
+            self._latest = version
+            self._event.set()
+
+    def end(self) -> None:
+        """Make ``next`` return None (the store is closing)."""
+        self._ended = True
+        self._event.set()
+
+    async def next(self) -> int | None:
+        """Wait for a version newer than the last one returned; None once ended."""
+        while self._latest <= self._taken and not self._ended:
+            self._event.clear()
+            await self._event.wait()
+        if self._ended:
+            return None
+        self._taken = self._latest
+        return self._taken
+
+
+def open_store(redis_url: str | None = None, **options: Any) -> Store:
+    """Return a RedisStore for redis_url, or a MemoryStore when it is None or empty."""
+    if redis_url:
+        from service.store_redis import RedisStore
+
+        return RedisStore(redis_url, **options)
+    from service.store_memory import MemoryStore
+
+    return MemoryStore(**options)

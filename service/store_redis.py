@@ -1,0 +1,475 @@
+"""RedisStore: the Store contract on Redis (or a Redis Cluster), shared by many server processes.
+
+Key layout, all keys of one game under the hash tag ``{<game_id>}`` so a cluster keeps a game
+on one shard (``P`` is the prefix, ``cardgame`` by default):
+
+- ``P:{id}:state``  hash, fields ``v`` (version) and ``s`` (opaque state bytes)
+- ``P:{id}:events`` stream, entry ID ``<version>-0``, field ``e`` (event bytes), MAXLEN-capped
+- ``P:{id}:req:<request_id>``  string: the response recorded for that request id (with a TTL)
+- channel ``P:{id}:changes``  receives the new version after each create/commit
+
+Writes go through two Lua scripts (EVALSHA with a SCRIPT LOAD fallback via redis-py's
+``register_script``), so the check, the writes and the notification are one atomic step. The
+notification uses plain PUBLISH, which a Redis Cluster forwards to every node; SPUBLISH would
+keep it on the game's shard but needs Redis 7 and sharded subscribers, so it is not used.
+
+TTLs: state and events get the idle TTL on create and on every unfinished commit, and the
+finished TTL on a commit with ``finished=True``. A request record lives ``request_ttl_s`` but
+never longer than the game's keys at the time it is written.
+
+Every Redis failure surfaces as StoreUnavailable. Commands are never retried by the client:
+a write whose reply was lost may have been applied, and only a request id makes it safe to
+send again. Connections dropped by a restarted server are replaced by the pool on next use.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+
+from redis.asyncio import Redis
+from redis.asyncio.client import PubSub
+from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisError
+from redis.retry import Retry
+
+from service.store import (
+    DEFAULT_FINISHED_TTL_S,
+    DEFAULT_IDLE_TTL_S,
+    DEFAULT_MAX_EVENTS,
+    DEFAULT_REQUEST_TTL_S,
+    Committed,
+    GameExists,
+    Loaded,
+    StoreUnavailable,
+    Watcher,
+    validate_commit,
+    validate_game_id,
+    validate_request_id,
+    validate_ttls,
+)
+
+log = logging.getLogger(__name__)
+
+# KEYS: state, events[, req]   ARGV: state, event, ttl_ms, max_events, channel, req_ttl_ms, response
+CREATE_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('DEL', KEYS[2])
+redis.call('HSET', KEYS[1], 'v', '1', 's', ARGV[1])
+redis.call('XADD', KEYS[2], 'MAXLEN', ARGV[4], '1-0', 'e', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+if #KEYS == 3 then redis.call('SET', KEYS[3], ARGV[7], 'PX', ARGV[6]) end
+redis.call('PUBLISH', ARGV[5], '1')
+return 1
+"""
+
+# KEYS: state, events[, req]
+# ARGV: expected, state, ttl_ms, max_events, channel, req_ttl_ms, response, event...
+# Returns {1, new_version} | {0, current_version} | {0, current_version, stored_response}.
+COMMIT_LUA = """
+local cur = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
+if #KEYS == 3 then
+  local prev = redis.call('GET', KEYS[3])
+  if prev then return {0, cur, prev} end
+end
+if cur == 0 or cur ~= tonumber(ARGV[1]) then return {0, cur} end
+local v = cur
+for i = 8, #ARGV do
+  v = v + 1
+  redis.call('XADD', KEYS[2], string.format('%d-0', v), 'e', ARGV[i])
+end
+redis.call('XTRIM', KEYS[2], 'MAXLEN', ARGV[4])
+redis.call('HSET', KEYS[1], 'v', string.format('%d', v), 's', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+if #KEYS == 3 then redis.call('SET', KEYS[3], ARGV[7], 'PX', ARGV[6]) end
+redis.call('PUBLISH', ARGV[5], string.format('%d', v))
+return {1, v}
+"""
+
+
+@contextlib.contextmanager
+def unavailable_on_error(operation: str) -> Iterator[None]:
+    """Turn any Redis or socket error raised inside the block into StoreUnavailable."""
+    try:
+        yield
+    except (RedisError, OSError) as exc:
+        raise StoreUnavailable(f"redis {operation} failed: {type(exc).__name__}: {exc}") from exc
+
+
+def connect(url: str, *, socket_timeout_s: float = 2.0, connect_timeout_s: float = 2.0,
+            health_check_interval_s: int = 15) -> Redis:
+    """Return a redis.asyncio client for url that fails fast and never retries a command."""
+    return Redis.from_url(
+        url,
+        decode_responses=False,
+        socket_timeout=socket_timeout_s,
+        socket_connect_timeout=connect_timeout_s,
+        health_check_interval=health_check_interval_s,
+        retry=Retry(NoBackoff(), 0),
+    )
+
+
+class RedisStore:
+    """Store on Redis: atomic Lua compare-and-set, capped event stream, shared pub/sub watch."""
+
+    def __init__(
+        self,
+        url_or_client: str | Redis,
+        prefix: str = "cardgame",
+        idle_ttl_s: float = DEFAULT_IDLE_TTL_S,
+        finished_ttl_s: float = DEFAULT_FINISHED_TTL_S,
+        request_ttl_s: float = DEFAULT_REQUEST_TTL_S,
+        max_events: int = DEFAULT_MAX_EVENTS,
+        *,
+        socket_timeout_s: float = 2.0,
+        connect_timeout_s: float = 2.0,
+        watch_timeout_s: float = 3.0,
+        liveness_s: float = 5.0,
+        pubsub_client: Redis | None = None,
+    ) -> None:
+        """Use a URL (the store owns and closes its client) or a caller-owned client.
+
+        With a RedisCluster client (which has no pub/sub), pass a plain ``pubsub_client``
+        connected to any node: PUBLISH reaches every node of a cluster.
+        """
+        if not prefix or "{" in prefix or "}" in prefix:
+            raise ValueError(f"prefix must be non-empty and free of braces: {prefix!r}")
+        validate_ttls(idle_ttl_s, finished_ttl_s, request_ttl_s, max_events)
+        if isinstance(url_or_client, str):
+            self._client = connect(url_or_client, socket_timeout_s=socket_timeout_s,
+                                   connect_timeout_s=connect_timeout_s)
+            self._owns_client = True
+        else:
+            pool = getattr(url_or_client, "connection_pool", None)
+            if pool is not None and pool.connection_kwargs.get("decode_responses"):
+                raise ValueError("RedisStore needs a client with decode_responses=False")
+            self._client = url_or_client
+            self._owns_client = False
+        self._prefix = prefix
+        self._idle_ttl_ms = int(idle_ttl_s * 1000)
+        self._finished_ttl_ms = int(finished_ttl_s * 1000)
+        self._request_ttl_ms = int(request_ttl_s * 1000)
+        self._max_events = max_events
+        self._create_script = self._client.register_script(CREATE_LUA)
+        self._commit_script = self._client.register_script(COMMIT_LUA)
+        self._pubsub_client = pubsub_client or self._client
+        self._hub = _PubSubHub(self, watch_timeout_s, liveness_s)
+
+    @property
+    def client(self) -> Redis:
+        """Return the underlying redis.asyncio client."""
+        return self._client
+
+    def key(self, game_id: str, part: str) -> str:
+        """Return the Redis key (or channel) ``<prefix>:{<game_id>}:<part>``."""
+        return f"{self._prefix}:{{{validate_game_id(game_id)}}}:{part}"
+
+    async def create(
+        self,
+        game_id: str,
+        state: bytes,
+        event: bytes,
+        request_id: str | None = None,
+        response: bytes | None = None,
+    ) -> None:
+        """Store a new game at version 1 with its first event; raise GameExists if taken."""
+        validate_request_id(request_id)
+        if not isinstance(state, bytes) or not isinstance(event, bytes):
+            raise ValueError("state and event must be bytes")
+        keys = self._keys(game_id, request_id)
+        args = [state, event, self._idle_ttl_ms, self._max_events, self.key(game_id, "changes"),
+                min(self._request_ttl_ms, self._idle_ttl_ms), response or b""]
+        with unavailable_on_error("create"):
+            created = await self._create_script(keys=keys, args=args)
+        if not created:
+            raise GameExists(game_id)
+
+    async def load(self, game_id: str) -> Loaded | None:
+        """Return the game's version and state, or None when there is no such game."""
+        key = self.key(game_id, "state")
+        with unavailable_on_error("load"):
+            version, state = await self._client.hmget(key, ["v", "s"])
+        if version is None:
+            return None
+        return Loaded(int(version), state or b"")
+
+    async def commit(
+        self,
+        game_id: str,
+        expected_version: int,
+        state: bytes,
+        events: list[bytes],
+        request_id: str | None,
+        response: bytes | None,
+        finished: bool,
+    ) -> Committed:
+        """Replace the state and append events if the version is still expected_version."""
+        validate_request_id(request_id)
+        validate_commit(expected_version, state, events)
+        keys = self._keys(game_id, request_id)
+        ttl_ms = self._finished_ttl_ms if finished else self._idle_ttl_ms
+        args = [expected_version, state, ttl_ms, self._max_events, self.key(game_id, "changes"),
+                min(self._request_ttl_ms, ttl_ms), response or b"", *events]
+        with unavailable_on_error("commit"):
+            reply = await self._commit_script(keys=keys, args=args)
+        if len(reply) == 3:
+            return Committed(False, int(reply[1]), bytes(reply[2]))
+        return Committed(bool(reply[0]), int(reply[1]), None)
+
+    async def get_response(self, game_id: str, request_id: str) -> bytes | None:
+        """Return the response recorded for this request id, or None."""
+        validate_request_id(request_id)
+        key = self.key(game_id, f"req:{request_id}")
+        with unavailable_on_error("get_response"):
+            return await self._client.get(key)
+
+    async def events_after(self, game_id: str, version: int) -> list[tuple[int, bytes]]:
+        """Return retained (version, event) pairs with versions above ``version``, ascending."""
+        key = self.key(game_id, "events")
+        with unavailable_on_error("events_after"):
+            entries = await self._client.xrange(key, min=f"({max(version, 0)}-0", max="+")
+        return [(int(entry_id.split(b"-", 1)[0]), fields[b"e"]) for entry_id, fields in entries]
+
+    async def watch(self, game_id: str) -> AsyncIterator[int]:
+        """Yield the game's current version (0 if none) once subscribed, then every newer one.
+
+        Versions come from any process sharing the Redis. A slow reader skips to the newest
+        version; after a lost pub/sub connection the current version is re-read and yielded,
+        so a reader that re-reads ``events_after`` on each yield misses nothing.
+        """
+        channel = self.key(game_id, "changes").encode()
+        watcher = Watcher()
+        await self._hub.add(channel, game_id, watcher)
+        try:
+            watcher.notify(await self.version(game_id))
+            while (version := await watcher.next()) is not None:
+                yield version
+        finally:
+            self._hub.remove(channel, watcher)
+
+    async def version(self, game_id: str) -> int:
+        """Return the game's current version, 0 when there is no such game."""
+        key = self.key(game_id, "state")
+        with unavailable_on_error("version"):
+            value = await self._client.hget(key, "v")
+        return 0 if value is None else int(value)
+
+    async def ping(self) -> None:
+        """Raise StoreUnavailable unless Redis answers PING."""
+        with unavailable_on_error("ping"):
+            await self._client.ping()
+
+    async def close(self) -> None:
+        """End all watches, drop the pub/sub connection and close the client if owned."""
+        await self._hub.close()
+        if self._owns_client:
+            with contextlib.suppress(RedisError, OSError):
+                await self._client.aclose()
+
+    def _keys(self, game_id: str, request_id: str | None) -> list[str]:
+        """Return the KEYS of a write script: state, events and the request key if any."""
+        keys = [self.key(game_id, "state"), self.key(game_id, "events")]
+        if request_id is not None:
+            keys.append(self.key(game_id, f"req:{request_id}"))
+        return keys
+
+    def pubsub(self) -> PubSub:
+        """Return a new PubSub object on the pub/sub client (used by the watch hub)."""
+        return self._pubsub_client.pubsub()
+
+
+@dataclass
+class _Subscription:
+    """One subscribed channel: its game, its watchers, and a future set once subscribed."""
+
+    game_id: str
+    ready: asyncio.Future[None]
+    watchers: set[Watcher] = field(default_factory=set)
+
+
+def _consume_exception(future: asyncio.Future[None]) -> None:
+    """Mark a future's exception as retrieved so asyncio does not log it."""
+    if not future.cancelled():
+        future.exception()
+
+
+class _PubSubHub:
+    """One pub/sub connection per store that fans change messages out to every watcher.
+
+    A single background task owns the connection: it (un)subscribes to match the watched
+    channels, reads messages, and on any failure reconnects with backoff, resubscribes, and
+    re-reads the version of each game whose subscription was re-established. A silent
+    connection is detected by PINGing after ``liveness_s`` without traffic.
+    """
+
+    def __init__(self, store: RedisStore, watch_timeout_s: float, liveness_s: float) -> None:
+        """Create an idle hub; the task starts with the first watcher."""
+        self._store = store
+        self._watch_timeout_s = watch_timeout_s
+        self._liveness_s = liveness_s
+        self._subs: dict[bytes, _Subscription] = {}
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._pubsub: PubSub | None = None
+        self._closed = False
+        self._backoff_s = 0.05
+
+    async def add(self, channel: bytes, game_id: str, watcher: Watcher) -> None:
+        """Register a watcher and return once its channel is subscribed (else StoreUnavailable)."""
+        if self._closed:
+            raise StoreUnavailable("redis store is closed")
+        sub = self._subs.get(channel)
+        if sub is None or (sub.ready.done() and not sub.ready.cancelled()
+                           and sub.ready.exception() is not None):
+            ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            ready.add_done_callback(_consume_exception)
+            sub = self._subs[channel] = _Subscription(game_id, ready, sub.watchers if sub else set())
+        sub.watchers.add(watcher)
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="redis-watch-hub")
+        self._wake.set()
+        try:
+            await asyncio.wait_for(asyncio.shield(sub.ready), self._watch_timeout_s)
+        except BaseException as exc:
+            self.remove(channel, watcher)
+            if isinstance(exc, TimeoutError):
+                raise StoreUnavailable("redis watch: subscription not confirmed in time") from exc
+            task = asyncio.current_task()
+            if sub.ready.cancelled() and task is not None and not task.cancelling():
+                raise StoreUnavailable("redis store closed while subscribing") from exc
+            raise
+
+    def remove(self, channel: bytes, watcher: Watcher) -> None:
+        """Unregister a watcher; the channel is unsubscribed when its last watcher leaves."""
+        sub = self._subs.get(channel)
+        if sub is None:
+            return
+        sub.watchers.discard(watcher)
+        if not sub.watchers:
+            del self._subs[channel]
+            sub.ready.cancel()
+            self._wake.set()
+
+    async def close(self) -> None:
+        """End every watcher, stop the task and drop the connection."""
+        self._closed = True
+        for sub in self._subs.values():
+            sub.ready.cancel()
+            for watcher in sub.watchers:
+                watcher.end()
+        self._subs.clear()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        await self._drop()
+
+    async def _run(self) -> None:
+        """Serve subscriptions while any exist, reconnecting after failures, until closed."""
+        while not self._closed:
+            if not self._subs:
+                await self._drop()
+                self._wake.clear()
+                if not self._subs:
+                    await self._wake.wait()
+                continue
+            try:
+                await self._serve()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # any failure: drop the connection and start over
+                log.warning("redis watch connection lost (%s: %s); reconnecting",
+                            type(exc).__name__, exc)
+                self._fail_pending(exc)
+                await self._drop()
+                await asyncio.sleep(self._backoff_s)
+                self._backoff_s = min(self._backoff_s * 2, 1.0)
+
+    async def _serve(self) -> None:
+        """Run one connection: keep subscriptions in sync, dispatch messages, check liveness."""
+        loop = asyncio.get_running_loop()
+        pubsub = self._pubsub = self._store.pubsub()
+        subscribed: dict[bytes, _Subscription] = {}
+        reader: asyncio.Future[object] | None = None
+        waker: asyncio.Future[object] | None = None
+        last_heard, pinged_at = loop.time(), None
+        try:
+            while self._subs and not self._closed:
+                self._wake.clear()
+                await self._sync_subscriptions(pubsub, subscribed)
+                if reader is None:
+                    reader = asyncio.ensure_future(pubsub.get_message(timeout=self._liveness_s))
+                waker = asyncio.ensure_future(self._wake.wait())
+                done, _ = await asyncio.wait({reader, waker}, return_when=asyncio.FIRST_COMPLETED)
+                waker.cancel()
+                if reader not in done:
+                    continue
+                message, reader = reader.result(), None
+                now = loop.time()
+                if message is not None:
+                    last_heard, pinged_at = now, None
+                    self._backoff_s = 0.05
+                    await self._dispatch(message)  # type: ignore[arg-type]
+                elif pinged_at is not None and now - pinged_at >= self._liveness_s:
+                    raise RedisConnectionError("pub/sub connection silent: PING unanswered")
+                elif pinged_at is None and now - last_heard >= self._liveness_s:
+                    await pubsub.ping(b"cardgame-watch")
+                    pinged_at = now
+        finally:
+            pending = [t for t in (reader, waker) if t is not None and not t.done()]
+            for task in pending:
+                task.cancel()
+            if pending:
+                await asyncio.wait(pending)
+
+    async def _sync_subscriptions(self, pubsub: PubSub, subscribed: dict[bytes, _Subscription]) -> None:
+        """SUBSCRIBE new subscriptions (also a channel re-watched since) and drop stale ones."""
+        fresh = [ch for ch, sub in self._subs.items() if subscribed.get(ch) is not sub]
+        stale = [ch for ch in subscribed if ch not in self._subs]
+        if fresh:
+            await pubsub.subscribe(*fresh)
+            subscribed.update((ch, self._subs[ch]) for ch in fresh)
+        if stale:
+            await pubsub.unsubscribe(*stale)
+            for ch in stale:
+                del subscribed[ch]
+
+    async def _dispatch(self, message: dict[str, object]) -> None:
+        """Deliver one pub/sub message: a version, or a (re)subscription confirmation."""
+        channel = message.get("channel")
+        sub = self._subs.get(channel) if isinstance(channel, bytes) else None
+        if sub is None:
+            return
+        if message["type"] == "message":
+            data = message.get("data")
+            if isinstance(data, bytes) and data.isdigit():
+                for watcher in list(sub.watchers):
+                    watcher.notify(int(data))
+        elif message["type"] == "subscribe":
+            if not sub.ready.done():
+                sub.ready.set_result(None)
+            else:  # re-subscribed after a reconnect: anything may have been missed
+                version = await self._store.version(sub.game_id)
+                for watcher in list(sub.watchers):
+                    watcher.notify(version)
+
+    def _fail_pending(self, exc: Exception) -> None:
+        """Fail the watchers still waiting for their first subscription."""
+        for sub in self._subs.values():
+            if not sub.ready.done():
+                sub.ready.set_exception(
+                    StoreUnavailable(f"redis watch failed: {type(exc).__name__}: {exc}"))
+
+    async def _drop(self) -> None:
+        """Close the current pub/sub connection, if any, returning it to the pool."""
+        pubsub, self._pubsub = self._pubsub, None
+        if pubsub is not None:
+            with contextlib.suppress(Exception):
+                await pubsub.aclose()

@@ -1,0 +1,157 @@
+"""Helpers to find a Redis for tests, or run a private non-persistent redis-server.
+
+``PrivateRedis`` starts ``redis-server`` on a free loopback port in a temp dir (no RDB, no
+AOF), can be stopped (crash-like SIGKILL by default) and started again on the same port, or
+paused (SIGSTOP: a hung server) and resumed, so tests can take Redis away in the middle of a
+game and bring it back.
+"""
+
+from __future__ import annotations
+
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from types import TracebackType
+
+import redis
+
+DEFAULT_URL = "redis://127.0.0.1:6379/0"
+
+
+def redis_answers(url: str, timeout_s: float = 0.5) -> bool:
+    """Return True if the Redis at url answers PING within timeout_s."""
+    client = redis.Redis.from_url(url, socket_timeout=timeout_s, socket_connect_timeout=timeout_s)
+    try:
+        return bool(client.ping())
+    except (redis.RedisError, OSError):
+        return False
+    finally:
+        client.close()
+
+
+def free_port() -> int:
+    """Return a TCP port on 127.0.0.1 that was free a moment ago."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def find_redis_server() -> str | None:
+    """Return the path of redis-server on PATH, or None."""
+    return shutil.which("redis-server")
+
+
+def delete_keys(url: str, prefix: str) -> int:
+    """Delete every key starting with prefix (SCAN MATCH, never FLUSH); return how many."""
+    client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=2)
+    try:
+        deleted = 0
+        batch: list[bytes] = []
+        for key in client.scan_iter(match=f"{prefix}*", count=1000):
+            batch.append(key)
+            if len(batch) >= 500:
+                deleted += client.unlink(*batch)
+                batch.clear()
+        if batch:
+            deleted += client.unlink(*batch)
+        return deleted
+    finally:
+        client.close()
+
+
+class PrivateRedis:
+    """A redis-server child process on a fixed loopback port that can be stopped and restarted."""
+
+    def __init__(self, port: int | None = None, executable: str | None = None) -> None:
+        """Pick the port (a free one by default) and the redis-server binary (PATH by default)."""
+        found = executable or find_redis_server()
+        if found is None:
+            raise RuntimeError("redis-server not found on PATH (apt-get install redis-server)")
+        self.executable = found
+        self.port = port or free_port()
+        self._dir = Path(tempfile.mkdtemp(prefix="private-redis-"))
+        self._process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        """Return the redis:// URL of this server."""
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    @property
+    def running(self) -> bool:
+        """Return True while the server process is alive."""
+        return self._process is not None and self._process.poll() is None
+
+    def start(self, timeout_s: float = 10.0) -> None:
+        """Start the server on self.port (again, after stop) and wait until it answers PING."""
+        if self.running:
+            return
+        log = (self._dir / "redis.log").open("ab")
+        self._process = subprocess.Popen(
+            [self.executable, "--port", str(self.port), "--bind", "127.0.0.1",
+             "--save", "", "--appendonly", "no", "--dir", str(self._dir),
+             "--daemonize", "no", "--protected-mode", "no"],
+            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+        )
+        log.close()
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if self._process.poll() is not None:
+                break
+            if redis_answers(self.url, timeout_s=0.2):
+                return
+            time.sleep(0.02)
+        self.stop()
+        raise RuntimeError(f"redis-server on port {self.port} did not start:\n{self.log_tail()}")
+
+    def stop(self, graceful: bool = False) -> None:
+        """Stop the server: SIGKILL (like a crash) by default, SIGTERM when graceful."""
+        process, self._process = self._process, None
+        if process is None or process.poll() is not None:
+            return
+        process.send_signal(signal.SIGCONT)  # a paused server must be able to die
+        if graceful:
+            process.terminate()
+        else:
+            process.kill()
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=5)
+
+    def pause(self) -> None:
+        """Freeze the server (SIGSTOP): connections stay open but nothing is answered."""
+        if self._process is not None:
+            self._process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        """Unfreeze a paused server (SIGCONT)."""
+        if self._process is not None:
+            self._process.send_signal(signal.SIGCONT)
+
+    def close(self) -> None:
+        """Stop the server and remove its temp dir."""
+        self.stop()
+        shutil.rmtree(self._dir, ignore_errors=True)
+
+    def log_tail(self, lines: int = 20) -> str:
+        """Return the last lines of the server's log."""
+        path = self._dir / "redis.log"
+        if not path.exists():
+            return "(no log)"
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+
+    def __enter__(self) -> PrivateRedis:
+        """Start the server and return self."""
+        self.start()
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        """Stop the server and remove its temp dir."""
+        self.close()
