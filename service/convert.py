@@ -11,6 +11,7 @@ from cardgame.v1 import options_pb2, score_pb2, view_pb2
 from engine.cards import CARD_NAMES
 from engine.state import DOUBLE_NIL_BID, NO_TRUMP, Variant
 from engine.views import View
+from service.errors import InvalidArgument
 
 VARIANTS = {enums.VARIANT_SPADES: Variant.SPADES, enums.VARIANT_SPADES_TWO_PLAYER: Variant.SPADES2,
             enums.VARIANT_BUCK_EUCHRE: Variant.BUCK_EUCHRE}
@@ -21,8 +22,7 @@ MAX_NAME_LENGTH = 64
 MAX_CARD_TEXT = 4
 
 
-class BadRequest(ValueError):
-    """Malformed input (maps to INVALID_ARGUMENT); the message says what is wrong."""
+BadRequest = InvalidArgument  # malformed input; the message says what is wrong
 
 
 def variant(value: int) -> str:

@@ -66,8 +66,13 @@ def delete_keys(url: str, prefix: str) -> int:
 class PrivateRedis:
     """A redis-server child process on a fixed loopback port that can be stopped and restarted."""
 
-    def __init__(self, port: int | None = None, executable: str | None = None) -> None:
-        """Pick the port (a free one by default) and the redis-server binary (PATH by default)."""
+    def __init__(self, port: int | None = None, executable: str | None = None, persistent: bool = False) -> None:
+        """Pick the port (a free one by default) and the redis-server binary (PATH by default).
+
+        A persistent server writes every change to an append-only file, so its data survives
+        a stop (even a SIGKILL) and restart; otherwise it keeps nothing on disk.
+        """
+        self.persistent = persistent
         found = executable or find_redis_server()
         if found is None:
             raise RuntimeError("redis-server not found on PATH (apt-get install redis-server)")
@@ -93,7 +98,8 @@ class PrivateRedis:
         log = (self._dir / "redis.log").open("ab")
         self._process = subprocess.Popen(
             [self.executable, "--port", str(self.port), "--bind", "127.0.0.1",
-             "--save", "", "--appendonly", "no", "--dir", str(self._dir),
+             "--save", "", "--dir", str(self._dir),
+             *(("--appendonly", "yes", "--appendfsync", "always") if self.persistent else ("--appendonly", "no")),
              "--daemonize", "no", "--protected-mode", "no"],
             stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
         )

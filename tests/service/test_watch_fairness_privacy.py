@@ -1,0 +1,130 @@
+"""WatchGame across instances, provably fair deals, and what each seat may see."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import threading
+
+import grpc
+
+from cardgame.v1 import game_service_pb2 as pb
+from cardgame.v1 import game_service_pb2_grpc as pb_grpc
+from players import acting_seat, auth, choose, create, send, tokens_of
+from cardgame.moves import request_for
+
+
+def test_watcher_on_one_instance_sees_moves_made_on_another(stub, second_server):
+    created = create(stub, "buck_euchre", first_dealer=0)
+    game_id, tokens = created.game_id, tokens_of(created)
+    seen = []
+    done = threading.Event()
+
+    def watch() -> None:
+        with grpc.insecure_channel(second_server.address) as channel:
+            watcher = pb_grpc.GameServiceStub(channel)
+            for message in watcher.WatchGame(pb.WatchGameRequest(game_id=game_id), metadata=auth(tokens[2]),
+                                             timeout=60):
+                seen.append(message.view)
+                if len(seen) >= 4:
+                    break
+        done.set()
+
+    thread = threading.Thread(target=watch)
+    thread.start()
+    rng = random.Random(1)
+    made = []
+    while not done.is_set() and len(made) < 10:
+        seat, view = acting_seat(stub, game_id, tokens)
+        method, request = request_for(choose(view, rng), game_id, rng=rng)
+        made.append(send(stub, method, request, tokens[seat]).view.version)
+        done.wait(0.2)
+    thread.join(30)
+    versions = [v.version for v in seen]
+    assert versions == sorted(set(versions)) and len(versions) == 4
+    assert all(v.viewer_seat == 2 for v in seen)
+    assert set(versions[1:]) <= set(range(1, max(made) + 1))
+
+
+def test_watch_resumes_from_a_version_with_every_change(stub):
+    created = create(stub, "spades2", first_dealer=0)
+    game_id, tokens = created.game_id, tokens_of(created)
+    rng = random.Random(2)
+    for _ in range(6):
+        seat, view = acting_seat(stub, game_id, tokens)
+        method, request = request_for(choose(view, rng), game_id, rng=rng)
+        send(stub, method, request, tokens[seat])
+    current = stub.GetGame(pb.GetGameRequest(game_id=game_id)).view.version
+    stream = stub.WatchGame(pb.WatchGameRequest(game_id=game_id, from_version=2), metadata=auth(tokens[0]),
+                            timeout=10)
+    replayed = [next(stream).view for _ in range(current - 2)]
+    stream.cancel()
+    assert [v.version for v in replayed] == list(range(3, current + 1))
+    assert all(v.viewer_seat == 0 for v in replayed)
+    assert replayed[-1] == stub.GetGame(pb.GetGameRequest(game_id=game_id), metadata=auth(tokens[0])).view
+
+
+def test_deal_commitment_is_revealed_and_checks_out(stub):
+    created = create(stub, "spades", first_dealer=0)
+    game_id, tokens = created.game_id, tokens_of(created)
+    dealt = send(stub, "Deal", pb.DealRequest(game_id=game_id), tokens[0]).view
+    commitment = dealt.deck_commitment
+    assert len(commitment) == 64
+    hands = {}
+    for seat, token in tokens.items():
+        view = send(stub, "RevealHand", pb.RevealHandRequest(game_id=game_id), token).view
+        assert view.deck_commitment == commitment
+        hands[seat] = set(view.hand)
+    rng = random.Random(3)
+    while not stub.GetScore(pb.GetScoreRequest(game_id=game_id)).hands:
+        seat, view = acting_seat(stub, game_id, tokens)
+        method, request = request_for(choose(view, rng), game_id, rng=rng)
+        send(stub, method, request, tokens[seat])
+    record = stub.GetScore(pb.GetScoreRequest(game_id=game_id)).hands[0]
+    assert record.commitment == commitment
+    assert hashlib.sha256(f"{record.salt}:{record.deck}".encode()).hexdigest() == commitment
+    deck = record.deck.split()
+    for seat in range(4):  # dealt one at a time clockwise from the dealer's left (seat 1)
+        assert {deck[i] for i in range(52) if (1 + i) % 4 == seat} == hands[seat]
+
+
+def _cards_in(view) -> set[str]:
+    """Every card string anywhere in a view."""
+    cards = set(view.hand) | set(view.seen_discards) | set(view.exchange_given) | set(view.exchange_received)
+    cards |= {p.card for p in view.current_trick.plays} | {p.card for p in view.last_trick.plays}
+    cards |= {a.card for a in view.legal_actions if a.card} | {c for a in view.legal_actions for c in a.cards}
+    if view.turn_up:
+        cards.add(view.turn_up)
+    if view.offered_card:
+        cards.add(view.offered_card)
+    return cards
+
+
+def test_no_response_shows_a_seat_another_seats_cards(stub, server):
+    for variant in ("spades", "spades2", "buck_euchre"):
+        created = create(stub, variant, first_dealer=0)
+        game_id, tokens = created.game_id, tokens_of(created)
+        rng = random.Random(variant)
+
+        def check(seat, view) -> None:
+            hands = {s: set(stub.GetGame(pb.GetGameRequest(game_id=game_id), metadata=auth(t)).view.hand)
+                     for s, t in tokens.items()}
+            spectator = stub.GetGame(pb.GetGameRequest(game_id=game_id)).view
+            public = {p.card for p in spectator.current_trick.plays} | {p.card for p in spectator.last_trick.plays}
+            if spectator.turn_up:
+                public.add(spectator.turn_up)
+            assert not spectator.hand and not spectator.offered_card and not spectator.seen_discards
+            assert not (_cards_in(spectator) - public)
+            for s, token in tokens.items():
+                mine = stub.GetGame(pb.GetGameRequest(game_id=game_id), metadata=auth(token)).view
+                others = set().union(*(h for o, h in hands.items() if o != s)) - public
+                assert not (_cards_in(mine) & others), (variant, s)
+            others = set().union(*(h for o, h in hands.items() if o != seat)) - public
+            assert not (_cards_in(view) & others), (variant, seat)
+
+        for _ in range(45):
+            seat, view = acting_seat(stub, game_id, tokens)
+            if seat is None:
+                break
+            method, request = request_for(choose(view, rng), game_id, rng=rng)
+            check(seat, send(stub, method, request, tokens[seat]).view)
