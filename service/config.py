@@ -22,6 +22,7 @@ class Config:
     max_events: int = 2000
     log_level: str = "INFO"
     grace_s: float = 10.0
+    drain_s: float = 1.0
     allow_prearranged_decks: bool = False
     allow_seeded_shuffle: bool = False
     bench_noop: bool = False
@@ -54,6 +55,8 @@ def parse(argv: list[str] | None = None) -> Config:
     p.add_argument("--log-level", default=env("LOG_LEVEL", "INFO"), help="DEBUG, INFO, WARNING… (LOG_LEVEL)")
     p.add_argument("--grace", type=float, default=float(env("GRACE_S", "10")),
                    help="seconds in-flight calls get to finish on SIGTERM (GRACE_S)")
+    p.add_argument("--drain", type=float, default=float(env("DRAIN_S", "1")),
+                   help="seconds health says NOT_SERVING before the server stops taking calls (DRAIN_S)")
     p.add_argument("--allow-prearranged-decks", action="store_true", default=_env_bool("ALLOW_PREARRANGED_DECKS"),
                    help="accept CreateGame.decks (tests, duplicate tournaments) (ALLOW_PREARRANGED_DECKS)")
     p.add_argument("--allow-seeded-shuffle", action="store_true", default=_env_bool("ALLOW_SEEDED_SHUFFLE"),
@@ -71,6 +74,6 @@ def parse(argv: list[str] | None = None) -> Config:
             p.error(f"--{name.replace('_', '-')} must be at least 1")
     return Config(host=a.host, port=a.port, redis_url=a.redis_url, key_prefix=a.key_prefix, workers=workers,
                   idle_ttl_s=a.idle_ttl, finished_ttl_s=a.finished_ttl, request_ttl_s=a.request_ttl,
-                  max_events=a.max_events, log_level=a.log_level.upper(), grace_s=a.grace,
+                  max_events=a.max_events, log_level=a.log_level.upper(), grace_s=a.grace, drain_s=a.drain,
                   allow_prearranged_decks=a.allow_prearranged_decks, allow_seeded_shuffle=a.allow_seeded_shuffle,
                   bench_noop=a.bench_noop, uvloop=not a.no_uvloop)

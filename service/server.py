@@ -59,8 +59,10 @@ async def serve(config: Config, stop: asyncio.Event | None = None) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     await stop.wait()
-    log.info("shutting down: health NOT_SERVING, %.1f s for in-flight calls", config.grace_s)
+    log.info("shutting down: health NOT_SERVING for %.1f s, then %.1f s for in-flight calls",
+             config.drain_s, config.grace_s)
     await health.enter_graceful_shutdown()
+    await asyncio.sleep(config.drain_s)  # let load balancers see NOT_SERVING and move traffic away
     await server.stop(config.grace_s)
     await store.close()
 

@@ -1,0 +1,166 @@
+"""Running the server: health, reflection, shutdown, logs, server flags, Redis outages, bots."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoReflectionDescriptorDatabase
+
+from cardgame.moves import request_for
+from cardgame.v1 import enums_pb2 as enums
+from cardgame.v1 import game_service_pb2 as pb
+from cardgame.v1 import game_service_pb2_grpc as pb_grpc
+from players import auth, choose, code_of, create, send, tokens_of
+from redis_server import PrivateRedis
+from service.launcher import ServerProcess
+
+
+def test_health_and_reflection(server):
+    with grpc.insecure_channel(server.address) as channel:
+        health = health_pb2_grpc.HealthStub(channel)
+        for name in ("", "cardgame.v1.GameService"):
+            reply = health.Check(health_pb2.HealthCheckRequest(service=name))
+            assert reply.status == health_pb2.HealthCheckResponse.SERVING
+        services = set(ProtoReflectionDescriptorDatabase(channel).get_services())
+    assert {"cardgame.v1.GameService", "grpc.health.v1.Health"} <= services
+
+
+def test_sigterm_reports_not_serving_then_exits_cleanly(redis_url, redis_prefix):
+    proc = ServerProcess("--grace", "3", redis_url=redis_url, prefix=redis_prefix).start()
+    with grpc.insecure_channel(proc.address) as channel:
+        stub = pb_grpc.GameServiceStub(channel)
+        created = create(stub, "buck_euchre")
+        stream = stub.WatchGame(pb.WatchGameRequest(game_id=created.game_id), timeout=30)
+        assert next(stream).view.version == 1  # an in-flight call
+        proc.proc.terminate()
+        health = health_pb2_grpc.HealthStub(channel)
+        statuses = set()
+        deadline = time.monotonic() + 2
+        while time.monotonic() < deadline:
+            try:
+                statuses.add(health.Check(health_pb2.HealthCheckRequest(), timeout=0.5).status)
+            except grpc.RpcError:
+                break
+            if health_pb2.HealthCheckResponse.NOT_SERVING in statuses:
+                break
+            time.sleep(0.05)
+        assert health_pb2.HealthCheckResponse.NOT_SERVING in statuses
+    assert proc.proc.wait(15) == 0
+
+
+def test_one_structured_log_line_per_request(redis_url, redis_prefix):
+    with ServerProcess(redis_url=redis_url, prefix=redis_prefix, env={"LOG_LEVEL": "INFO"}) as proc:
+        with grpc.insecure_channel(proc.address) as channel:
+            stub = pb_grpc.GameServiceStub(channel)
+            created = create(stub, "spades", first_dealer=0)
+            tokens = tokens_of(created)
+            send(stub, "Deal", pb.DealRequest(game_id=created.game_id), tokens[0])
+            code_of(send, stub, "Play", pb.PlayRequest(game_id=created.game_id, card="AS"), tokens[2])
+    lines = [json.loads(line[line.index("{"):]) for line in proc.log_text().splitlines()
+             if "cardgame.requests" in line]
+    assert [line["method"] for line in lines] == ["CreateGame", "Deal", "Play"]
+    assert lines[1]["seat"] == 0 and lines[2]["seat"] == 2
+    assert [line["status"] for line in lines] == ["OK", "OK", "FAILED_PRECONDITION"]
+    assert all(line["game_id"] == created.game_id and line["latency_ms"] >= 0 for line in lines)
+
+
+def test_test_modes_are_refused_unless_switched_on(redis_url, redis_prefix):
+    with ServerProcess(redis_url=redis_url, prefix=redis_prefix) as proc:
+        with grpc.insecure_channel(proc.address) as channel:
+            stub = pb_grpc.GameServiceStub(channel)
+            deck = pb.Deck(cards=[f"{r}{s}" for s in "CDHS" for r in ("9", "10", "J", "Q", "K", "A")])
+            assert code_of(create, stub, "buck_euchre", decks=[deck]) == grpc.StatusCode.PERMISSION_DENIED
+            assert code_of(create, stub, "buck_euchre", shuffle_seed=4) == grpc.StatusCode.PERMISSION_DENIED
+
+
+def test_seeded_shuffle_reproduces_deals(stub):
+    hands = []
+    for _ in range(2):
+        created = create(stub, "spades", first_dealer=0, shuffle_seed=99)
+        tokens = tokens_of(created)
+        send(stub, "Deal", pb.DealRequest(game_id=created.game_id), tokens[0])
+        view = send(stub, "RevealHand", pb.RevealHandRequest(game_id=created.game_id), tokens[1]).view
+        hands.append(list(view.hand))
+    assert hands[0] == hands[1]
+
+
+def test_redis_down_is_unavailable_and_the_game_resumes_after_restart():
+    with PrivateRedis(persistent=True) as redis:
+        with ServerProcess(redis_url=redis.url) as proc, grpc.insecure_channel(proc.address) as channel:
+            stub = pb_grpc.GameServiceStub(channel)
+            created = create(stub, "spades", first_dealer=0)
+            game_id, tokens = created.game_id, tokens_of(created)
+            send(stub, "Deal", pb.DealRequest(game_id=game_id), tokens[0])
+            redis.stop()
+            bid = pb.BidRequest(game_id=game_id, kind=pb.BID_KIND_TRICKS, tricks=3)
+            assert code_of(send, stub, "Bid", bid, tokens[1], timeout=10) == grpc.StatusCode.UNAVAILABLE
+            assert code_of(stub.GetGame, pb.GetGameRequest(game_id=game_id), timeout=10) == \
+                grpc.StatusCode.UNAVAILABLE
+            redis.start()
+            bid.request_id = ""
+            view = send(stub, "Bid", bid, tokens[1], timeout=10).view
+            assert view.version == 3 and view.seats[1].bid_tricks == 3
+
+
+@pytest.mark.parametrize("variant,strategy", [("spades", enums.PLAYER_KIND_BOT_BASIC),
+                                              ("spades2", enums.PLAYER_KIND_BOT_BASIC),
+                                              ("buck_euchre", enums.PLAYER_KIND_BOT_RANDOM)])
+def test_one_human_plays_a_whole_game_against_bots(stub, variant, strategy):
+    seats = 2 if variant == "spades2" else 4
+    created = create(stub, variant, kinds=[enums.PLAYER_KIND_HUMAN] + [strategy] * (seats - 1))
+    game_id, token = created.game_id, tokens_of(created)[0]
+    assert list(tokens_of(created)) == [0]
+    rng = random.Random(variant)
+    view = stub.GetGame(pb.GetGameRequest(game_id=game_id), metadata=auth(token)).view
+    moves = 0
+    while view.phase != enums.PHASE_GAME_OVER:
+        actions = [a for a in view.legal_actions if a.kind != enums.ACTION_KIND_REVEAL] or list(view.legal_actions)
+        assert actions, f"the human has nothing to do in phase {view.phase}: bots must have played"
+        action = choose(view, rng) if any(a.kind == enums.ACTION_KIND_BID for a in actions) else rng.choice(actions)
+        method, request = request_for(action, game_id, rng=rng)
+        view = send(stub, method, request, token).view
+        moves += 1
+        assert moves < 5000
+    score = stub.GetScore(pb.GetScoreRequest(game_id=game_id))
+    assert score.HasField("winner_side") and score.hands
+
+
+def test_watch_stream_follows_a_bot_game_to_its_end(stub):
+    created = create(stub, "buck_euchre", first_dealer=0,
+                     kinds=[enums.PLAYER_KIND_HUMAN] + [enums.PLAYER_KIND_BOT_BASIC] * 3)
+    game_id, token = created.game_id, tokens_of(created)[0]
+    seen = []
+
+    def watch() -> None:
+        for message in stub.WatchGame(pb.WatchGameRequest(game_id=game_id), timeout=120):
+            seen.append(message.view)
+
+    thread = threading.Thread(target=watch)
+    thread.start()
+    rng = random.Random(8)
+    view = stub.GetGame(pb.GetGameRequest(game_id=game_id), metadata=auth(token)).view
+    while view.phase != enums.PHASE_GAME_OVER:
+        method, request = request_for(rng.choice(list(view.legal_actions)), game_id, rng=rng)
+        view = send(stub, method, request, token).view
+    thread.join(60)
+    assert not thread.is_alive()
+    assert seen[-1].phase == enums.PHASE_GAME_OVER and seen[-1].version == view.version
+    versions = [v.version for v in seen]
+    assert versions == sorted(set(versions))
+    assert all(not v.hand for v in seen)  # a spectator's stream never shows a hand
+
+
+def test_embedded_memory_store_serves_a_whole_game():
+    """`make run` without REDIS_URL: the same server on its in-process store."""
+    with ServerProcess() as proc, grpc.insecure_channel(proc.address) as channel:
+        stub = pb_grpc.GameServiceStub(channel)
+        created = create(stub, "buck_euchre", first_dealer=2)
+        from players import play_to_end
+        play_to_end(stub, created.game_id, tokens_of(created), random.Random(4))
+        assert stub.GetScore(pb.GetScoreRequest(game_id=created.game_id)).HasField("winner_side")
