@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,7 @@ def _check_range(name: str, value: int, low: int, high: int) -> None:
 
 def options_to_dict(options: Options) -> dict:
     """The options as a plain dict (for storage)."""
-    return asdict(options)
+    return dict(vars(options))
 
 
 def options_from_dict(cls: type, data: dict) -> Options:

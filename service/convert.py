@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import fields
+from functools import lru_cache
 
 import engine
 from cardgame.v1 import enums_pb2 as enums
@@ -63,9 +64,10 @@ def options(variant_name: str, message: options_pb2.RuleOptions) -> engine.Spade
     return result
 
 
+@lru_cache(maxsize=256)
 def options_message(opts) -> options_pb2.RuleOptions:
-    """The effective options as a RuleOptions message."""
-    values = {f.name: getattr(opts, f.name) for f in fields(opts)}
+    """The effective options as a RuleOptions message (cached: options are immutable)."""
+    values = vars(opts)
     if isinstance(opts, engine.SpadesOptions):
         return options_pb2.RuleOptions(spades=options_pb2.SpadesOptions(**values))
     return options_pb2.RuleOptions(buck_euchre=options_pb2.BuckEuchreOptions(**values))

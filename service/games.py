@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import random
 import secrets
 from dataclasses import dataclass
+
+import orjson
 
 import engine
 from engine.state import GameState
@@ -48,16 +49,16 @@ class GameRecord:
 
     def to_bytes(self) -> bytes:
         """The stored form (JSON with a record version)."""
-        return json.dumps({
+        return orjson.dumps({
             "r": RECORD_VERSION, "id": self.game_id, "seed": self.seed,
             "seats": [[s.name, s.kind, s.bot, s.token_hash] for s in self.seats],
             "game": self.state.to_dict(),
-        }, separators=(",", ":")).encode()
+        })
 
     @classmethod
     def from_bytes(cls, raw: bytes) -> "GameRecord":
         """The record from its stored form."""
-        data = json.loads(raw)
+        data = orjson.loads(raw)
         if data.get("r") != RECORD_VERSION:
             raise ValueError(f"unsupported game record version {data.get('r')!r}")
         seats = [Seat(*fields) for fields in data["seats"]]
@@ -68,10 +69,10 @@ def event_bytes(seat: int | None, action: int | None, state: GameState) -> bytes
     """One event of the log: who did what, and the engine state after it (hand records left out)."""
     snapshot = state.to_dict()
     snapshot["records"] = []
-    return json.dumps({"seat": seat, "action": engine.action_name(action) if action else None,
-                       "game": snapshot}, separators=(",", ":")).encode()
+    return orjson.dumps({"seat": seat, "action": engine.action_name(action) if action else None,
+                         "game": snapshot})
 
 
 def event_state(raw: bytes) -> GameState:
     """The engine state stored in an event."""
-    return GameState.from_dict(json.loads(raw)["game"])
+    return GameState.from_dict(orjson.loads(raw)["game"])

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import wraps
 
 import grpc
+import orjson
 
 import engine
 from cardgame.v1 import enums_pb2 as enums
@@ -113,8 +114,8 @@ def _fingerprint(request) -> str:
 
 
 def _envelope(method: str, seat: int | None, request, response: bytes, salt: str | None = None) -> bytes:
-    return json.dumps({"m": method, "seat": seat, "fp": _fingerprint(request), "salt": salt,
-                       "r": base64.b64encode(response).decode()}).encode()
+    return orjson.dumps({"m": method, "seat": seat, "fp": _fingerprint(request), "salt": salt,
+                         "r": base64.b64encode(response).decode()})
 
 
 class GameServicer(pb_grpc.GameServiceServicer):
@@ -230,7 +231,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
 
     @staticmethod
     def _check_replay(raw: bytes, method: str, seat: int | None, request) -> dict:
-        data = json.loads(raw)
+        data = orjson.loads(raw)
         if data["m"] != method or data["seat"] != seat or data["fp"] != _fingerprint(request):
             raise InvalidArgument("request_id was already used for a different request")
         return data
@@ -295,26 +296,27 @@ class GameServicer(pb_grpc.GameServiceServicer):
             data = self._check_replay(raw, method, seat, request)
             return response_cls.FromString(base64.b64decode(data["r"]))
 
-        if request_id:
-            raw = await self.store.get_response(call.game_id, request_id)
-            if raw is not None:
-                version, record = await self._load(call.game_id)
-                return replay(raw, seat_holder(record))
-
         def change(record: GameRecord, version: int) -> list[bytes]:
             rng = record.rng(version + 1)
             try:
                 engine.apply(record.state, call.seat, action, rng)
-                events = [event_bytes(call.seat, action, record.state)]
-                return events + self._bot_events(record, version + 1)
             except engine.IllegalAction as exc:
                 raise IllegalMove(exc.message, exc.reason.value) from None
+            events = [event_bytes(call.seat, action, record.state)]
+            return events + self._bot_events(record, version + 1)
 
         def envelope(seat: int, view) -> bytes:
             return _envelope(method, seat, request, response_cls(view=view).SerializeToString())
 
-        result = await self._commit_with_retry(call.game_id, expected, change, replay, request_id, envelope,
-                                               seat_holder)
+        try:
+            result = await self._commit_with_retry(call.game_id, expected, change, replay, request_id, envelope,
+                                                   seat_holder)
+        except (IllegalMove, Aborted):
+            # A retry of a move that already landed is illegal (or stale) now: answer as the first time.
+            raw = await self.store.get_response(call.game_id, request_id) if request_id else None
+            if raw is None:
+                raise
+            return replay(raw, call.seat)
         return result if isinstance(result, response_cls) else response_cls(view=result)
 
     @_rpc

@@ -1,0 +1,144 @@
+"""Moves per second and latency through gRPC against Redis, beside a no-op baseline.
+
+The no-op RPC runs on the same server stack and does only the store's read and
+compare-and-set, so ``service_vs_noop_ratio`` shows what the rules, views and protobuf
+conversion cost on top of the unavoidable I/O.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import statistics
+import time
+import uuid
+
+import grpc
+
+import engine
+from cardgame.v1 import enums_pb2 as enums
+from cardgame.v1 import game_service_pb2 as pb
+from cardgame.v1 import game_service_pb2_grpc as pb_grpc
+from engine.cards import deck_text
+from engine.state import Phase
+from service.launcher import ServerProcess
+from service.noop import METHOD as NOOP_METHOD
+
+GAMES = 64
+SECONDS = float(os.environ.get("BENCH_SECONDS", "6"))
+LATENCY_CALLS = int(os.environ.get("BENCH_LATENCY_CALLS", "1500"))
+
+
+class Driver:
+    """One all-human four-player Spades game, mirrored by a local engine to pick legal moves."""
+
+    def __init__(self, stub, rng: random.Random):
+        self.stub, self.rng = stub, rng
+
+    async def start(self) -> None:
+        """Create the game from known decks so the mirror knows every hand."""
+        decks = [self.rng.sample(range(52), 52) for _ in range(40)]
+        created = await self.stub.CreateGame(pb.CreateGameRequest(
+            variant=enums.VARIANT_SPADES, first_dealer=0,
+            seats=[pb.SeatConfig(name=f"P{i}") for i in range(4)],
+            decks=[pb.Deck(cards=deck_text(d).split()) for d in decks]))
+        self.game_id = created.game_id
+        self.tokens = {t.seat: [("authorization", f"Bearer {t.token}")] for t in created.seat_tokens}
+        self.mirror = engine.new_game("spades", first_dealer=0, decks=decks)
+
+    async def move(self) -> None:
+        """Send one random legal move (the mirror follows); a finished game is replaced."""
+        state = self.mirror
+        if state.phase == Phase.GAME_OVER:
+            await self.start()
+            state = self.mirror
+        seat = state.turn if state.turn >= 0 else next(s for s in range(4) if engine.legal_actions(state, s))
+        actions = [a for a in engine.legal_actions(state, seat) if a not in (engine.REVEAL, engine.DOUBLE_NIL)]
+        action = self.rng.choice(actions)
+        kind = action & 15
+        meta = self.tokens[seat]
+        rid = uuid.uuid4().hex
+        if kind == engine.Kind.PLAY:
+            await self.stub.Play(pb.PlayRequest(game_id=self.game_id, card=engine.card_name(action >> 4),
+                                                request_id=rid), metadata=meta)
+        elif kind == engine.Kind.BID:
+            await self.stub.Bid(pb.BidRequest(game_id=self.game_id, kind=pb.BID_KIND_TRICKS, tricks=action >> 4,
+                                              request_id=rid), metadata=meta)
+        else:
+            await self.stub.Deal(pb.DealRequest(game_id=self.game_id, request_id=rid), metadata=meta)
+        engine.apply(state, seat, action)
+
+
+async def _rate(workers, call, seconds: float) -> float:
+    count = 0
+    stop = time.perf_counter() + seconds
+
+    async def loop(worker) -> None:
+        nonlocal count
+        while time.perf_counter() < stop:
+            await call(worker)
+            count += 1
+
+    start = time.perf_counter()
+    await asyncio.gather(*(loop(w) for w in workers))
+    return count / (time.perf_counter() - start)
+
+
+async def _latencies(call, n: int) -> tuple[float, float]:
+    samples = []
+    for _ in range(n):
+        t = time.perf_counter()
+        await call()
+        samples.append((time.perf_counter() - t) * 1000)
+    q = statistics.quantiles(samples, n=100)
+    return q[49], q[98]
+
+
+async def measure(address: str) -> dict[str, float]:
+    """Every figure of this benchmark against a running server."""
+    async with grpc.aio.insecure_channel(address) as channel:
+        stub = pb_grpc.GameServiceStub(channel)
+        noop = channel.unary_unary(NOOP_METHOD)
+        drivers = [Driver(stub, random.Random(i)) for i in range(GAMES)]
+        await asyncio.gather(*(d.start() for d in drivers))
+        await _rate(drivers, lambda d: d.move(), 1.0)  # warm up
+        moves = await _rate(drivers, lambda d: d.move(), SECONDS)
+        noops = await _rate(drivers, lambda d: noop(d.game_id.encode()), SECONDS)
+        one = drivers[0]
+        move_p50, move_p99 = await _latencies(one.move, LATENCY_CALLS)
+        noop_p50, noop_p99 = await _latencies(lambda: noop(one.game_id.encode()), LATENCY_CALLS)
+    return {
+        "service_moves_per_s": moves, "service_noop_per_s": noops, "service_vs_noop_ratio": moves / noops,
+        "service_move_p50_ms": move_p50, "service_move_p99_ms": move_p99,
+        "service_noop_p50_ms": noop_p50, "service_noop_p99_ms": noop_p99,
+    }
+
+
+def main() -> None:
+    """Start a server on Redis (REDIS_URL or 127.0.0.1:6379), measure, print, clean up."""
+    redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+    prefix = f"cardgame-bench-{uuid.uuid4().hex[:12]}"
+    try:
+        with ServerProcess("--bench-noop", "--allow-prearranged-decks", redis_url=redis_url, prefix=prefix) as server:
+            figures = asyncio.run(measure(server.address))
+    finally:
+        _delete_keys(redis_url, prefix)
+    for name, value in figures.items():
+        print(f"{name} {value:.3f}" if "ratio" in name or "_ms" in name else f"{name} {value:.0f}", flush=True)
+
+
+def _delete_keys(url: str, prefix: str) -> None:
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))
+        for i in range(0, len(keys), 500):
+            client.unlink(*keys[i:i + 500])
+    finally:
+        client.close()
+
+
+if __name__ == "__main__":
+    main()
