@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import Sequence
 
 from . import buck_euchre, spades, spades2
 from .actions import Action
@@ -16,6 +17,7 @@ from .views import View, view as _view
 _RULES = {Variant.SPADES: spades, Variant.SPADES2: spades2, Variant.BUCK_EUCHRE: buck_euchre}
 _DECKS = {Variant.SPADES: FULL_DECK, Variant.SPADES2: FULL_DECK, Variant.BUCK_EUCHRE: EUCHRE_DECK}
 _SYSTEM_RANDOM = secrets.SystemRandom()
+_GAME_OVER = int(Phase.GAME_OVER)
 
 
 def new_game(variant: str, options: Options | None = None, rng: random.Random | None = None,
@@ -58,23 +60,26 @@ def check_deck(variant: str, deck: list[Card], index: int = 0) -> None:
         raise ValueError(f"deck {index + 1}: {want.bit_count() - mask.bit_count()} cards are missing")
 
 
-def legal_actions(state: GameState, seat: Seat) -> list[Action]:
-    """Every action ``seat`` may take now (empty when it has none)."""
-    if not 0 <= seat < state.n or state.phase == Phase.GAME_OVER:
+_LEGAL = {variant: rules.legal for variant, rules in _RULES.items()}
+_STEPS = {variant: rules.APPLY for variant, rules in _RULES.items()}
+
+
+def legal_actions(state: GameState, seat: Seat) -> Sequence[Action]:
+    """Every action ``seat`` may take now (empty when it has none); exchanges come as a lazy sequence."""
+    if not 0 <= seat < state.n or state.phase == _GAME_OVER:
         return []
-    return _RULES[state.variant].legal(state, seat)
+    return _LEGAL[state.variant](state, seat)
 
 
 def apply(state: GameState, seat: Seat, action: Action, rng: random.Random | None = None) -> GameState:
     """Apply one action of ``seat`` in place and return the state; IllegalAction leaves it unchanged."""
-    rules = _RULES[state.variant]
-    if state.phase == Phase.GAME_OVER:
-        raise IllegalAction(Reason.WRONG_PHASE, "the game is over")
-    if not 0 <= seat < state.n:
+    step = _STEPS[state.variant].get(state.phase)
+    if step is None or not 0 <= seat < state.n:
+        if state.phase == _GAME_OVER:
+            raise IllegalAction(Reason.WRONG_PHASE, "the game is over")
+        if step is None:
+            raise IllegalAction(Reason.WRONG_PHASE, f"nothing can be done in the {state.phase.name} phase")
         raise IllegalAction(Reason.NOT_YOUR_TURN, f"there is no seat {seat}")
-    step = rules.APPLY.get(state.phase)
-    if step is None:
-        raise IllegalAction(Reason.WRONG_PHASE, f"nothing can be done in the {state.phase.name} phase")
     step(state, seat, action, rng or _SYSTEM_RANDOM)
     return state
 

@@ -19,6 +19,9 @@ from .tricks import SPADES_RULES
 DECK = list(range(52))
 BIDS = [A.bid(n) for n in range(14)]
 SPADE_MASK = SUIT_MASKS[SPADES]
+NON_SPADES = SUIT_MASKS[0] | SUIT_MASKS[1] | SUIT_MASKS[2]
+_PLAY = int(Kind.PLAY)
+_PLAY_PHASE, _BID_PHASE = int(Phase.PLAY), int(Phase.BID)
 
 
 # ---- trick play (both Spades variants) ----
@@ -34,24 +37,34 @@ def play_mask(state: GameState, seat: Seat) -> int:
 
 
 def legal_play(state: GameState, seat: Seat) -> list[Action]:
-    """PLAY actions open to a seat."""
+    """PLAY actions open to a seat (the hot path of every simulation, so written out flat)."""
     if seat != state.turn:
         return []
-    return play_actions(play_mask(state, seat))
+    hand = state.hands[seat]
+    trick = state.trick_cards
+    if trick:
+        mask = hand & SUIT_MASKS[trick[0] // 13] or hand
+    elif state.broken:
+        mask = hand
+    else:
+        mask = hand & NON_SPADES or hand
+    return play_actions(mask)
 
 
 def apply_play(state: GameState, seat: Seat, action: Action, rng: random.Random) -> None:
     """Play one card, closing the trick and the hand when they are complete."""
-    if action & 15 != Kind.PLAY:
+    if action & 15 != _PLAY:
         wrong_phase(state, A.action_name(action))
-    require_turn(state, seat)
+    if seat != state.turn:
+        require_turn(state, seat)
     card = action >> 4
     hand = state.hands[seat]
-    if not has(hand, card):
+    if card > 51 or not hand >> card & 1:
         reject(Reason.CARD_NOT_IN_HAND, f"seat {seat} does not hold {_name(card)}")
     suit = card // 13
-    if state.trick_cards:
-        led = state.trick_cards[0] // 13
+    trick = state.trick_cards
+    if trick:
+        led = trick[0] // 13
         if suit != led and hand & SUIT_MASKS[led]:
             reject(Reason.MUST_FOLLOW_SUIT, f"{card_name(card)} does not follow {'CDHS'[led]} and seat {seat} holds one")
         if suit == SPADES and led != SPADES:
@@ -62,11 +75,12 @@ def apply_play(state: GameState, seat: Seat, action: Action, rng: random.Random)
         state.broken = True
     state.hands[seat] = hand ^ (1 << card)
     state.trick_seats.append(seat)
-    state.trick_cards.append(card)
-    if len(state.trick_cards) < state.n:
-        state.turn = (seat + 1) % state.n
+    trick.append(card)
+    n = state.n
+    if len(trick) < n:
+        state.turn = (seat + 1) % n
         return
-    finish_trick(state, SPADES_RULES.winner(state.trick_cards)[0])
+    finish_trick(state, SPADES_RULES.winner(trick)[0])
     if not any(state.hands):
         end_hand(state)
 
@@ -116,9 +130,9 @@ def _text(mask: int) -> str:
 def legal(state: GameState, seat: Seat) -> list[Action]:
     """Every action open to ``seat`` now in four-player Spades."""
     phase = state.phase
-    if phase == Phase.PLAY:
+    if phase == _PLAY_PHASE:
         return legal_play(state, seat)
-    if phase == Phase.BID:
+    if phase == _BID_PHASE:
         out = []
         looked = state.looked >> seat & 1
         if not looked and state.bids[seat] == NO_BID:
