@@ -6,6 +6,7 @@ import json
 import random
 import threading
 import time
+from pathlib import Path
 
 import grpc
 import pytest
@@ -16,7 +17,7 @@ from cardgame.moves import request_for
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
-from players import auth, choose, code_of, create, send, tokens_of
+from players import acting_seat, auth, choose, code_of, create, send, tokens_of
 from redis_server import PrivateRedis
 from service.launcher import ServerProcess
 
@@ -164,3 +165,21 @@ def test_embedded_memory_store_serves_a_whole_game():
         from players import play_to_end
         play_to_end(stub, created.game_id, tokens_of(created), random.Random(4))
         assert stub.GetScore(pb.GetScoreRequest(game_id=created.game_id)).HasField("winner_side")
+
+
+def test_worker_processes_share_one_port(redis_url, redis_prefix):
+    with ServerProcess("--workers", "2", redis_url=redis_url, prefix=redis_prefix) as proc:
+        children = Path(f"/proc/{proc.proc.pid}/task/{proc.proc.pid}/children").read_text().split()
+        workers = [c for c in children if b"spawn_main" in Path(f"/proc/{c}/cmdline").read_bytes()]
+        assert len(workers) == 2
+        with grpc.insecure_channel(proc.address) as channel:
+            stub = pb_grpc.GameServiceStub(channel)
+            created = create(stub, "spades2", first_dealer=1)
+            game_id, tokens = created.game_id, tokens_of(created)
+            rng = random.Random(6)
+            for _ in range(30):
+                seat, view = acting_seat(stub, game_id, tokens)
+                method, request = request_for(choose(view, rng), game_id, rng=rng)
+                send(stub, method, request, tokens[seat])
+            assert stub.GetGame(pb.GetGameRequest(game_id=game_id)).view.version == 31
+    assert proc.proc.returncode == 0
