@@ -118,14 +118,18 @@ def action_name(action: Action) -> str:
     """The readable form of an action: ``play AS``, ``bid 4``, ``name H``, ``exchange 2C 3D``."""
     kind, payload = action & _KIND_MASK, action >> 4
     if kind == Kind.PLAY:
-        return "play " + card_name(payload)
+        return "play " + (card_name(payload) if 0 <= payload < 52 else f"card #{payload}")
     if kind == Kind.BID:
         return f"bid {payload}"
     if kind == Kind.NAME_SUIT:
-        return "name " + SUIT_LETTERS[payload]
+        return "name " + (SUIT_LETTERS[payload] if 0 <= payload < 4 else f"suit #{payload}")
     if kind == Kind.EXCHANGE:
-        return ("exchange " + cards_text(payload & (DUPLICATE_FLAG - 1))).rstrip()
-    return _WORDS[Kind(kind)]
+        cards = payload & ((1 << 52) - 1)
+        extra = " and unknown cards" if payload & ~cards & ~DUPLICATE_FLAG else ""
+        return ("exchange " + cards_text(cards)).rstrip() + extra
+    if kind in _WORDS and not payload:
+        return _WORDS[kind]
+    return f"action #{action}"
 
 
 def parse_action(text: str) -> Action:

@@ -58,6 +58,7 @@ def start_hand(state: GameState, rng: random.Random, cards: list[Card]) -> list[
     state.offered = NO_CARD
     state.discards = 0
     state.seen = [0] * n
+    state.discarded = [0] * n
     state.draw_turns = [0] * n
     state.turnup = NO_CARD
     state.trump = NO_CARD
@@ -110,6 +111,8 @@ def check_cards(state: GameState, seat: Seat, action: Action, low: int, high: in
     mask = action >> 4
     if mask & DUPLICATE_FLAG:
         reject(Reason.INVALID_EXCHANGE, "a card is listed twice")
+    if mask >> 52:
+        reject(Reason.INVALID_EXCHANGE, "only cards 0..51 exist")
     missing = mask & ~state.hands[seat]
     if missing:
         reject(Reason.INVALID_EXCHANGE, f"seat {seat} does not hold {cards_text(missing)}")

@@ -183,10 +183,10 @@ def apply_deal(state: GameState, seat: Seat, action: Action, rng: random.Random)
 def apply_bid(state: GameState, seat: Seat, action: Action, rng: random.Random) -> None:
     """Look at one's hand, or bid in turn (a number, Nil, or Double Nil before looking)."""
     kind = action & 15
-    if kind == Kind.REVEAL:
+    if action == A.REVEAL:
         reveal(state, seat)
         return
-    if kind != Kind.BID and kind != Kind.DOUBLE_NIL:
+    if kind != Kind.BID and action != A.DOUBLE_NIL:
         wrong_phase(state, A.action_name(action))
     require_turn(state, seat)
     if kind == Kind.BID:

@@ -68,7 +68,7 @@ def _offer(state: GameState, seat: Seat) -> None:
 def apply_draw(state: GameState, seat: Seat, action: Action, rng: random.Random) -> None:
     """Keep the offered card (the next is discarded) or discard it (the next is kept)."""
     kind = action & 15
-    if kind == Kind.DOUBLE_NIL:
+    if action == A.DOUBLE_NIL:
         require_turn(state, seat)
         if not state.options.double_nil_allowed:
             reject(Reason.INVALID_BID, "Double Nil is switched off in this game")
@@ -79,7 +79,7 @@ def apply_draw(state: GameState, seat: Seat, action: Action, rng: random.Random)
         state.bids[seat] = DOUBLE_NIL_BID
         state.calls[seat] = action
         return
-    if kind != Kind.DRAW_KEEP and kind != Kind.DRAW_DISCARD:
+    if action != A.DRAW_KEEP and action != A.DRAW_DISCARD:
         wrong_phase(state, A.action_name(action))
     require_turn(state, seat)
     nxt = state.deck[state.pos]
@@ -88,6 +88,7 @@ def apply_draw(state: GameState, seat: Seat, action: Action, rng: random.Random)
     kept, dropped = (state.offered, nxt) if kind == Kind.DRAW_KEEP else (nxt, state.offered)
     state.hands[seat] |= 1 << kept
     state.discards |= 1 << dropped
+    state.discarded[seat] |= 1 << dropped
     state.offered = NO_CARD
     state.draw_turns[seat] += 1
     if state.pos < len(state.deck):
@@ -117,6 +118,7 @@ def apply_exchange(state: GameState, seat: Seat, action: Action, rng: random.Ran
     state.hands[seat] = state.hands[seat] & ~mask | got
     state.discards = state.discards & ~got | mask
     state.seen[seat] |= got
+    state.discarded[seat] |= mask
     state.xgiven[seat] = mask
     state.xgot[seat] = got
     state.xneed &= ~(1 << seat)
@@ -139,7 +141,7 @@ def _start_bidding(state: GameState) -> None:
 def apply_bid(state: GameState, seat: Seat, action: Action, rng: random.Random) -> None:
     """Bid 0..13 in turn: the second player first, then the first player."""
     kind = action & 15
-    if kind == Kind.DOUBLE_NIL:
+    if action == A.DOUBLE_NIL:
         require_turn(state, seat)
         reject(Reason.BLIND_NIL_AFTER_LOOKING, "Double Nil is declared during the first draw turn")
     if kind != Kind.BID:

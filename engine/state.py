@@ -58,7 +58,7 @@ class GameState:
         # Double Nil exchange
         "xneed", "xgiven", "xgot",
         # two-player draw
-        "pos", "offered", "discards", "seen", "draw_turns",
+        "pos", "offered", "discards", "seen", "discarded", "draw_turns",
         # Buck Euchre
         "turnup", "trump", "maker", "active", "kitty", "turned_down", "dealer_discard", "clubs",
         "swept",
@@ -97,7 +97,8 @@ class GameState:
         self.pos = 0
         self.offered = NO_CARD
         self.discards = 0
-        self.seen = [0] * n
+        self.seen = [0] * n           # 2-player draw: every card that passed through each seat's hands
+        self.discarded = [0] * n      # 2-player draw: the cards each seat discarded or put aside
         self.draw_turns = [0] * n
         self.turnup = NO_CARD
         self.trump = NO_CARD

@@ -132,7 +132,7 @@ def view(state: GameState, seat: Seat | None, legal: list[Action], exchange: tup
     if state.phase == Phase.DRAW and viewer == state.turn:
         v.offered = state.offered
     if state.variant == Variant.SPADES2:
-        v.seen_discards = card_list(state.seen[viewer] & state.discards)
+        v.seen_discards = card_list(state.discarded[viewer])
     if state.xgiven[viewer] != NO_CARD:
         v.exchange_given = card_list(state.xgiven[viewer])
         v.exchange_received = card_list(state.xgot[viewer])

@@ -196,7 +196,7 @@ def hand_score(record: dict) -> score_pb2.HandScore:
     for side in record.get("sides", []):
         m.sides.add(side=side["side"], seats=side["seats"], contract=side["contract"], tricks=side["tricks"],
                     contract_points=side["contract_points"], bags_gained=side["bags_gained"],
-                    nil_points=side["nil_points"], bag_penalty=side["bag_penalty"],
+                    nil_points=side["nil_points"], bag_penalty=-side["bag_penalty"],
                     hand_points=side["hand_points"], total_after=side["total_after"],
                     bags_after=side["bags_after"])
         for nil in side["nils"]:
@@ -216,6 +216,8 @@ def hand_score(record: dict) -> score_pb2.HandScore:
             s.is_maker = e["is_maker"]
             s.penalty = e["penalty"]
             s.points = e["change"]
+            m.sides.add(side=seat, seats=[seat], contract=e["requirement"], tricks=e["tricks"],
+                        hand_points=e["change"], total_after=e["total_after"])
     if "turn_up" in record:
         trump = record["trump"]
         if 0 <= trump < 4:

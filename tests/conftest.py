@@ -24,8 +24,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+for _path in (str(ROOT), str(ROOT / "tests")):
+    if _path not in sys.path:
+        sys.path.insert(0, _path)
 
 try:
     from redis_server import DEFAULT_URL, PrivateRedis, delete_keys, find_redis_server, redis_answers
@@ -161,3 +162,21 @@ def private_redis() -> Iterator[PrivateRedis]:
         yield server
     finally:
         server.close()
+
+
+SERVER_TEST_FLAGS = ("--allow-prearranged-decks", "--allow-seeded-shuffle")
+
+
+@pytest.fixture(scope="module")
+def module_prefix(redis_run_prefix: str, request: pytest.FixtureRequest) -> str:
+    """A key prefix for the module's servers (deleted with the run's prefix)."""
+    return f"{redis_run_prefix}-{request.module.__name__.rsplit('.', 1)[-1]}"
+
+
+@pytest.fixture(scope="module")
+def server(redis_url: str, module_prefix: str):
+    """One server process on Redis for the module, with prearranged decks and seeds allowed."""
+    from service.launcher import ServerProcess
+
+    with ServerProcess(*SERVER_TEST_FLAGS, redis_url=redis_url, prefix=module_prefix) as proc:
+        yield proc

@@ -2,32 +2,26 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import grpc
 import pytest
 
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from service.launcher import ServerProcess
 
-TEST_FLAGS = ("--allow-prearranged-decks", "--allow-seeded-shuffle")
+HERE = str(Path(__file__).resolve().parent)
+if HERE not in sys.path:
+    sys.path.insert(0, HERE)  # the `players` helper module
 
-
-@pytest.fixture(scope="module")
-def module_prefix(redis_run_prefix: str, request: pytest.FixtureRequest) -> str:
-    """A key prefix for the module's servers (deleted with the run's prefix)."""
-    return f"{redis_run_prefix}-{request.module.__name__.rsplit('.', 1)[-1]}"
-
-
-@pytest.fixture(scope="module")
-def server(redis_url: str, module_prefix: str):
-    """One server process on Redis with prearranged decks and seeds allowed."""
-    with ServerProcess(*TEST_FLAGS, redis_url=redis_url, prefix=module_prefix) as proc:
-        yield proc
+from tests.conftest import SERVER_TEST_FLAGS  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def second_server(redis_url: str, module_prefix: str, server):
     """Another server process on the same Redis and prefix as ``server``."""
-    with ServerProcess(*TEST_FLAGS, redis_url=redis_url, prefix=module_prefix) as proc:
+    with ServerProcess(*SERVER_TEST_FLAGS, redis_url=redis_url, prefix=module_prefix) as proc:
         yield proc
 
 

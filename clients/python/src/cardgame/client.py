@@ -1,0 +1,278 @@
+"""A small typed, synchronous wrapper around the generated GameService stub.
+
+Every mutating call gets a fresh ``request_id`` that is reused on each retry, so a retry after
+a lost answer never applies a move twice. Failures are raised as :mod:`cardgame.errors`
+exceptions that carry the ErrorInfo reason.
+
+>>> variant_of("buck-euchre") == enums.VARIANT_BUCK_EUCHRE
+True
+>>> [seat.kind for seat in seat_configs(["You", ("Bot", "basic")])] == [
+...     enums.PLAYER_KIND_HUMAN, enums.PLAYER_KIND_BOT_BASIC]
+True
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import grpc
+
+from cardgame import errors
+from cardgame.moves import request_for
+from cardgame.v1 import enums_pb2 as enums
+from cardgame.v1 import game_service_pb2 as pb
+from cardgame.v1 import game_service_pb2_grpc as pb_grpc
+from cardgame.v1 import options_pb2, view_pb2
+
+GameView = view_pb2.GameView
+LegalAction = view_pb2.LegalAction
+
+VARIANTS = {"spades": enums.VARIANT_SPADES, "spades2": enums.VARIANT_SPADES_TWO_PLAYER,
+            "buck-euchre": enums.VARIANT_BUCK_EUCHRE}
+SEAT_COUNTS = {enums.VARIANT_SPADES: 4, enums.VARIANT_SPADES_TWO_PLAYER: 2, enums.VARIANT_BUCK_EUCHRE: 4}
+KINDS = {"human": enums.PLAYER_KIND_HUMAN, "basic": enums.PLAYER_KIND_BOT_BASIC,
+         "random": enums.PLAYER_KIND_BOT_RANDOM}
+BID_KINDS = {"tricks": pb.BID_KIND_TRICKS, "double-nil": pb.BID_KIND_DOUBLE_NIL, "order-up": pb.BID_KIND_ORDER_UP,
+             "pass": pb.BID_KIND_PASS, "name": pb.BID_KIND_NAME_SUIT, "stay": pb.BID_KIND_STAY_IN,
+             "drop": pb.BID_KIND_DROP_OUT}
+SUITS = {"C": enums.SUIT_CLUBS, "D": enums.SUIT_DIAMONDS, "H": enums.SUIT_HEARTS, "S": enums.SUIT_SPADES}
+RETRYABLE = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
+# Codes after which a watch stream is reopened: the server went away or the connection broke.
+RECONNECTABLE = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED, grpc.StatusCode.INTERNAL,
+                           grpc.StatusCode.UNKNOWN, grpc.StatusCode.DEADLINE_EXCEEDED})
+CHANNEL_OPTIONS = [("grpc.initial_reconnect_backoff_ms", 100), ("grpc.min_reconnect_backoff_ms", 100),
+                   ("grpc.max_reconnect_backoff_ms", 1000)]
+BACKOFF_S = 0.2
+MAX_BACKOFF_S = 2.0
+
+
+@dataclass
+class CreatedGame:
+    """The result of create_game: the game id, the token of every human seat and the spectator view."""
+
+    game_id: str
+    tokens: dict[int, str] = field(default_factory=dict)
+    view: GameView = field(default_factory=GameView)
+
+
+def variant_of(variant: str | int) -> int:
+    """The Variant enum value of a name ("spades", "spades2", "buck-euchre") or of an enum value."""
+    if isinstance(variant, int):
+        return variant
+    key = variant.strip().lower().replace("_", "-")
+    if key not in VARIANTS:
+        raise ValueError(f"unknown variant {variant!r}; choose one of {', '.join(VARIANTS)}")
+    return VARIANTS[key]
+
+
+def suit_of(suit: str | int) -> int:
+    """The Suit enum value of a suit letter ("C", "D", "H", "S") or of an enum value."""
+    if isinstance(suit, int):
+        return suit
+    key = suit.strip().upper()[:1]
+    if key not in SUITS:
+        raise ValueError(f"unknown suit {suit!r}; choose C, D, H or S")
+    return SUITS[key]
+
+
+def seat_configs(seats: Sequence[str | tuple[str, str | int] | pb.SeatConfig]) -> list[pb.SeatConfig]:
+    """SeatConfig messages from names (humans), (name, kind) pairs or SeatConfig messages."""
+    result = []
+    for seat in seats:
+        if isinstance(seat, pb.SeatConfig):
+            result.append(seat)
+        elif isinstance(seat, str):
+            result.append(pb.SeatConfig(name=seat, kind=enums.PLAYER_KIND_HUMAN))
+        else:
+            name, kind = seat
+            result.append(pb.SeatConfig(name=name, kind=KINDS[kind] if isinstance(kind, str) else kind))
+    return result
+
+
+def rule_options(variant: int, options: options_pb2.RuleOptions | Mapping[str, object] | None
+                 ) -> options_pb2.RuleOptions | None:
+    """A RuleOptions message from a message or a dict of the variant's option fields."""
+    if options is None or isinstance(options, options_pb2.RuleOptions):
+        return options
+    if variant == enums.VARIANT_BUCK_EUCHRE:
+        return options_pb2.RuleOptions(buck_euchre=options_pb2.BuckEuchreOptions(**options))
+    return options_pb2.RuleOptions(spades=options_pb2.SpadesOptions(**options))
+
+
+class GameClient:
+    """A GameService client acting for one seat (or as a spectator when ``token`` is None)."""
+
+    def __init__(self, target: str, token: str | None = None, *, timeout: float = 5.0, retries: int = 3,
+                 channel: grpc.Channel | None = None, interceptors: Sequence[object] = ()):
+        self.target = target
+        self.token = token
+        self.timeout = timeout
+        self.retries = retries
+        self._owns_channel = channel is None
+        self._raw_channel = channel or grpc.insecure_channel(target, options=CHANNEL_OPTIONS)
+        self._interceptors = tuple(interceptors)
+        self.channel = grpc.intercept_channel(self._raw_channel, *interceptors) if interceptors else self._raw_channel
+        self.stub = pb_grpc.GameServiceStub(self.channel)
+
+    # ---- plumbing ----
+
+    def with_token(self, token: str | None) -> "GameClient":
+        """A client acting for another seat (or a spectator) over the same channel."""
+        return GameClient(self.target, token, timeout=self.timeout, retries=self.retries,
+                          channel=self._raw_channel, interceptors=self._interceptors)
+
+    def close(self) -> None:
+        """Close the channel, unless it is shared with the client this one was made from."""
+        if self._owns_channel:
+            self._raw_channel.close()
+
+    def __enter__(self) -> "GameClient":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def metadata(self) -> list[tuple[str, str]]:
+        """Call metadata carrying this client's seat token (none for a spectator)."""
+        return [("authorization", f"Bearer {self.token}")] if self.token else []
+
+    def send(self, method: str, request, *, timeout: float | None = None):
+        """Call ``method`` with ``request``, retrying UNAVAILABLE / DEADLINE_EXCEEDED; returns the response.
+
+        A mutating request without a ``request_id`` gets a fresh one, the same on every retry.
+        """
+        if "request_id" in type(request).DESCRIPTOR.fields_by_name and not request.request_id:
+            request.request_id = uuid.uuid4().hex
+        rpc = getattr(self.stub, method)
+        for attempt in range(self.retries + 1):
+            try:
+                return rpc(request, timeout=timeout or self.timeout, metadata=self.metadata())
+            except grpc.RpcError as exc:
+                error = errors.from_rpc_error(exc)
+                if error.code not in RETRYABLE or attempt == self.retries:
+                    raise error from None
+            time.sleep(min(BACKOFF_S * 2 ** attempt, MAX_BACKOFF_S))
+        raise AssertionError("unreachable")
+
+    def _move(self, method: str, request, expected_version: int | None, request_id: str | None) -> GameView:
+        if expected_version is not None:
+            request.expected_version = expected_version
+        if request_id:
+            request.request_id = request_id
+        return self.send(method, request).view
+
+    # ---- the API ----
+
+    def create_game(self, variant: str | int, seats: Sequence[str | tuple[str, str | int] | pb.SeatConfig],
+                    *, options: options_pb2.RuleOptions | Mapping[str, object] | None = None,
+                    first_dealer: int | None = None, decks: Sequence[Sequence[str]] = (),
+                    shuffle_seed: int | None = None, request_id: str | None = None) -> CreatedGame:
+        """Create a game; ``seats`` are names (humans) or (name, "human"|"basic"|"random") pairs."""
+        variant = variant_of(variant)
+        request = pb.CreateGameRequest(variant=variant, seats=seat_configs(seats),
+                                       options=rule_options(variant, options),
+                                       decks=[pb.Deck(cards=list(deck)) for deck in decks],
+                                       request_id=request_id or "")
+        if first_dealer is not None:
+            request.first_dealer = first_dealer
+        if shuffle_seed is not None:
+            request.shuffle_seed = shuffle_seed
+        response = self.send("CreateGame", request)
+        return CreatedGame(response.game_id, {t.seat: t.token for t in response.seat_tokens}, response.view)
+
+    def get_game(self, game_id: str) -> GameView:
+        """The caller's view of a game."""
+        return self.send("GetGame", pb.GetGameRequest(game_id=game_id)).view
+
+    def get_score(self, game_id: str) -> pb.GetScoreResponse:
+        """Every completed hand's score breakdown, the totals and the winner."""
+        return self.send("GetScore", pb.GetScoreRequest(game_id=game_id))
+
+    def deal(self, game_id: str, *, expected_version: int | None = None, request_id: str | None = None) -> GameView:
+        """Deal the next hand (two-player Spades: start the draw)."""
+        return self._move("Deal", pb.DealRequest(game_id=game_id), expected_version, request_id)
+
+    def draw(self, game_id: str, keep: bool, *, expected_version: int | None = None,
+             request_id: str | None = None) -> GameView:
+        """Two-player Spades: keep (True) or discard (False) the offered card."""
+        choice = pb.DRAW_CHOICE_KEEP if keep else pb.DRAW_CHOICE_DISCARD
+        return self._move("Draw", pb.DrawRequest(game_id=game_id, choice=choice), expected_version, request_id)
+
+    def reveal_hand(self, game_id: str, *, expected_version: int | None = None,
+                    request_id: str | None = None) -> GameView:
+        """Look at one's cards (gives up Double Nil for this hand)."""
+        return self._move("RevealHand", pb.RevealHandRequest(game_id=game_id), expected_version, request_id)
+
+    def bid(self, game_id: str, tricks: int | None = None, *, kind: str | int | None = None,
+            suit: str | int | None = None, expected_version: int | None = None,
+            request_id: str | None = None) -> GameView:
+        """Bid ``tricks`` (0 = Nil), or call: kind "double-nil", "order-up", "pass", "name" (+ suit), "stay", "drop"."""
+        if kind is None:
+            kind = "name" if suit is not None else "tricks"
+        request = pb.BidRequest(game_id=game_id, kind=BID_KINDS[kind] if isinstance(kind, str) else kind)
+        if tricks is not None:
+            request.tricks = tricks
+        if suit is not None:
+            request.suit = suit_of(suit)
+        return self._move("Bid", request, expected_version, request_id)
+
+    def exchange(self, game_id: str, cards: Sequence[str], *, expected_version: int | None = None,
+                 request_id: str | None = None) -> GameView:
+        """Give / put aside the Double Nil exchange cards, or make the Buck Euchre dealer's discard."""
+        return self._move("Exchange", pb.ExchangeRequest(game_id=game_id, cards=list(cards)), expected_version,
+                          request_id)
+
+    def play(self, game_id: str, card: str, *, expected_version: int | None = None,
+             request_id: str | None = None) -> GameView:
+        """Play one card, e.g. "AS" or "10H"."""
+        return self._move("Play", pb.PlayRequest(game_id=game_id, card=card), expected_version, request_id)
+
+    def act(self, view: GameView, action: LegalAction, cards: Sequence[str] | None = None, *,
+            expected_version: int | None = None, request_id: str | None = None) -> GameView:
+        """Take one of ``view.legal_actions`` (``cards`` chooses an exchange; random when omitted)."""
+        method, request = request_for(action, view.game_id, cards)
+        return self._move(method, request, expected_version, request_id)
+
+    def watch(self, game_id: str, from_version: int = 0, *, reconnect_timeout: float = 30.0) -> Iterator[GameView]:
+        """Views after every change from ``from_version`` on, ending after the GAME_OVER view.
+
+        When the connection is lost (server restarted, network down) the stream is reopened from the
+        last version seen, so no view is repeated; Unavailable after ``reconnect_timeout`` s down.
+        """
+        last = from_version
+        down_since: float | None = None
+        while True:
+            opened, received = time.monotonic(), False
+            stream = self.stub.WatchGame(pb.WatchGameRequest(game_id=game_id, from_version=last),
+                                         metadata=self.metadata())
+            try:
+                for message in stream:
+                    received = True
+                    if message.view.version <= last:
+                        continue
+                    last = message.view.version
+                    yield message.view
+                    if message.view.phase == enums.PHASE_GAME_OVER:
+                        return
+                error = errors.Unavailable("the watch stream ended before the game was over")
+            except grpc.RpcError as exc:
+                error = errors.from_rpc_error(exc)
+                if error.code not in RECONNECTABLE:
+                    raise error from None
+            finally:
+                stream.cancel()
+            now = time.monotonic()
+            if down_since is None or received or now - opened > 1.0:
+                down_since = now  # a new outage, not the same one going on
+            self._wait_until_ready(down_since + reconnect_timeout - now, error)
+
+    def _wait_until_ready(self, seconds: float, error: errors.GameError) -> None:
+        """Sleep a moment, then wait up to ``seconds`` for the channel to connect; raise ``error`` if not."""
+        time.sleep(BACKOFF_S)
+        try:
+            grpc.channel_ready_future(self._raw_channel).result(timeout=max(seconds - BACKOFF_S, 0.0))
+        except grpc.FutureTimeoutError:
+            raise error from None

@@ -1,0 +1,281 @@
+"""Rich renderables for a game: cards with suit symbols and colours, the table, trick, scores.
+
+>>> card_text("10H").plain, card_text("AS").plain
+('10♥', 'A♠')
+>>> str(card_text("QD").style)
+'bold red'
+>>> normalize_card(" 10h "), normalize_card("ZZ")
+('10H', None)
+"""
+
+from __future__ import annotations
+
+import re
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from cardgame.v1 import enums_pb2 as enums
+from cardgame.v1 import game_service_pb2 as pb
+from cardgame.v1 import score_pb2, view_pb2
+
+SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+SUIT_LETTER = {enums.SUIT_CLUBS: "C", enums.SUIT_DIAMONDS: "D", enums.SUIT_HEARTS: "H", enums.SUIT_SPADES: "S"}
+RED, BLACK = "bold red", "bold"
+VARIANT_TITLES = {enums.VARIANT_SPADES: "Spades", enums.VARIANT_SPADES_TWO_PLAYER: "Two-player Spades",
+                  enums.VARIANT_BUCK_EUCHRE: "Buck Euchre"}
+PHASE_TITLES = {enums.PHASE_DEAL: "waiting for the deal", enums.PHASE_DRAW: "the draw", enums.PHASE_BID: "bidding",
+                enums.PHASE_EXCHANGE: "Double Nil exchange", enums.PHASE_ORDER_UP: "ordering up",
+                enums.PHASE_DEALER_DISCARD: "dealer's discard", enums.PHASE_NAME_TRUMP: "naming trump",
+                enums.PHASE_DROP_OUT: "staying in or dropping out", enums.PHASE_PLAY: "playing tricks",
+                enums.PHASE_GAME_OVER: "game over"}
+_CARD = re.compile(r"^(10|[2-9JQKA])([CDHS])$")
+
+
+def normalize_card(text: str) -> str | None:
+    """The card name ``text`` spells ("as" -> "AS", "10h" -> "10H"), or None when it is not a card."""
+    match = _CARD.match(text.strip().upper())
+    return match.group(0) if match else None
+
+
+def card_text(card: str) -> Text:
+    """A card with its suit symbol, red for hearts and diamonds: "10H" -> 10♥."""
+    rank, suit = card[:-1], card[-1:]
+    return Text(rank + SYMBOLS.get(suit, suit), style=RED if suit in "HD" else BLACK)
+
+
+def cards_text(cards, separator: str = " ") -> Text:
+    """Cards side by side, each coloured; "—" when there are none."""
+    cards = list(cards)
+    return Text(separator).join(card_text(card) for card in cards) if cards else Text("—", style="dim")
+
+
+def suit_text(suit: int) -> Text:
+    """A suit enum value as a coloured symbol and name, e.g. ♥ hearts."""
+    letter = SUIT_LETTER.get(suit, "")
+    if not letter:
+        return Text("none")
+    return Text(f"{SYMBOLS[letter]} {SUIT_NAMES[letter]}", style=RED if letter in "HD" else BLACK)
+
+
+def seat_name(view: view_pb2.GameView, seat: int) -> str:
+    """The display name of a seat, marked "(you)" for the viewer."""
+    name = view.seats[seat].name if seat < len(view.seats) else f"seat {seat}"
+    if view.HasField("viewer_seat") and view.viewer_seat == seat:
+        return f"{name} (you)"
+    return name
+
+
+def side_name(view: view_pb2.GameView, seats) -> str:
+    """The display name of a side: its players' names joined with "&"."""
+    return " & ".join(view.seats[s].name for s in seats)
+
+
+def action_text(action: view_pb2.LegalAction, view: view_pb2.GameView | None = None) -> Text:
+    """A readable, coloured label for one legal action."""
+    kind = action.kind
+    if kind == enums.ACTION_KIND_PLAY:
+        return Text("play ") + card_text(action.card)
+    if kind == enums.ACTION_KIND_BID:
+        return Text("Nil (bid 0)") if action.tricks == 0 else Text(f"bid {action.tricks}")
+    if kind == enums.ACTION_KIND_DOUBLE_NIL:
+        return Text("Double Nil (blind: bid before looking)")
+    if kind == enums.ACTION_KIND_REVEAL:
+        return Text("look at your cards")
+    if kind == enums.ACTION_KIND_DEAL:
+        two = view is not None and view.variant == enums.VARIANT_SPADES_TWO_PLAYER
+        return Text("start the draw" if two else "deal the next hand")
+    if kind == enums.ACTION_KIND_DRAW_KEEP:
+        return Text("keep ") + card_text(view.offered_card) if view and view.offered_card else Text("keep")
+    if kind == enums.ACTION_KIND_DRAW_DISCARD:
+        offered = card_text(view.offered_card) if view and view.offered_card else Text("it")
+        return Text("discard ") + offered + Text(" and take the next card")
+    if kind == enums.ACTION_KIND_ORDER_UP:
+        turn_up = card_text(view.turn_up) if view and view.turn_up else Text("the turn-up")
+        return Text("order up ") + turn_up
+    if kind == enums.ACTION_KIND_PASS:
+        return Text("pass")
+    if kind == enums.ACTION_KIND_NAME_SUIT:
+        return Text("name ") + suit_text(action.suit) + Text(" trump")
+    if kind == enums.ACTION_KIND_STAY_IN:
+        return Text("stay in")
+    if kind == enums.ACTION_KIND_DROP_OUT:
+        return Text("drop out")
+    if kind == enums.ACTION_KIND_EXCHANGE:
+        count = str(action.min_cards) if action.min_cards == action.max_cards else \
+            f"{action.min_cards} to {action.max_cards}"
+        return Text(f"choose {count} card(s) from ") + cards_text(action.cards)
+    return Text(action.notation or "?")
+
+
+def _call_of(view: view_pb2.GameView, seat: view_pb2.SeatView) -> Text:
+    if view.variant == enums.VARIANT_BUCK_EUCHRE:
+        if seat.dropped_out:
+            return Text("dropped out", style="dim")
+        call = seat.last_call
+        if call.startswith("name ") and call[5:] in SYMBOLS:
+            return Text("name ") + Text(SYMBOLS[call[5:]], style=RED if call[5:] in "HD" else BLACK)
+        return Text(call or "—", style="" if call else "dim")
+    if seat.double_nil:
+        return Text("Double Nil", style="magenta")
+    if seat.HasField("bid_tricks"):
+        return Text("Nil", style="magenta") if seat.bid_tricks == 0 else Text(str(seat.bid_tricks))
+    return Text("—", style="dim")
+
+
+def seats_table(view: view_pb2.GameView) -> Table:
+    """One row per seat: name, bid or call, tricks won, cards held, markers for turn/dealer/maker."""
+    euchre = view.variant == enums.VARIANT_BUCK_EUCHRE
+    table = Table(box=None, pad_edge=False, show_header=True, header_style="bold")
+    table.add_column("")
+    table.add_column("Player")
+    table.add_column("Call" if euchre else "Bid")
+    table.add_column("Tricks", justify="right")
+    table.add_column("Cards", justify="right")
+    for seat in view.seats:
+        marks = []
+        if view.HasField("turn") and view.turn == seat.seat:
+            marks.append("▶")
+        if view.dealer == seat.seat:
+            marks.append("D")
+        if view.HasField("maker") and view.maker == seat.seat:
+            marks.append("M")
+        name = Text(seat_name(view, seat.seat), style="bold cyan" if "▶" in marks else "")
+        table.add_row(" ".join(marks), name, _call_of(view, seat), str(seat.tricks_won), str(seat.card_count))
+    return table
+
+
+def trick_text(view: view_pb2.GameView, trick: view_pb2.Trick) -> Text:
+    """The cards of a trick in playing order, each with who played it."""
+    parts = [Text(f"{view.seats[play.seat].name}: ") + card_text(play.card) for play in trick.plays]
+    return Text("   ").join(parts) if parts else Text("no card yet", style="dim")
+
+
+def scores_text(view: view_pb2.GameView) -> Text:
+    """Every side's running total (and bags in Spades)."""
+    euchre = view.variant == enums.VARIANT_BUCK_EUCHRE
+    parts = []
+    for total in view.scores:
+        part = Text(f"{side_name(view, total.seats)} {total.score}", style="bold")
+        if not euchre:
+            part.append(f" ({total.bags} bag{'s' if total.bags != 1 else ''})", style="dim")
+        parts.append(part)
+    return Text("   ").join(parts)
+
+
+def view_panel(view: view_pb2.GameView) -> Panel:
+    """The whole table as the caller sees it: players, trump, tricks, scores and the caller's hand."""
+    lines: list[RenderableType] = [seats_table(view), Text()]
+    euchre = view.variant == enums.VARIANT_BUCK_EUCHRE
+    if euchre and view.turn_up:
+        line = Text("Turn-up: ") + card_text(view.turn_up)
+        if view.turn_up_turned_down:
+            line.append(" (turned down)", style="dim")
+        line.append("   Trump: ")
+        line += Text("no trump", style="yellow") if view.no_trump else suit_text(view.trump) \
+            if view.trump else Text("not settled yet", style="dim")
+        if view.HasField("maker"):
+            line.append(f"   Maker: {view.seats[view.maker].name}")
+        lines.append(line)
+    elif not euchre and view.phase == enums.PHASE_PLAY:
+        lines.append(Text("Spades broken: " + ("yes" if view.spades_broken else "no")))
+    if view.offered_card:
+        lines.append(Text("Offered card: ") + card_text(view.offered_card)
+                     + Text(f"   ({view.stock_count} left in the stock)"))
+    if view.seen_discards:
+        lines.append(Text("Your discards: ") + cards_text(view.seen_discards))
+    if view.exchange_given or view.exchange_received:
+        lines.append(Text("Exchange: gave ") + cards_text(view.exchange_given) + Text(", received ")
+                     + cards_text(view.exchange_received))
+    if view.HasField("last_trick") and view.last_trick.plays:
+        winner = view.seats[view.last_trick.winner].name if view.last_trick.HasField("winner") else "?"
+        lines.append(Text(f"Last trick (won by {winner}): ") + trick_text(view, view.last_trick))
+    if view.phase == enums.PHASE_PLAY:
+        lines.append(Text("Trick in progress: ", style="bold") + trick_text(view, view.current_trick))
+    lines.append(Text("Scores: ") + scores_text(view))
+    lines.append(Text())
+    if view.hand_visible:
+        lines.append(Text("Your hand: ", style="bold") + cards_text(view.hand))
+    elif view.HasField("viewer_seat"):
+        count = view.seats[view.viewer_seat].card_count
+        lines.append(Text(f"Your hand: {count} cards, not looked at yet" if count else "Your hand: no cards yet",
+                          style="italic"))
+    phase = PHASE_TITLES.get(view.phase, "?")
+    hand = "" if view.phase == enums.PHASE_DEAL else f" · hand {view.hand_number}"
+    title = f"{VARIANT_TITLES.get(view.variant, 'Game')}{hand} · {phase}"
+    return Panel(Group(*lines), title=title, title_align="left", expand=False)
+
+
+def euchre_cell(seat: score_pb2.SeatScore, total_after: int) -> Text:
+    """One player's Buck Euchre hand: tricks won, points (+ penalty) and points left, M for the maker."""
+    if seat.dropped_out:
+        return Text(f"out → {total_after}", style="dim")
+    text = Text(f"{seat.tricks_won} tk {seat.points:+d} → {total_after}", style="red" if seat.penalty else "")
+    if seat.is_maker:
+        text.append(" M", style="bold")
+    return text
+
+
+def spades_cell(side: score_pb2.SideScore) -> Text:
+    """One side's Spades hand: contract/tricks, hand points and the total, with Nil and bag penalties."""
+    text = Text(f"{side.contract}/{side.tricks}", style="red" if side.contract_points < 0 else "")
+    text.append(f" {side.hand_points:+d} → {side.total_after}")
+    if side.nil_points:
+        text.append(f" nil {side.nil_points:+d}", style="magenta")
+    if side.bag_penalty:  # points lost to sandbagging (shown negative whichever sign is sent)
+        text.append(f" bags {-abs(side.bag_penalty):+d}", style="red")
+    return text
+
+
+def score_rows(score: pb.GetScoreResponse, view: view_pb2.GameView) -> list[list[Text]]:
+    """One row of cells per completed hand, one cell per side (totals recomputed where not sent)."""
+    euchre = view.variant == enums.VARIANT_BUCK_EUCHRE
+    running = {t.side: view.options.buck_euchre.starting_score for t in score.totals}
+    rows = []
+    for hand in score.hands:
+        sides = {side.side: side for side in hand.sides}
+        row = []
+        for total in score.totals:
+            side = sides.get(total.side)
+            if euchre:
+                seat = hand.seats[total.seats[0]]
+                running[total.side] = side.total_after if side else running[total.side] + seat.points
+                row.append(euchre_cell(seat, running[total.side]))
+            else:
+                row.append(spades_cell(side) if side else Text("?"))
+        rows.append(row)
+    return rows
+
+
+def score_table(score: pb.GetScoreResponse, view: view_pb2.GameView) -> Table:
+    """The running score table: one row per completed hand, one column per side, totals at the foot."""
+    euchre = view.variant == enums.VARIANT_BUCK_EUCHRE
+    caption = "tricks won, points (+ adds, − takes away) → points left; M = maker" if euchre else \
+        "contract/tricks won, hand points → total"
+    table = Table(title="Score", caption=caption, show_footer=True)
+    table.add_column("Hand", footer="Total", justify="right")
+    for total in score.totals:
+        footer = str(total.score) if euchre else f"{total.score} ({total.bags} bags)"
+        table.add_column(side_name(view, total.seats), footer=footer, justify="right")
+    for hand, row in zip(score.hands, score_rows(score, view)):
+        table.add_row(str(hand.hand_number), *row)
+    return table
+
+
+def winner_text(view: view_pb2.GameView, score: pb.GetScoreResponse | None = None) -> Text:
+    """The closing line naming the winner and their score."""
+    seats = list(view.winner_seats) or list(score.winner_seats if score else [])
+    if not view.HasField("winner_side") and not seats:
+        return Text("The game is over.", style="bold")
+    side = view.winner_side
+    total = next((t.score for t in view.scores if t.side == side), None)
+    names = side_name(view, seats)
+    you = view.HasField("viewer_seat") and view.viewer_seat in seats
+    text = Text(f"Winner: {names} with {total} points", style="bold green" if you else "bold yellow")
+    if score is not None and score.hands and score.hands[-1].HasField("swept_by"):
+        text.append(" (took all five tricks)")
+    text.append(" — you win!" if you else " — better luck next time.")
+    return text

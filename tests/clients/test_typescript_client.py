@@ -1,0 +1,69 @@
+"""The TypeScript client (clients/typescript) against a live server: `npm test` plays whole games.
+
+`make test` runs `make clients` first (npm ci + code generation), so node_modules and src/gen
+exist. Without Node.js, npm or those, the test is skipped on a developer machine and fails
+when CI is set.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from service.launcher import ServerProcess
+
+ROOT = Path(__file__).resolve().parents[2]
+TS = ROOT / "clients" / "typescript"
+NPM_TIMEOUT_S = 270  # below pytest-timeout's 300 s, so a hang still shows npm's output
+MIN_NODE_MAJOR = 20
+
+
+def _unavailable(reason: str) -> None:
+    """Skip, or fail under CI, where a missing toolchain must not go unnoticed."""
+    if os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no"):
+        pytest.fail(f"{reason} (CI is set, so this is a failure, not a skip)", pytrace=False)
+    pytest.skip(reason)
+
+
+def _text(output: str | bytes | None) -> str:
+    """Captured output of a timed-out process (bytes there even with text=True)."""
+    return output.decode(errors="replace") if isinstance(output, bytes) else output or ""
+
+
+def _check_toolchain() -> str:
+    """The npm executable, once Node.js, npm, node_modules and the generated code are there."""
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if node is None or npm is None:
+        _unavailable(f"Node.js {MIN_NODE_MAJOR}+ and npm are needed for the TypeScript client test")
+    version = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=30).stdout.strip()
+    major = int(version.lstrip("v").split(".")[0] or 0) if version.startswith("v") else 0
+    if major < MIN_NODE_MAJOR:
+        _unavailable(f"Node.js {MIN_NODE_MAJOR}+ is needed for the TypeScript client test, found {version!r}")
+    if not (TS / "node_modules" / ".bin").is_dir() or not (TS / "src" / "gen").is_dir():
+        _unavailable("clients/typescript is not set up: run `make clients` (npm ci + generate)")
+    return npm
+
+
+def test_typescript_client_plays_whole_games(redis_url, redis_run_prefix):
+    npm = _check_toolchain()
+    with ServerProcess(redis_url=redis_url, prefix=f"{redis_run_prefix}-typescript") as server:
+        env = {**os.environ, "CARDGAME_SERVER": f"http://{server.address}", "NO_COLOR": "1"}
+        started = time.monotonic()
+        try:
+            result = subprocess.run([npm, "test"], cwd=TS, env=env, capture_output=True, text=True,
+                                    timeout=NPM_TIMEOUT_S)
+        except subprocess.TimeoutExpired as exc:
+            pytest.fail(f"npm test did not finish in {NPM_TIMEOUT_S} s\n--- stdout ---\n{_text(exc.stdout)}\n"
+                        f"--- stderr ---\n{_text(exc.stderr)}\n--- server log ---\n{server.log_text()[-5000:]}",
+                        pytrace=False)
+        elapsed = time.monotonic() - started
+        if result.returncode != 0:
+            pytest.fail(f"npm test exited with {result.returncode} after {elapsed:.1f} s\n"
+                        f"--- stdout ---\n{result.stdout}\n--- stderr ---\n{result.stderr}\n"
+                        f"--- server log ---\n{server.log_text()[-5000:]}", pytrace=False)
+    assert "# fail 0" in result.stdout, result.stdout

@@ -1,0 +1,354 @@
+"""Card and action notation: round trips, parse errors, duplicate detection, deck checks."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import engine
+from engine import (DEAL, DOUBLE_NIL, DRAW_DISCARD, DRAW_KEEP, DROP_OUT, ORDER_UP, PASS, REVEAL, STAY_IN, Kind,
+                    action_name, bid, card_name, cards_text, exchange, exchange_of, kind_of, name_suit,
+                    parse_action, parse_card, parse_cards, parse_deck, payload_of, play)
+from engine.cards import EUCHRE_DECK, card_list
+from engine_helpers import rejects, start
+
+ALL_CARDS = list(range(52))
+RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+
+
+# ---- cards -----------------------------------------------------------------------------
+
+def test_every_card_name_round_trips():
+    seen = set()
+    for c in ALL_CARDS:
+        name = card_name(c)
+        assert parse_card(name) == c
+        assert parse_card(name.lower()) == c
+        assert parse_card(f"  {name} ") == c
+        seen.add(name)
+    assert len(seen) == 52
+    assert seen == {r + s for r in RANKS for s in "CDHS"}
+
+
+@pytest.mark.parametrize("text,rank,suit", [("AS", 14, 3), ("10H", 10, 2), ("2C", 2, 0), ("JD", 11, 1),
+                                            ("qs", 12, 3), ("kh", 13, 2), ("9d", 9, 1)])
+def test_card_encoding(text, rank, suit):
+    assert parse_card(text) == suit * 13 + rank - 2
+
+
+@pytest.mark.parametrize("bad", ["", " ", "A", "S", "1S", "11H", "TH", "T♥", "A♠", "AX", "10", "ASS", "0C",
+                                 "AS KS", "1", "AAS", "-2C"])
+def test_parse_card_rejects_junk(bad):
+    with pytest.raises(ValueError):
+        parse_card(bad)
+
+
+def test_card_set_round_trip_and_order():
+    assert cards_text(parse_cards("AS 2C 10H")) == "2C 10H AS"
+    assert parse_cards("AS,2C, 10H") == parse_cards("2C 10H AS")
+    assert parse_cards("") == 0
+    full = parse_cards(" ".join(card_name(c) for c in ALL_CARDS))
+    assert full == (1 << 52) - 1
+    assert parse_cards(cards_text(full)) == full
+
+
+@given(st.sets(st.integers(0, 51)))
+@settings(max_examples=200, deadline=None)
+def test_card_sets_round_trip(cards):
+    mask = sum(1 << c for c in cards)
+    assert parse_cards(cards_text(mask)) == mask
+    assert card_list(mask) == sorted(cards)
+
+
+@pytest.mark.parametrize("text", ["AS AS", "AS 2C as", "10H 10h", "2C,2C"])
+def test_parse_cards_detects_duplicates(text):
+    with pytest.raises(ValueError):
+        parse_cards(text)
+
+
+@pytest.mark.parametrize("text", ["AS AS", "KH QH KH", "2c 2C"])
+def test_parse_deck_detects_duplicates(text):
+    with pytest.raises(ValueError):
+        parse_deck(text)
+
+
+def test_parse_deck_keeps_order():
+    assert parse_deck("AS 2C 10H") == [parse_card("AS"), parse_card("2C"), parse_card("10H")]
+    deck = ALL_CARDS[:]
+    random.Random(5).shuffle(deck)
+    assert parse_deck(" ".join(card_name(c) for c in deck)) == deck
+
+
+@pytest.mark.parametrize("text", ["AS XX", "AS 1C", "AS, , QQ"])
+def test_parse_deck_rejects_junk(text):
+    with pytest.raises(ValueError):
+        parse_deck(text)
+
+
+# ---- whole decks ---------------------------------------------------------------------------
+
+def test_check_deck_accepts_full_decks():
+    engine.check_deck("spades", ALL_CARDS)
+    engine.check_deck("spades2", ALL_CARDS[::-1])
+    engine.check_deck("buck_euchre", card_list(EUCHRE_DECK))
+
+
+@pytest.mark.parametrize("variant,deck", [
+    ("spades", list(range(51))),                        # a card missing
+    ("spades", list(range(51)) + [0]),                  # a card twice
+    ("spades", list(range(52)) + [0]),                  # 53 cards
+    ("spades", list(range(51)) + [52]),                 # not a card
+    ("buck_euchre", card_list(EUCHRE_DECK)[:-1] + [0]),  # 2C is not a Buck Euchre card
+    ("buck_euchre", card_list(EUCHRE_DECK)[:-1]),       # 23 cards
+    ("buck_euchre", list(range(52))),                   # a Spades deck
+])
+def test_check_deck_rejects_bad_decks(variant, deck):
+    with pytest.raises(ValueError):
+        engine.check_deck(variant, deck)
+    with pytest.raises(ValueError):
+        engine.new_game(variant, first_dealer=0, decks=[deck])
+
+
+def test_new_game_rejects_bad_arguments():
+    with pytest.raises(ValueError):
+        engine.new_game("hearts")
+    with pytest.raises(ValueError):
+        engine.new_game("spades", options=engine.BuckEuchreOptions())
+    with pytest.raises(ValueError):
+        engine.new_game("buck_euchre", options=engine.SpadesOptions())
+    with pytest.raises(ValueError):
+        engine.new_game("spades", first_dealer=4)
+    with pytest.raises(ValueError):
+        engine.new_game("spades2", first_dealer=2)
+    with pytest.raises(ValueError):
+        engine.new_game("spades", first_dealer=-1)
+    with pytest.raises(ValueError):
+        engine.new_game("spades", options=engine.SpadesOptions(target_score=0))
+    with pytest.raises(ValueError):
+        engine.new_game("spades", options=engine.SpadesOptions(exchange_size=14))
+    with pytest.raises(ValueError):
+        engine.new_game("buck_euchre", options=engine.BuckEuchreOptions(maker_requirement=6))
+
+
+def test_option_defaults_are_the_sheets():
+    o = engine.SpadesOptions()
+    assert (o.target_score, o.bag_limit, o.bag_penalty, o.nil_value, o.double_nil_value,
+            o.double_nil_allowed, o.exchange_size) == (500, 10, 100, 100, 200, True, 3)
+    b = engine.BuckEuchreOptions()
+    assert (b.starting_score, b.maker_requirement, b.penalty, b.club_turn_up_forces_clubs,
+            b.turned_down_suit_may_be_named) == (25, 3, 5, True, False)
+
+
+def test_first_dealer_is_random_unless_given():
+    dealers = {engine.new_game("spades", rng=random.Random(i)).dealer for i in range(60)}
+    assert dealers == {0, 1, 2, 3}
+    assert {engine.new_game("spades2", rng=random.Random(i)).dealer for i in range(40)} == {0, 1}
+    assert engine.new_game("buck_euchre", rng=random.Random(1), first_dealer=2).dealer == 2
+
+
+# ---- actions ---------------------------------------------------------------------------
+
+SIMPLE = {DEAL: "deal", REVEAL: "reveal", DRAW_KEEP: "keep", DRAW_DISCARD: "discard", DOUBLE_NIL: "double-nil",
+          ORDER_UP: "order-up", PASS: "pass", STAY_IN: "stay", DROP_OUT: "drop"}
+
+
+def every_simple_action():
+    out = list(SIMPLE)
+    out += [play(c) for c in ALL_CARDS]
+    out += [bid(n) for n in range(14)]
+    out += [name_suit(s) for s in range(4)]
+    return out
+
+
+def test_simple_actions_round_trip():
+    for action, word in SIMPLE.items():
+        assert action_name(action) == word
+        assert parse_action(word) == action
+        assert parse_action(word.upper()) == action
+        assert parse_action(f" {word} ") == action
+
+
+def test_every_play_round_trips():
+    for c in ALL_CARDS:
+        a = play(c)
+        assert kind_of(a) == Kind.PLAY and payload_of(a) == c
+        assert action_name(a) == "play " + card_name(c)
+        assert parse_action(action_name(a)) == a
+        assert parse_action("play " + card_name(c).lower()) == a
+
+
+def test_every_bid_round_trips():
+    for n in range(14):
+        a = bid(n)
+        assert kind_of(a) == Kind.BID and payload_of(a) == n
+        assert action_name(a) == f"bid {n}"
+        assert parse_action(action_name(a)) == a
+    assert parse_action("bid nil") == bid(0)
+
+
+def test_every_suit_name_round_trips():
+    for s, letter in enumerate("CDHS"):
+        a = name_suit(s)
+        assert kind_of(a) == Kind.NAME_SUIT and payload_of(a) == s
+        assert action_name(a) == "name " + letter
+        assert parse_action(action_name(a)) == a
+        assert parse_action("name " + ("clubs", "diamonds", "hearts", "spades")[s]) == a
+
+
+@given(st.sets(st.integers(0, 51), max_size=13))
+@settings(max_examples=200, deadline=None)
+def test_every_exchange_round_trips(cards):
+    mask = sum(1 << c for c in cards)
+    a = exchange(mask)
+    assert kind_of(a) == Kind.EXCHANGE and payload_of(a) == mask
+    assert parse_action(action_name(a)) == a
+    assert exchange_of(sorted(cards)) == a
+    assert exchange_of(sorted(cards, reverse=True)) == a
+
+
+def test_exchange_notation():
+    assert action_name(exchange(parse_cards("2C 3D 4H"))) == "exchange 2C 3D 4H"
+    assert parse_action("exchange 4H 2C 3D") == exchange(parse_cards("2C 3D 4H"))
+    assert parse_action(action_name(exchange(0))) == exchange(0)
+
+
+def test_action_encodings_are_distinct():
+    actions = every_simple_action() + [exchange(1 << c) for c in ALL_CARDS]
+    assert len(set(actions)) == len(actions)
+    assert len({action_name(a) for a in actions}) == len(actions)
+
+
+@pytest.mark.parametrize("bad", ["", "play", "play XX", "play 1S", "bid", "bid x", "bid -1", "bid 4.5",
+                                 "name", "name Z", "name 4", "deal now", "jump", "keep AS", "exchange AS AS",
+                                 "exchange AS QQ", "reveal 3", "playAS", "order up"])
+def test_parse_action_rejects_junk(bad):
+    with pytest.raises(ValueError):
+        parse_action(bad)
+
+
+def test_exchange_of_flags_duplicates_and_the_engine_rejects_them():
+    dup = exchange_of([parse_card("2C"), parse_card("2C"), parse_card("3C")])
+    assert dup != exchange(parse_cards("2C 3C"))
+    # the duplicate flag never matches a held card set: an exchange listing a card twice is rejected
+    state = start("buck_euchre", decks=None, dealer=0, seed=3)
+    while state.phase != engine.Phase.DEALER_DISCARD:
+        if state.phase == engine.Phase.ORDER_UP:
+            engine.apply(state, state.turn, ORDER_UP)
+        else:  # pragma: no cover - a club turn-up goes straight to the discard
+            break
+    dealer = state.dealer
+    held = card_list(state.hands[dealer])
+    rejects(state, dealer, exchange_of([held[0], held[0]]), engine.Reason.INVALID_EXCHANGE)
+    engine.apply(state, dealer, exchange_of([held[0]]))
+
+
+# ---- malformed action ints (anything a client can send) ----------------------------------------
+
+def _spades_bidding():
+    return start("spades", None, dealer=0, seed=1)
+
+
+def _spades_playing():
+    state = _spades_bidding()
+    while state.phase == engine.Phase.BID:
+        engine.apply(state, state.turn, bid(3))
+    return state
+
+
+def _spades_exchanging():
+    state = _spades_bidding()
+    engine.apply(state, state.turn, DOUBLE_NIL)
+    while state.phase == engine.Phase.BID:
+        engine.apply(state, state.turn, bid(3))
+    assert state.phase == engine.Phase.EXCHANGE
+    return state
+
+
+def _spades2_exchanging():
+    state = start("spades2", None, dealer=0, seed=2)
+    engine.apply(state, 0, DOUBLE_NIL)
+    while state.phase == engine.Phase.DRAW:
+        engine.apply(state, state.turn, DRAW_KEEP)
+    assert state.phase == engine.Phase.EXCHANGE
+    return state
+
+
+def _euchre_discarding():
+    for seed in range(50):
+        state = start("buck_euchre", None, dealer=0, seed=seed)
+        if state.phase == engine.Phase.ORDER_UP:
+            engine.apply(state, state.turn, ORDER_UP)
+        if state.phase == engine.Phase.DEALER_DISCARD:
+            return state
+    raise AssertionError("no deal found")
+
+
+MALFORMED = [
+    (0, "kind 0"),
+    (11, "kind 11"),
+    (15, "kind 15"),
+    (0 | 5 << 4, "kind 0 with a payload"),
+    (int(Kind.PLAY) | 52 << 4, "play of card #52"),
+    (int(Kind.PLAY) | 60 << 4, "play of card #60"),
+    (int(Kind.NAME_SUIT) | 4 << 4, "name suit #4"),
+    (int(Kind.NAME_SUIT) | 16 << 4, "name suit #16"),
+    (int(Kind.EXCHANGE) | (1 << 55) << 4, "exchange of card #55"),
+]
+
+
+def test_malformed_action_ints_are_rejected_with_a_reason():
+    """DESIGN.md: never UNKNOWN/INTERNAL for anything a client can send; RULES.md: every
+    rejection carries one stable code. An action int that is not a legal action must raise
+    IllegalAction (WRONG_PHASE for an action of no phase), not ValueError/IndexError."""
+    problems = []
+    for where, make in (("bidding", _spades_bidding), ("playing", _spades_playing),
+                        ("exchanging", _spades_exchanging), ("exchanging (two players)", _spades2_exchanging),
+                        ("discarding (Buck Euchre dealer)", _euchre_discarding)):
+        for action, label in MALFORMED:
+            state = make()
+            seat = state.turn
+            if seat < 0:
+                seat = next(s for s in range(state.n) if len(engine.legal_actions(state, s)))
+            assert action not in engine.legal_actions(state, seat)
+            before = state.to_bytes()
+            try:
+                engine.apply(state, seat, action)
+            except engine.IllegalAction:
+                pass
+            except Exception as e:  # noqa: BLE001
+                problems.append(f"{label} while {where}: {type(e).__name__}: {e}")
+            else:
+                problems.append(f"{label} while {where}: accepted")
+            assert state.to_bytes() == before
+    assert not problems, "\n".join(problems)
+
+
+def test_nonexistent_seat_is_never_its_turn():
+    """A seat number outside the table is refused as NOT_YOUR_TURN whatever it sends (the
+    service only ever passes seats it authenticated); a finished game is WRONG_PHASE first."""
+    state = _spades_playing()
+    rejects(state, 4, bid(3), engine.Reason.NOT_YOUR_TURN)
+    rejects(state, -1, DEAL, engine.Reason.NOT_YOUR_TURN)
+
+
+def test_actions_with_stray_payload_bits_are_not_accepted():
+    """``legal_actions`` lists REVEAL, DOUBLE_NIL, DRAW_KEEP and DRAW_DISCARD without payload;
+    the same kinds with payload bits set are other ints, outside ``legal_actions``, and must be
+    rejected like any action that is not legal (not silently taken as the plain action)."""
+    accepted = []
+    spades = start("spades", None, dealer=0, seed=1)
+    spades2 = start("spades2", None, dealer=0, seed=1)
+    for state, seat, base in ((spades, 1, REVEAL), (spades, 1, DOUBLE_NIL), (spades2, 0, DRAW_KEEP),
+                              (spades2, 0, DRAW_DISCARD), (spades2, 0, DOUBLE_NIL)):
+        action = base | 1 << 4
+        assert base in engine.legal_actions(state, seat)
+        assert action not in engine.legal_actions(state, seat)
+        try:
+            engine.apply(state.copy(), seat, action)
+        except engine.IllegalAction:
+            continue
+        accepted.append(f"{state.variant}: {action} ({SIMPLE[base]} with payload 1)")
+    assert not accepted, "accepted although not in legal_actions: " + "; ".join(accepted)

@@ -1,0 +1,370 @@
+"""Property tests: whole games of every variant played with random legal actions, with the
+engine's invariants checked after every action.
+
+After each action: every card is in exactly one place (hands, the current trick, the cards
+played, the discards / kitty / dealer discard / stock / offered card); trick counts agree with
+the cards played; the totals equal the start plus the sum of the hand records; no view shows a
+hidden card; random actions outside ``legal_actions`` are rejected with ``IllegalAction`` and
+leave the state byte-for-byte unchanged; every action in ``legal_actions`` is accepted (tried on
+a copy); the state survives serialisation; each hand and the game end within a bound.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import engine
+from engine import BuckEuchreOptions, GameState, IllegalAction, Kind, Phase, SpadesOptions
+from engine.cards import EUCHRE_DECK, card_list
+from engine_helpers import FULL, check_views, movers
+
+MAX_ACTIONS_PER_HAND = {"spades": 1 + 8 + 4 + 52, "spades2": 1 + 26 + 2 + 2 + 2 + 26, "buck_euchre": 1 + 8 + 1 + 4 + 20}
+MAX_HANDS = 200
+EXCHANGE_SAMPLE = 6
+DECK = {"spades": FULL, "spades2": FULL, "buck_euchre": EUCHRE_DECK}
+KINDS = [k for k in Kind]
+
+SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+# ---- a policy that plays legal actions and bids so that games end ----------------------------
+
+def foresee_tricks(state: GameState, seed: int) -> list[int]:
+    """The tricks each seat will win if the hand is played with ``Random(seed)`` choosing the
+    cards (bids do not change which cards are legal, so bidding these makes the contracts)."""
+    sim = state.copy()
+    while sim.phase == Phase.BID:
+        seat = sim.turn
+        engine.apply(sim, seat, engine.bid(1))
+    while sim.phase == Phase.EXCHANGE:                     # only when a Double Nil was bid already
+        seat = movers(sim)[0]
+        acts = engine.legal_actions(sim, seat)
+        engine.apply(sim, seat, acts[0], random.Random(seed))
+    play_rng = random.Random(seed)
+    while sim.phase == Phase.PLAY:
+        engine.apply(sim, sim.turn, play_choice(sim, play_rng))
+    return sim.records[-1]["tricks"]
+
+
+def play_choice(state: GameState, play_rng: random.Random) -> int:
+    acts = engine.legal_actions(state, state.turn)
+    return acts[play_rng.randrange(len(acts))]
+
+
+class Policy:
+    """Plays legal actions at random; in Spades it mostly bids the tricks the seat is going to
+    win (foreseen by playing the hand out on a copy), so that contracts are made and games end,
+    with some Nil, Double Nil, over- and under-bids for variety."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+        self.hand_seed = 0
+        self.plan: list[int] | None = None
+        self.play_rng = random.Random(0)
+
+    def new_hand(self) -> None:
+        self.hand_seed = self.rng.randrange(1 << 30)
+        self.plan = None
+        self.play_rng = random.Random(self.hand_seed)
+
+    def choose(self, state: GameState) -> tuple[int, int]:
+        rng = self.rng
+        if state.phase == Phase.PLAY:
+            return state.turn, play_choice(state, self.play_rng)
+        seats = movers(state)
+        assert seats, f"nobody can act in phase {state.phase.name}"
+        seat = rng.choice(seats)
+        if state.turn in seats and seat != state.turn and rng.random() < 0.7:
+            seat = state.turn                   # looking out of turn now and then, not all the time
+        acts = engine.legal_actions(state, seat)
+        if any(a & 15 == Kind.BID for a in acts):
+            if self.plan is None:
+                self.plan = foresee_tricks(state, self.hand_seed)
+            r = rng.random()
+            if r < 0.03 and engine.DOUBLE_NIL in acts:
+                return seat, engine.DOUBLE_NIL
+            if r < 0.08 and engine.REVEAL in acts:
+                return seat, engine.REVEAL
+            if r < 0.13 and self.plan[seat] <= 1:
+                return seat, engine.bid(0)
+            if r < 0.80:
+                return seat, engine.bid(self.plan[seat])
+            return seat, engine.bid(max(0, min(13, self.plan[seat] + rng.choice([-2, -1, 1, 2]))))
+        if engine.DOUBLE_NIL in acts and rng.random() < 0.95:
+            acts = [a for a in acts if a != engine.DOUBLE_NIL]
+        if engine.PASS in acts and rng.random() < 0.75:      # Buck Euchre: reach no-trump hands too
+            return seat, engine.PASS
+        return seat, acts[rng.randrange(len(acts))]
+
+
+def choose(state: GameState, rng: random.Random) -> tuple[int, int]:
+    """Any seat that may act and one of its legal actions, at random."""
+    seat = rng.choice(movers(state))
+    acts = engine.legal_actions(state, seat)
+    return seat, acts[rng.randrange(len(acts))]
+
+
+# ---- invariants --------------------------------------------------------------------------------
+
+def mask_of(cards) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def check_cards(state: GameState, played: list[int]) -> None:
+    """Each card of the deck is in exactly one place."""
+    deck = DECK[state.variant]
+    if state.phase in (Phase.DEAL, Phase.GAME_OVER):     # between hands: nothing is dealt
+        assert not any(state.hands) and not state.trick_cards
+        return
+    places = list(state.hands) + [mask_of(played)]
+    assert len(set(played)) == len(played), "a card was played twice"
+    assert state.trick_cards == played[len(played) - len(state.trick_cards):]
+    if state.variant == "spades2":
+        places.append(state.discards)
+        if state.phase == Phase.DRAW:
+            places.append(mask_of(state.deck[state.pos:]))
+            if state.offered != -1:
+                places.append(1 << state.offered)
+    elif state.variant == "buck_euchre":
+        places.append(state.kitty)
+        if state.dealer_discard != -1:
+            places.append(1 << state.dealer_discard)
+        where = sum(1 for p in places if p >> state.turnup & 1)
+        if where == 0:
+            places.append(1 << state.turnup)   # turned down (or not yet taken)
+    union = 0
+    total = 0
+    for p in places:
+        union |= p
+        total += p.bit_count()
+    assert union == deck, f"cards missing: {engine.cards_text(deck & ~union)}"
+    assert total == deck.bit_count(), "a card is in two places"
+
+
+def check_tricks(state: GameState, played: list[int]) -> None:
+    if state.phase != Phase.PLAY:
+        return
+    active = [s for s in range(state.n) if state.active >> s & 1]
+    size = len(active)
+    done = sum(state.tricks)
+    assert done * size + len(state.trick_cards) == len(played)
+    assert len(state.trick_cards) < size
+    assert len(set(state.trick_seats)) == len(state.trick_seats)
+    full = 5 if state.variant == "buck_euchre" else 13
+    for s in range(state.n):
+        if s in active:
+            expect = full - done - (1 if s in state.trick_seats else 0)
+        else:
+            expect = full
+        assert state.hands[s].bit_count() == expect, (s, state.hands[s].bit_count(), expect)
+    assert state.turn in active and state.turn not in state.trick_seats
+
+
+def check_scores(state: GameState, start: list[int]) -> None:
+    if state.variant == "buck_euchre":
+        for s in range(4):
+            assert state.scores[s] == start[s] + sum(r["seats"][s]["change"] for r in state.records)
+        for r in state.records:
+            active = sum(x["active"] for x in r["seats"])
+            assert sum(r["tricks"]) == (5 if active >= 1 else 0)
+            assert r["contested"] == (active >= 2)
+            for x in r["seats"]:
+                if not x["active"]:
+                    assert x["change"] == 0 and x["tricks"] == 0
+    else:
+        for side in range(state.sides):
+            assert state.scores[side] == start[side] + sum(r["sides"][side]["hand_points"] for r in state.records)
+            if state.records:
+                assert state.bags[side] == state.records[-1]["sides"][side]["bags_after"]
+                assert state.scores[side] == state.records[-1]["sides"][side]["total_after"]
+            assert 0 <= state.bags[side] < state.options.bag_limit
+        for r in state.records:
+            assert sum(r["tricks"]) == 13
+    assert (state.phase == Phase.GAME_OVER) == bool(state.winner)
+    if state.winner:
+        (w,) = state.winner
+        if state.variant == "buck_euchre":
+            if state.records[-1]["swept_by"] == -1:
+                assert state.scores[w] <= 0
+                assert all(state.scores[s] > state.scores[w] for s in range(4) if s != w)
+            else:
+                assert state.records[-1]["swept_by"] == w
+        else:
+            assert state.scores[w] >= state.options.target_score
+            assert all(state.scores[s] < state.scores[w] for s in range(state.sides) if s != w)
+
+
+def check_serialisation(state: GameState) -> None:
+    raw = state.to_bytes()
+    again = GameState.from_bytes(raw)
+    assert again == state
+    assert again.to_bytes() == raw
+    assert state.copy().to_bytes() == raw
+
+
+def random_action(state: GameState, rng: random.Random) -> tuple[int, int]:
+    """A random (seat, action) from the meaningful part of the encoding space."""
+    seat = rng.choice(list(range(state.n)) + [-1, state.n]) if rng.random() < 0.1 else rng.randrange(state.n)
+    kind = rng.choice(KINDS)
+    if kind == Kind.PLAY:
+        if rng.random() < 0.7 and any(state.hands):
+            owner = rng.randrange(state.n)
+            cards = card_list(state.hands[owner]) or [rng.randrange(52)]
+            payload = rng.choice(cards)
+        else:
+            payload = rng.randrange(52)
+    elif kind == Kind.BID:
+        payload = rng.randrange(16)
+    elif kind == Kind.NAME_SUIT:
+        payload = rng.randrange(4)
+    elif kind == Kind.EXCHANGE:
+        pool = card_list(state.hands[seat]) if 0 <= seat < state.n and state.hands[seat] else list(range(52))
+        if rng.random() < 0.3:
+            pool = list(range(52))
+        k = min(len(pool), rng.randrange(5))
+        payload = mask_of(rng.sample(pool, k))
+    else:
+        payload = 0
+    return seat, int(kind) | payload << 4
+
+
+def check_rejections(state: GameState, rng: random.Random, tries: int = 3) -> None:
+    before = state.to_bytes()
+    for _ in range(tries):
+        seat, action = random_action(state, rng)
+        if 0 <= seat < state.n and action in engine.legal_actions(state, seat):
+            continue
+        try:
+            engine.apply(state, seat, action, random.Random(0))
+        except IllegalAction as e:
+            assert isinstance(e.reason, engine.Reason)
+        else:
+            raise AssertionError(f"{engine.action_name(action)} by seat {seat} accepted but not legal")
+        assert state.to_bytes() == before, f"rejected {engine.action_name(action)} changed the state"
+
+
+def check_legal_accepted(state: GameState, rng: random.Random) -> None:
+    before = state.to_bytes()
+    for seat in range(state.n):
+        acts = engine.legal_actions(state, seat)
+        if len(acts) > 20:                      # hundreds of exchange choices: a sample of them
+            idx = {0, len(acts) - 1} | {rng.randrange(len(acts)) for _ in range(EXCHANGE_SAMPLE)}
+            acts = [acts[i] for i in sorted(idx)]
+        assert len(set(acts)) == len(acts)
+        for a in acts:
+            engine.apply(state.copy(), seat, a, random.Random(1))
+    assert state.to_bytes() == before, "trying legal actions on copies changed the state"
+
+
+def play_game(state: GameState, rng: random.Random, full_checks_every: int = 1) -> GameState:
+    start = state.scores[:]
+    policy = Policy(rng)
+    played: list[int] = []
+    actions_this_hand = 0
+    hands = 0
+    step = 0
+    while state.phase != Phase.GAME_OVER:
+        if state.phase == Phase.DEAL:
+            hands += 1
+            assert hands <= MAX_HANDS, "the game did not end"
+            played = []
+            actions_this_hand = 0
+            policy.new_hand()
+        seat, action = policy.choose(state)
+        assert action in engine.legal_actions(state, seat)
+        engine.apply(state, seat, action, rng)
+        if action & 15 == Kind.PLAY:
+            played.append(action >> 4)
+        actions_this_hand += 1
+        assert actions_this_hand <= MAX_ACTIONS_PER_HAND[state.variant], "a hand did not end"
+        step += 1
+        check_cards(state, played)
+        check_tricks(state, played)
+        check_scores(state, start)
+        if step % full_checks_every == 0:
+            check_views(state)
+            check_rejections(state, rng)
+            check_legal_accepted(state, rng)
+            check_serialisation(state)
+    for seat in range(state.n):
+        assert engine.legal_actions(state, seat) == []
+    check_rejections(state, rng, tries=5)
+    check_serialisation(state)
+    return state
+
+
+# ---- the properties ------------------------------------------------------------------------------
+
+@settings(max_examples=40, **SETTINGS)
+@given(seed=st.integers(0, 2**32 - 1), target=st.integers(100, 200), dealer=st.integers(0, 3),
+       exchange_size=st.sampled_from([3, 3, 3, 2, 0]))
+def test_whole_games_of_four_player_spades(seed, target, dealer, exchange_size):
+    rng = random.Random(seed)
+    opts = SpadesOptions(target_score=target, exchange_size=exchange_size)
+    state = engine.new_game("spades", opts, rng=rng, first_dealer=dealer)
+    play_game(state, rng)
+
+
+@settings(max_examples=50, **SETTINGS)
+@given(seed=st.integers(0, 2**32 - 1), target=st.integers(100, 200), dealer=st.integers(0, 1))
+def test_whole_games_of_two_player_spades(seed, target, dealer):
+    rng = random.Random(seed)
+    state = engine.new_game("spades2", SpadesOptions(target_score=target), rng=rng, first_dealer=dealer)
+    play_game(state, rng)
+
+
+@settings(max_examples=40, **SETTINGS)
+@given(seed=st.integers(0, 2**32 - 1), dealer=st.integers(0, 3),
+       opts=st.builds(BuckEuchreOptions, starting_score=st.sampled_from([25, 25, 10]),
+                      club_turn_up_forces_clubs=st.booleans(), turned_down_suit_may_be_named=st.booleans()))
+def test_whole_games_of_buck_euchre(seed, dealer, opts):
+    rng = random.Random(seed)
+    state = engine.new_game("buck_euchre", opts, rng=rng, first_dealer=dealer)
+    play_game(state, rng)
+
+
+@settings(max_examples=100, **SETTINGS)
+@given(seed=st.integers(0, 2**32 - 1), variant=st.sampled_from(["spades", "spades2", "buck_euchre"]),
+       steps=st.integers(0, 120))
+def test_random_illegal_actions_mid_hand_change_nothing(seed, variant, steps):
+    rng = random.Random(seed)
+    state = engine.new_game(variant, rng=rng)
+    for _ in range(steps):
+        if state.phase == Phase.GAME_OVER:
+            break
+        seat, action = choose(state, rng)
+        engine.apply(state, seat, action, rng)
+    check_rejections(state, rng, tries=40)
+    check_serialisation(state)
+
+
+@settings(max_examples=300, **SETTINGS)
+@given(seed=st.integers(0, 2**32 - 1), variant=st.sampled_from(["spades", "spades2", "buck_euchre"]),
+       steps=st.integers(0, 60), seat=st.integers(-2, 5),
+       action=st.one_of(st.integers(0, 1 << 64), st.integers(0, 15), st.integers(0, 1 << 12)))
+def test_any_action_int_is_rejected_with_a_reason_or_accepted(seed, variant, steps, seat, action):
+    """Anything a client can send (any non-negative action int, any seat) is either legal or
+    rejected with IllegalAction and a reason code: never another exception (DESIGN.md: never
+    UNKNOWN/INTERNAL for anything a client can send)."""
+    rng = random.Random(seed)
+    state = engine.new_game(variant, rng=rng)
+    for _ in range(steps):
+        if state.phase == Phase.GAME_OVER:
+            break
+        s, a = choose(state, rng)
+        engine.apply(state, s, a, rng)
+    before = state.to_bytes()
+    legal = 0 <= seat < state.n and action in engine.legal_actions(state, seat)
+    try:
+        engine.apply(state, seat, action, random.Random(0))
+    except IllegalAction:
+        assert not legal
+        assert state.to_bytes() == before
+    else:
+        assert legal, f"{action} by seat {seat} accepted but not legal"
