@@ -93,8 +93,9 @@ def _suit_plays(suit: int) -> list[tuple[Action, ...]]:
     return [tuple(Kind.PLAY | (suit * 13 + r) << 4 for r in range(13) if m >> r & 1) for m in range(1 << 13)]
 
 
-_PLAYS = [_suit_plays(s) for s in range(4)]
-_C, _D, _H, _S = _PLAYS
+PLAYS_BY_SUIT = tuple(_suit_plays(s) for s in range(4))
+"""For each suit, the PLAY actions of every subset of its 13 cards (indexed by the 13-bit mask)."""
+_C, _D, _H, _S = PLAYS_BY_SUIT
 
 
 def play_actions(cards: CardSet) -> list[Action]:

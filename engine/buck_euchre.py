@@ -249,4 +249,5 @@ def _end_hand(state: GameState) -> None:
 APPLY = {Phase.DEAL: apply_deal, Phase.ORDER_UP: apply_order_up,
          Phase.DEALER_DISCARD: apply_dealer_discard, Phase.NAME_TRUMP: apply_name_trump,
          Phase.DROP_OUT: apply_drop_round, Phase.PLAY: apply_play}
+LEGAL = {phase: legal for phase in APPLY}
 

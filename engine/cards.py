@@ -27,6 +27,7 @@ RANK_NAMES = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10
 _RANK_BY_NAME = {name: rank for rank, name in RANK_NAMES.items()}
 JACK, ACE = 11, 14
 
+BITS = tuple(1 << c for c in range(52))
 SUIT_MASKS = tuple(((1 << 13) - 1) << (13 * s) for s in SUITS)
 FULL_DECK: CardSet = (1 << 52) - 1
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from .actions import DUPLICATE_FLAG, Action
-from .cards import Card, cards_text, deck_text
+from .cards import BITS, Card, cards_text, deck_text
 from .errors import IllegalAction, Reason
 from .fairness import commitment
 from .state import NO_BID, NO_CARD, NOBODY, GameState, Phase, Seat
@@ -75,9 +75,9 @@ def start_hand(state: GameState, rng: random.Random, cards: list[Card]) -> list[
 def deal_round_robin(state: GameState, deck: list[Card], count: int) -> None:
     """Deal the first ``count`` cards one at a time clockwise, starting left of the dealer."""
     n, first = state.n, state.dealer + 1
-    hands = state.hands
-    for i in range(count):
-        hands[(first + i) % n] |= 1 << deck[i]
+    for k in range(n):
+        # seat first+k gets deck[k], deck[k+n], …; distinct bits, so their sum is their union
+        state.hands[(first + k) % n] |= sum(map(BITS.__getitem__, deck[k:count:n]))
 
 
 def finish_trick(state: GameState, winner_index: int) -> Seat:

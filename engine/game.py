@@ -60,15 +60,16 @@ def check_deck(variant: str, deck: list[Card], index: int = 0) -> None:
         raise ValueError(f"deck {index + 1}: {want.bit_count() - mask.bit_count()} cards are missing")
 
 
-_LEGAL = {variant: rules.legal for variant, rules in _RULES.items()}
+_LEGAL = {variant: rules.LEGAL for variant, rules in _RULES.items()}
 _STEPS = {variant: rules.APPLY for variant, rules in _RULES.items()}
 
 
 def legal_actions(state: GameState, seat: Seat) -> Sequence[Action]:
     """Every action ``seat`` may take now (empty when it has none); exchanges come as a lazy sequence."""
-    if not 0 <= seat < state.n or state.phase == _GAME_OVER:
+    step = _LEGAL[state.variant].get(state.phase)
+    if step is None or not 0 <= seat < state.n:
         return []
-    return _LEGAL[state.variant](state, seat)
+    return step(state, seat)
 
 
 def apply(state: GameState, seat: Seat, action: Action, rng: random.Random | None = None) -> GameState:

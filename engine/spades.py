@@ -7,10 +7,10 @@ import random
 from collections.abc import Sequence
 
 from . import actions as A
-from .actions import Action, Kind, play_actions
+from .actions import PLAYS_BY_SUIT, Action, Kind
 from .cards import SPADES, SUIT_MASKS, card_name, cards_text
 from .choices import ExchangeChoices
-from .common import check_cards, deal_round_robin, finish_trick, hand_record_base, has, reject, require_turn, start_hand, wrong_phase
+from .common import check_cards, deal_round_robin, finish_trick, hand_record_base, reject, require_turn, start_hand, wrong_phase
 from .errors import Reason
 from .scoring import spades_side, spades_winners
 from .state import DOUBLE_NIL_BID, NO_BID, NO_CARD, NOBODY, GameState, Phase, Seat
@@ -20,21 +20,11 @@ DECK = list(range(52))
 BIDS = [A.bid(n) for n in range(14)]
 SPADE_MASK = SUIT_MASKS[SPADES]
 NON_SPADES = SUIT_MASKS[0] | SUIT_MASKS[1] | SUIT_MASKS[2]
+_CLUB_PLAYS, _DIAMOND_PLAYS, _HEART_PLAYS, _SPADE_PLAYS = PLAYS_BY_SUIT
 _PLAY = int(Kind.PLAY)
-_PLAY_PHASE, _BID_PHASE = int(Phase.PLAY), int(Phase.BID)
 
 
 # ---- trick play (both Spades variants) ----
-
-def play_mask(state: GameState, seat: Seat) -> int:
-    """The cards this seat may play now (it must be its turn in the play phase)."""
-    hand = state.hands[seat]
-    if state.trick_cards:
-        return SPADES_RULES.follow(hand, state.trick_cards[0] // 13)
-    if state.broken:
-        return hand
-    return hand & ~SPADE_MASK or hand
-
 
 def legal_play(state: GameState, seat: Seat) -> list[Action]:
     """PLAY actions open to a seat (the hot path of every simulation, so written out flat)."""
@@ -48,7 +38,8 @@ def legal_play(state: GameState, seat: Seat) -> list[Action]:
         mask = hand
     else:
         mask = hand & NON_SPADES or hand
-    return play_actions(mask)
+    return [*_CLUB_PLAYS[mask & 8191], *_DIAMOND_PLAYS[mask >> 13 & 8191], *_HEART_PLAYS[mask >> 26 & 8191],
+            *_SPADE_PLAYS[mask >> 39]]
 
 
 def apply_play(state: GameState, seat: Seat, action: Action, rng: random.Random) -> None:
@@ -127,26 +118,28 @@ def _text(mask: int) -> str:
 
 # ---- four-player flow ----
 
-def legal(state: GameState, seat: Seat) -> list[Action]:
+def legal_bid(state: GameState, seat: Seat) -> list[Action]:
+    """Looking (any seat that has not bid) and bidding (the seat in turn)."""
+    out = []
+    looked = state.looked >> seat & 1
+    if not looked and state.bids[seat] == NO_BID:
+        out.append(A.REVEAL)
+    if seat == state.turn:
+        out.extend(BIDS)
+        if state.options.double_nil_allowed and not looked:
+            out.append(A.DOUBLE_NIL)
+    return out
+
+
+def legal_deal(state: GameState, seat: Seat) -> list[Action]:
+    """DEAL for the dealer."""
+    return [A.DEAL] if seat == state.turn else []
+
+
+def legal(state: GameState, seat: Seat) -> Sequence[Action]:
     """Every action open to ``seat`` now in four-player Spades."""
-    phase = state.phase
-    if phase == _PLAY_PHASE:
-        return legal_play(state, seat)
-    if phase == _BID_PHASE:
-        out = []
-        looked = state.looked >> seat & 1
-        if not looked and state.bids[seat] == NO_BID:
-            out.append(A.REVEAL)
-        if seat == state.turn:
-            out.extend(BIDS)
-            if state.options.double_nil_allowed and not looked:
-                out.append(A.DOUBLE_NIL)
-        return out
-    if phase == Phase.DEAL:
-        return [A.DEAL] if seat == state.turn else []
-    if phase == Phase.EXCHANGE:
-        return exchange_actions(state, seat)
-    return []
+    step = LEGAL.get(state.phase)
+    return step(state, seat) if step else []
 
 
 def exchange_choice(state: GameState, seat: Seat) -> tuple[int, int, int] | None:
@@ -268,3 +261,5 @@ def start_play(state: GameState, leader: Seat) -> None:
 
 APPLY = {Phase.DEAL: apply_deal, Phase.BID: apply_bid, Phase.EXCHANGE: apply_exchange,
          Phase.PLAY: apply_play}
+LEGAL = {Phase.DEAL: legal_deal, Phase.BID: legal_bid, Phase.EXCHANGE: exchange_actions,
+         Phase.PLAY: legal_play}

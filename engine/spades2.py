@@ -161,3 +161,5 @@ def apply_bid(state: GameState, seat: Seat, action: Action, rng: random.Random) 
 
 APPLY = {Phase.DEAL: apply_deal, Phase.DRAW: apply_draw, Phase.EXCHANGE: apply_exchange,
          Phase.BID: apply_bid, Phase.PLAY: apply_play}
+LEGAL = {phase: legal for phase in APPLY}
+LEGAL[Phase.PLAY] = legal_play
