@@ -362,9 +362,11 @@ class GameServicer(pb_grpc.GameServiceServicer):
             call.game_id = _game_id(request.game_id)
             if request.from_version < 0:
                 raise InvalidArgument("from_version must not be negative")
-            _, record = await self._load(call.game_id)
+            version, record = await self._load(call.game_id)
             call.seat = auth.seat_of(call.game_id, auth.bearer_token(context.invocation_metadata()),
                                      [s.token_hash for s in record.seats])
+            if request.from_version > version:
+                raise InvalidArgument(f"from_version {request.from_version} is ahead of the game (version {version})")
             async for view in self._watch(record, call.seat, request.from_version):
                 await context.write(pb.WatchGameResponse(view=view))
                 if view.phase == enums.PHASE_GAME_OVER:

@@ -128,3 +128,14 @@ def test_no_response_shows_a_seat_another_seats_cards(stub, server):
                 break
             method, request = request_for(choose(view, rng), game_id, rng=rng)
             check(seat, send(stub, method, request, tokens[seat]).view)
+
+
+def test_watch_from_a_future_version_is_invalid(stub):
+    created = create(stub, "spades", first_dealer=0)
+    stream = stub.WatchGame(pb.WatchGameRequest(game_id=created.game_id, from_version=99), timeout=10)
+    try:
+        next(stream)
+    except grpc.RpcError as exc:
+        assert exc.code() == grpc.StatusCode.INVALID_ARGUMENT
+    else:
+        raise AssertionError("a watch from a future version must be refused")
