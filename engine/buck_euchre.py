@@ -8,8 +8,8 @@ import random
 from . import actions as A
 from .actions import Action, Kind
 from .cards import CLUBS, EUCHRE_DECK, SUIT_LETTERS, SUITS, card_list, card_name, cards_text
-from .common import (check_cards, deal_round_robin, finish_trick, hand_record_base, has, reject, require_turn, start_hand,
-                     wrong_phase)
+from .common import (check_cards, deal_round_robin, finish_trick, hand_record_base, has, reject, require_turn,
+                     start_hand, wrong_phase)
 from .errors import Reason
 from .scoring import buck_euchre_seat, buck_euchre_winners
 from .state import NO_CARD, NO_TRUMP, NOBODY, GameState, Phase, Seat

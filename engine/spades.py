@@ -10,7 +10,8 @@ from . import actions as A
 from .actions import PLAYS_BY_SUIT, Action, Kind
 from .cards import SPADES, SUIT_MASKS, card_name, cards_text
 from .choices import ExchangeChoices
-from .common import check_cards, deal_round_robin, finish_trick, hand_record_base, reject, require_turn, start_hand, wrong_phase
+from .common import (check_cards, deal_round_robin, finish_trick, hand_record_base, reject, require_turn, start_hand,
+                     wrong_phase)
 from .errors import Reason
 from .scoring import spades_side, spades_winners
 from .state import DOUBLE_NIL_BID, NO_BID, NO_CARD, NOBODY, GameState, Phase, Seat
@@ -57,7 +58,8 @@ def apply_play(state: GameState, seat: Seat, action: Action, rng: random.Random)
     if trick:
         led = trick[0] // 13
         if suit != led and hand & SUIT_MASKS[led]:
-            reject(Reason.MUST_FOLLOW_SUIT, f"{card_name(card)} does not follow {'CDHS'[led]} and seat {seat} holds one")
+            reject(Reason.MUST_FOLLOW_SUIT,
+                   f"{card_name(card)} does not follow {'CDHS'[led]} and seat {seat} holds one")
         if suit == SPADES and led != SPADES:
             state.broken = True
     elif suit == SPADES and not state.broken:
