@@ -214,9 +214,11 @@ class GameServicer(pb_grpc.GameServiceServicer):
                                     _envelope("CreateGame", None, request, response.SerializeToString(), salt))
         except GameExists:
             replay = await self.store.get_response(game_id, request_id) if request_id else None
-            if replay is None:
-                raise Aborted("a game with this id was just created; retry") from None
-            return self._replay_create(replay, request, request_id, game_id)
+            if replay is not None:
+                return self._replay_create(replay, request, request_id, game_id)
+            if request_id:
+                raise InvalidArgument("request_id was already used to create a game") from None
+            raise Aborted("a new game id collided with an existing game; retry") from None
         response.seat_tokens.extend(pb.SeatToken(seat=i, token=t) for i, t in tokens.items())
         return response
 
@@ -251,23 +253,19 @@ class GameServicer(pb_grpc.GameServiceServicer):
             seat = bots.bot_seat_to_act(state, set(strategies))
         return events
 
-    async def _commit_with_retry(self, game_id, expected, change, replay_check, request_id=None,
-                                 envelope=None, seat_holder=None):
+    async def _commit_with_retry(self, game_id, expected, change, replay_check, request_id, envelope, seat_holder):
         """Load, apply ``change`` (record, version) -> events, commit; retry on conflicts.
 
-        Returns the view for the acting seat at the committed version (or the replayed one).
+        Returns the view for the acting seat at the committed version (or the replayed response).
         """
         for attempt in range(MAX_ATTEMPTS):
             version, record = await self._load(game_id)
-            seat = seat_holder(record) if seat_holder else None
+            seat = seat_holder(record)
             if expected is not None and expected != version:
                 raise Aborted(f"the game is at version {version}, not {expected}")
             events = change(record, version)
-            if not events:
-                return self._view(record, seat, version)
-            new_version = version + len(events)
-            view = self._view(record, seat, new_version)
-            body = envelope(seat, view) if envelope else None
+            view = self._view(record, seat, version + len(events))
+            body = envelope(seat, view)
             result = await self.store.commit(game_id, version, record.to_bytes(), events, request_id, body,
                                              record.state.phase == Phase.GAME_OVER)
             if result.replay is not None:
