@@ -14,6 +14,7 @@ class Config:
     host: str = "0.0.0.0"
     port: int = 50051
     redis_url: str = ""
+    redis_cluster: bool = False
     key_prefix: str = "cardgame"
     workers: int = 1
     idle_ttl_s: int = 7 * 86400
@@ -41,6 +42,8 @@ def parse(argv: list[str] | None = None) -> Config:
     p.add_argument("--port", type=int, default=int(env("PORT", "50051")), help="port (PORT), 0 = any free port")
     p.add_argument("--redis-url", default=env("REDIS_URL", ""),
                    help="Redis URL (REDIS_URL); without it games live in this process's memory")
+    p.add_argument("--redis-cluster", action="store_true", default=_env_bool("REDIS_CLUSTER"),
+                   help="REDIS_URL names a node of a Redis Cluster (REDIS_CLUSTER)")
     p.add_argument("--key-prefix", default=env("KEY_PREFIX", "cardgame"), help="Redis key prefix (KEY_PREFIX)")
     p.add_argument("--workers", type=int, default=int(env("WORKERS", "0")),
                    help="server processes sharing the port (WORKERS); 0 = one per core")
@@ -72,7 +75,8 @@ def parse(argv: list[str] | None = None) -> Config:
     for name in ("idle_ttl", "finished_ttl", "request_ttl", "max_events"):
         if getattr(a, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be at least 1")
-    return Config(host=a.host, port=a.port, redis_url=a.redis_url, key_prefix=a.key_prefix, workers=workers,
+    return Config(host=a.host, port=a.port, redis_url=a.redis_url, redis_cluster=a.redis_cluster,
+                  key_prefix=a.key_prefix, workers=workers,
                   idle_ttl_s=a.idle_ttl, finished_ttl_s=a.finished_ttl, request_ttl_s=a.request_ttl,
                   max_events=a.max_events, log_level=a.log_level.upper(), grace_s=a.grace, drain_s=a.drain,
                   allow_prearranged_decks=a.allow_prearranged_decks, allow_seeded_shuffle=a.allow_seeded_shuffle,

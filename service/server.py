@@ -72,6 +72,7 @@ def _store_options(config: Config) -> dict:
                "request_ttl_s": config.request_ttl_s, "max_events": config.max_events}
     if config.redis_url:
         options["prefix"] = config.key_prefix
+        options["cluster"] = config.redis_cluster
     return options
 
 

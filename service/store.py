@@ -180,12 +180,12 @@ class Watcher:
         return self._taken
 
 
-def open_store(redis_url: str | None = None, **options: Any) -> Store:
-    """Return a RedisStore for redis_url, or a MemoryStore when it is None or empty."""
+def open_store(redis_url: str | None = None, *, cluster: bool = False, **options: Any) -> Store:
+    """Return a RedisStore for redis_url (a Redis Cluster when ``cluster``), else a MemoryStore."""
     if redis_url:
         from service.store_redis import RedisStore
 
-        return RedisStore(redis_url, **options)
+        return RedisStore(redis_url, cluster=cluster, **options)
     from service.store_memory import MemoryStore
 
     return MemoryStore(**options)

@@ -31,6 +31,7 @@ from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 
 from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.client import PubSub
 from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -115,6 +116,17 @@ def connect(url: str, *, socket_timeout_s: float = 2.0, connect_timeout_s: float
     )
 
 
+def connect_cluster(url: str, *, socket_timeout_s: float = 2.0, connect_timeout_s: float = 2.0) -> RedisCluster:
+    """Return a redis.asyncio cluster client for url (any node) that fails fast."""
+    return RedisCluster.from_url(
+        url,
+        decode_responses=False,
+        socket_timeout=socket_timeout_s,
+        socket_connect_timeout=connect_timeout_s,
+        retry=Retry(NoBackoff(), 0),
+    )
+
+
 class RedisStore:
     """Store on Redis: atomic Lua compare-and-set, capped event stream, shared pub/sub watch."""
 
@@ -132,18 +144,27 @@ class RedisStore:
         watch_timeout_s: float = 3.0,
         liveness_s: float = 5.0,
         pubsub_client: Redis | None = None,
+        cluster: bool = False,
     ) -> None:
-        """Use a URL (the store owns and closes its client) or a caller-owned client.
+        """Use a URL (the store owns and closes its clients) or a caller-owned client.
 
-        With a RedisCluster client (which has no pub/sub), pass a plain ``pubsub_client``
-        connected to any node: PUBLISH reaches every node of a cluster.
+        ``cluster=True`` with a URL of any node talks to a Redis Cluster; its change feed is read
+        through a plain connection to that node, since PUBLISH reaches every node of a cluster.
+        With a caller-owned RedisCluster client (which has no pub/sub), pass a plain
+        ``pubsub_client`` connected to any node.
         """
         if not prefix or "{" in prefix or "}" in prefix:
             raise ValueError(f"prefix must be non-empty and free of braces: {prefix!r}")
         validate_ttls(idle_ttl_s, finished_ttl_s, request_ttl_s, max_events)
         if isinstance(url_or_client, str):
-            self._client = connect(url_or_client, socket_timeout_s=socket_timeout_s,
-                                   connect_timeout_s=connect_timeout_s)
+            if cluster:
+                self._client = connect_cluster(url_or_client, socket_timeout_s=socket_timeout_s,
+                                               connect_timeout_s=connect_timeout_s)
+                pubsub_client = connect(url_or_client, socket_timeout_s=socket_timeout_s,
+                                        connect_timeout_s=connect_timeout_s)
+            else:
+                self._client = connect(url_or_client, socket_timeout_s=socket_timeout_s,
+                                       connect_timeout_s=connect_timeout_s)
             self._owns_client = True
         else:
             pool = getattr(url_or_client, "connection_pool", None)
@@ -269,8 +290,9 @@ class RedisStore:
         """End all watches, drop the pub/sub connection and close the client if owned."""
         await self._hub.close()
         if self._owns_client:
-            with contextlib.suppress(RedisError, OSError):
-                await self._client.aclose()
+            for client in {id(c): c for c in (self._client, self._pubsub_client)}.values():
+                with contextlib.suppress(RedisError, OSError):
+                    await client.aclose()
 
     def _keys(self, game_id: str, request_id: str | None) -> list[str]:
         """Return the KEYS of a write script: state, events and the request key if any."""

@@ -8,6 +8,7 @@ game and bring it back.
 
 from __future__ import annotations
 
+import random
 import shutil
 import signal
 import socket
@@ -160,4 +161,94 @@ class PrivateRedis:
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         """Stop the server and remove its temp dir."""
+        self.close()
+
+
+def _port_free(port: int) -> bool:
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
+def _cluster_port() -> int:
+    """A free port whose cluster bus port (+10000) is free too, as cluster nodes need both."""
+    while True:
+        port = random.randrange(20000, 45000)
+        if _port_free(port) and _port_free(port + 10000):
+            return port
+
+
+class PrivateRedisCluster:
+    """A three-master Redis Cluster of child redis-server processes on free loopback ports."""
+
+    def __init__(self, nodes: int = 3) -> None:
+        """Pick the ports and a temp dir; nothing runs until start()."""
+        executable = find_redis_server()
+        cli = shutil.which("redis-cli")
+        if executable is None or cli is None:
+            raise RuntimeError("redis-server and redis-cli are needed (apt-get install redis-server)")
+        self.executable, self.cli = executable, cli
+        self.ports = [_cluster_port() for _ in range(nodes)]
+        self._dir = Path(tempfile.mkdtemp(prefix="private-redis-cluster-"))
+        self._processes: list[subprocess.Popen[bytes]] = []
+
+    @property
+    def url(self) -> str:
+        """The URL of the first node (any node serves as a cluster entry point)."""
+        return f"redis://127.0.0.1:{self.ports[0]}/0"
+
+    def start(self, timeout_s: float = 20.0) -> None:
+        """Start every node, join them into a cluster and wait until all slots are served."""
+        try:
+            self._start(timeout_s)
+        except BaseException:
+            self.close()
+            raise
+
+    def _start(self, timeout_s: float) -> None:
+        for port in self.ports:
+            node_dir = self._dir / str(port)
+            node_dir.mkdir()
+            log = (node_dir / "redis.log").open("ab")
+            self._processes.append(subprocess.Popen(
+                [self.executable, "--port", str(port), "--bind", "127.0.0.1", "--cluster-enabled", "yes",
+                 "--cluster-config-file", str(node_dir / "nodes.conf"), "--save", "", "--appendonly", "no",
+                 "--dir", str(node_dir), "--protected-mode", "no"],
+                stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL))
+            log.close()
+        deadline = time.monotonic() + timeout_s
+        for port in self.ports:
+            while not redis_answers(f"redis://127.0.0.1:{port}/0", timeout_s=0.2):
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"cluster node on port {port} did not start")
+                time.sleep(0.02)
+        subprocess.run([self.cli, "--cluster", "create", *(f"127.0.0.1:{p}" for p in self.ports),
+                        "--cluster-replicas", "0", "--cluster-yes"],
+                       check=True, capture_output=True, timeout=timeout_s)
+        while time.monotonic() < deadline:
+            info = subprocess.run([self.cli, "-p", str(self.ports[0]), "cluster", "info"],
+                                  capture_output=True, text=True, timeout=5).stdout
+            if "cluster_state:ok" in info:
+                return
+            time.sleep(0.1)
+        raise RuntimeError("the cluster did not reach cluster_state:ok")
+
+    def close(self) -> None:
+        """Stop every node and remove the temp dir."""
+        for process in self._processes:
+            process.kill()
+            process.wait(timeout=5)
+        self._processes = []
+        shutil.rmtree(self._dir, ignore_errors=True)
+
+    def __enter__(self) -> PrivateRedisCluster:
+        """Start the cluster and return self."""
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        """Stop the cluster."""
         self.close()
