@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 from .actions import DUPLICATE_FLAG, Action
@@ -31,13 +32,33 @@ def require_turn(state: GameState, seat: Seat) -> None:
         reject(Reason.NOT_YOUR_TURN, f"it is seat {state.turn}'s turn, not seat {seat}'s")
 
 
+_ORDERINGS = {n: math.factorial(n) for n in (24, 52)}
+
+
+def shuffled(cards: list[Card], rng: random.Random) -> list[Card]:
+    """The cards in a uniformly random order, drawn from a single random integer.
+
+    An integer uniform in ``[0, n!)`` (rejection-sampled from ``getrandbits``) is read as a
+    Lehmer code, which maps it one-to-one onto the orderings of ``n`` cards. One draw instead
+    of one per card is faster, and far faster with ``secrets.SystemRandom``.
+    """
+    n = len(cards)
+    orderings = _ORDERINGS.get(n) or math.factorial(n)
+    bits = orderings.bit_length()
+    code = rng.getrandbits(bits)
+    while code >= orderings:
+        code = rng.getrandbits(bits)
+    rest = list(cards)
+    deck = []
+    for remaining in range(n, 0, -1):
+        code, index = divmod(code, remaining)
+        deck.append(rest.pop(index))
+    return deck
+
+
 def start_hand(state: GameState, rng: random.Random, cards: list[Card]) -> list[Card]:
     """Reset the per-hand fields, take the next deck (prearranged or shuffled) and return it."""
-    if state.decks:
-        deck = state.decks.pop(0)
-    else:
-        deck = cards[:]
-        rng.shuffle(deck)
+    deck = state.decks.pop(0) if state.decks else shuffled(cards, rng)
     n = state.n
     state.hand_no += 1
     state.deck = deck
