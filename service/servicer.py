@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import hashlib
 import json
 import logging
@@ -59,32 +60,39 @@ class _Call:
         self.seat: int | None = None
 
 
+@contextlib.asynccontextmanager
+async def _handled(name: str, call: _Call, context):
+    """Map errors to statuses (never UNKNOWN for client input) and log one line for the call."""
+    start = time.perf_counter()
+    code = grpc.StatusCode.OK
+    try:
+        yield
+    except ServiceError as exc:
+        code = exc.code
+        await context.abort_with_status(to_status(exc))
+    except StoreUnavailable as exc:
+        code = grpc.StatusCode.UNAVAILABLE
+        await context.abort_with_status(to_status(Unavailable(f"game store unavailable: {exc}")))
+    except (asyncio.CancelledError, grpc.aio.AbortError):
+        code = grpc.StatusCode.CANCELLED
+        raise
+    except Exception:
+        code = grpc.StatusCode.INTERNAL
+        log.exception("internal error in %s", name)
+        await context.abort(grpc.StatusCode.INTERNAL, "internal error")
+    finally:
+        _log_request(name, call, code, start)
+
+
 def _rpc(method):
-    """Wrap a unary handler: map errors to statuses, never leak UNKNOWN, log one line."""
+    """Wrap a unary handler with :func:`_handled`."""
     name = method.__name__
 
     @wraps(method)
     async def handler(self, request, context):
         call = _Call()
-        start = time.perf_counter()
-        code = grpc.StatusCode.OK
-        try:
+        async with _handled(name, call, context):
             return await method(self, request, context, call)
-        except ServiceError as exc:
-            code = exc.code
-            await context.abort_with_status(to_status(exc))
-        except StoreUnavailable as exc:
-            code = grpc.StatusCode.UNAVAILABLE
-            await context.abort_with_status(to_status(Unavailable(f"game store unavailable: {exc}")))
-        except (asyncio.CancelledError, grpc.aio.AbortError):
-            code = grpc.StatusCode.CANCELLED
-            raise
-        except Exception:
-            code = grpc.StatusCode.INTERNAL
-            log.exception("internal error in %s", name)
-            await context.abort(grpc.StatusCode.INTERNAL, "internal error")
-        finally:
-            _log_request(name, call, code, start)
 
     return handler
 
@@ -354,9 +362,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
     async def WatchGame(self, request, context):
         """Stream the caller's view after every change, from ``from_version`` on."""
         call = _Call()
-        start = time.perf_counter()
-        code = grpc.StatusCode.OK
-        try:
+        async with _handled("WatchGame", call, context):
             call.game_id = _game_id(request.game_id)
             if request.from_version < 0:
                 raise InvalidArgument("from_version must not be negative")
@@ -369,21 +375,6 @@ class GameServicer(pb_grpc.GameServiceServicer):
                 await context.write(pb.WatchGameResponse(view=view))
                 if view.phase == enums.PHASE_GAME_OVER:
                     break
-        except ServiceError as exc:
-            code = exc.code
-            await context.abort_with_status(to_status(exc))
-        except StoreUnavailable as exc:
-            code = grpc.StatusCode.UNAVAILABLE
-            await context.abort_with_status(to_status(Unavailable(f"game store unavailable: {exc}")))
-        except (asyncio.CancelledError, grpc.aio.AbortError):
-            code = grpc.StatusCode.CANCELLED
-            raise
-        except Exception:
-            code = grpc.StatusCode.INTERNAL
-            log.exception("internal error in WatchGame")
-            await context.abort(grpc.StatusCode.INTERNAL, "internal error")
-        finally:
-            _log_request("WatchGame", call, code, start)
 
     async def _watch(self, record: GameRecord, seat: int | None, last: int):
         """Views after each change past version ``last``; the current view when history is gone."""
