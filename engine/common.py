@@ -63,6 +63,7 @@ def start_hand(state: GameState, rng: random.Random, cards: list[Card]) -> list[
     state.hand_no += 1
     state.deck = deck
     state.salt = f"{rng.getrandbits(128):032x}"
+    state.commitment = commitment(state.salt, deck)
     state.hands = [0] * n
     state.looked = 0
     state.bids = [NO_BID] * n
@@ -117,7 +118,7 @@ def hand_record_base(state: GameState) -> dict:
     return {
         "hand": state.hand_no, "dealer": state.dealer, "bids": state.bids[:],
         "tricks": state.tricks[:], "deck": deck_text(state.deck), "salt": state.salt,
-        "commitment": commitment(state.salt, state.deck),
+        "commitment": state.commitment,
     }
 
 

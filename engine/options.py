@@ -57,7 +57,10 @@ def options_to_dict(options: Options) -> dict:
     return dict(vars(options))
 
 
+_FIELDS = {cls: frozenset(f.name for f in fields(cls)) for cls in (SpadesOptions, BuckEuchreOptions)}
+
+
 def options_from_dict(cls: type, data: dict) -> Options:
     """Options of class ``cls`` from a dict, ignoring unknown keys written by newer versions."""
-    known = {f.name for f in fields(cls)}
+    known = _FIELDS[cls]
     return cls(**{k: v for k, v in data.items() if k in known})

@@ -52,7 +52,7 @@ class GameState:
     """Everything about one game, hidden cards included; only ``engine.view`` shows it to a seat."""
 
     __slots__ = (
-        "variant", "options", "n", "phase", "dealer", "hand_no", "turn", "hands", "deck", "salt",
+        "variant", "options", "n", "phase", "dealer", "hand_no", "turn", "hands", "deck", "salt", "commitment",
         "looked", "bids", "calls", "tricks", "trick_seats", "trick_cards", "last_trick",
         "broken", "scores", "bags", "records", "winner", "decks",
         # Double Nil exchange
@@ -77,6 +77,7 @@ class GameState:
         self.hands = [0] * n
         self.deck: list[int] = []
         self.salt = ""
+        self.commitment = ""          # SHA-256 of the salt and this hand's deck, fixed at the deal
         self.looked = 0
         self.bids = [NO_BID] * n
         self.calls = [0] * n          # last bidding/trump/drop action of each seat (0 = none)

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from . import actions as A
 from .actions import Action, Kind
 from .cards import Card, card_list
-from .fairness import commitment
 from .options import Options
 from .state import DOUBLE_NIL_BID, NO_CARD, NO_TRUMP, NOBODY, GameState, Phase, Seat, Variant
 
@@ -115,7 +114,7 @@ def view(state: GameState, seat: Seat | None, legal: list[Action], exchange: tup
         winner_sides=list(state.winner),
         winner_seats=[s for side in state.winner for s in state.seats_of(side)],
         options=state.options,
-        deck_commitment=commitment(state.salt, state.deck) if in_hand else "",
+        deck_commitment=state.commitment if in_hand else "",
     )
     if state.variant == Variant.BUCK_EUCHRE and in_hand:
         v.trump = state.trump if 0 <= state.trump < 4 else None

@@ -118,8 +118,10 @@ def exchange_action(request: pb.ExchangeRequest) -> int:
     return engine.exchange_of([card(text, "cards[]") for text in request.cards])
 
 
+@lru_cache(maxsize=4096)
 def legal_action(action: int) -> view_pb2.LegalAction:
-    """One legal action as a message (exchanges are sent as one ExchangeRule entry instead)."""
+    """One legal action as a message (cached: copied into each view; exchanges are sent as one
+    entry listing the eligible cards instead)."""
     kind, payload = action & 15, action >> 4
     message = view_pb2.LegalAction(kind=kind, notation=engine.action_name(action))
     if kind == engine.Kind.PLAY:
