@@ -1,0 +1,71 @@
+"""Service pieces without a server: game records, randomness, tokens, request conversion."""
+
+from __future__ import annotations
+
+import random
+import secrets
+
+import pytest
+
+import engine
+from cardgame.v1 import enums_pb2 as enums
+from cardgame.v1 import game_service_pb2 as pb
+from service import auth, convert
+from service.errors import InvalidArgument, Unauthenticated
+from service.games import GameRecord, Seat
+
+
+def _record(seed: int | None) -> GameRecord:
+    state = engine.new_game("spades", first_dealer=0)
+    return GameRecord("g1", state, [Seat(f"P{i}", enums.PLAYER_KIND_HUMAN, None, "") for i in range(4)], seed)
+
+
+def test_shuffles_are_cryptographically_random_unless_seeded():
+    assert isinstance(_record(None).rng(5), secrets.SystemRandom)
+    seeded = _record(42)
+    assert seeded.rng(5).random() == seeded.rng(5).random()
+    assert seeded.rng(5).random() != seeded.rng(6).random()
+
+
+def test_record_round_trips_through_its_stored_form():
+    record = _record(7)
+    engine.apply(record.state, 0, engine.DEAL, random.Random(1))
+    again = GameRecord.from_bytes(record.to_bytes())
+    assert again.state == record.state and again.seats == record.seats and again.seed == 7
+
+
+def test_tokens_are_random_hashed_per_game_and_matched_to_their_seat():
+    salt = auth.new_salt()
+    tokens = [auth.issue_token(salt, None, "g1", seat) for seat in range(4)]
+    assert len(set(tokens)) == 4 and all(len(t) >= 32 for t in tokens)
+    hashes = [auth.token_hash("g1", t) for t in tokens]
+    assert tokens[2] not in "".join(hashes)  # only hashes are stored
+    assert auth.seat_of("g1", tokens[2], hashes) == 2
+    assert auth.seat_of("g1", None, hashes) is None
+    with pytest.raises(Unauthenticated):
+        auth.seat_of("g2", tokens[2], [auth.token_hash("g2", auth.issue_token(salt, None, "g2", 0))])
+    derived = auth.issue_token(salt, "req-1", "g1", 1)
+    assert derived == auth.issue_token(salt, "req-1", "g1", 1) != auth.issue_token(salt, "req-1", "g1", 2)
+
+
+def test_bearer_header_parsing():
+    assert auth.bearer_token([("authorization", "Bearer abc")]) == "abc"
+    assert auth.bearer_token([("user-agent", "x")]) is None
+    for bad in ("Basic abc", "Bearer ", "abc"):
+        with pytest.raises(Unauthenticated):
+            auth.bearer_token([("authorization", bad)])
+
+
+def test_request_conversion_rejects_malformed_input():
+    assert convert.card("10h") == engine.parse_card("10H")
+    for bad in ("", "1", "ZZ", "AAAAAAAAAAAAAAA"):
+        with pytest.raises(InvalidArgument):
+            convert.card(bad)
+    with pytest.raises(InvalidArgument):
+        convert.variant(enums.VARIANT_UNSPECIFIED)
+    with pytest.raises(InvalidArgument):
+        convert.bid_action(pb.BidRequest(kind=pb.BID_KIND_NAME_SUIT, suit=99))
+    duplicate = convert.exchange_action(pb.ExchangeRequest(cards=["2C", "2C", "3C"]))
+    assert duplicate & 15 == engine.Kind.EXCHANGE and duplicate >> 4 & engine.actions.DUPLICATE_FLAG
+    with pytest.raises(InvalidArgument):
+        convert.options("buck_euchre", convert.options_message(engine.SpadesOptions()))
