@@ -26,7 +26,12 @@ class Seat:
 
 
 class GameRecord:
-    """Everything the service stores about one game."""
+    """Everything the service stores about one game in its state blob.
+
+    Finished hands' score records are not part of it: the store keeps them in a list of their
+    own, appended when a hand ends, so the blob read and written on every move stays small.
+    ``state.records`` therefore holds only the hands finished since the record was loaded.
+    """
 
     __slots__ = ("game_id", "state", "seats", "seed")
 
@@ -48,12 +53,23 @@ class GameRecord:
         return random.Random(f"{self.seed}:{version}")
 
     def to_bytes(self) -> bytes:
-        """The stored form (JSON with a record version)."""
+        """The stored form (JSON with a record version), hand records left out."""
+        game = self.state.to_dict()
+        game["records"] = []
         return orjson.dumps({
             "r": RECORD_VERSION, "id": self.game_id, "seed": self.seed,
             "seats": [[s.name, s.kind, s.bot, s.token_hash] for s in self.seats],
-            "game": self.state.to_dict(),
+            "game": game,
         })
+
+    def new_hands(self) -> list[bytes]:
+        """The score records of the hands finished since the record was loaded, serialised."""
+        return [orjson.dumps(hand) for hand in self.state.records]
+
+    def with_hands(self, hands: list[bytes]) -> "GameRecord":
+        """Put every stored hand record back into the state (for scores); returns self."""
+        self.state.records = [orjson.loads(hand) for hand in hands]
+        return self
 
     @classmethod
     def from_bytes(cls, raw: bytes) -> "GameRecord":

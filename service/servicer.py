@@ -162,6 +162,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
         _, record = await self._load(call.game_id)
         auth.seat_of(call.game_id, auth.bearer_token(context.invocation_metadata()),
                      [s.token_hash for s in record.seats])
+        record.with_hands(await self.store.hands(call.game_id))
         return convert.score_message(record.state)
 
     # ---- creating ----
@@ -275,7 +276,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
             view = self._view(record, seat, version + len(events))
             body = envelope(seat, view)
             result = await self.store.commit(game_id, version, record.to_bytes(), events, request_id, body,
-                                             record.state.phase == Phase.GAME_OVER)
+                                             record.state.phase == Phase.GAME_OVER, record.new_hands())
             if result.replay is not None:
                 return replay_check(result.replay, seat)
             if result.ok:

@@ -1,7 +1,8 @@
 """The game store interface: load a game, compare-and-set it back, replay, event log, watch.
 
 A store keeps, per game: the opaque state bytes and their version, a capped log of events
-(one per version), idempotency records (request id -> response bytes, with a TTL) and a
+(one per version), the list of finished hands' score records (only ever appended to, and kept
+out of the state so the state read and written on every move stays small), idempotency records (request id -> response bytes, with a TTL) and a
 change feed. Two implementations pass one contract suite (tests/test_store_contract.py):
 ``RedisStore`` (service/store_redis.py, shared by many server processes) and ``MemoryStore``
 (service/store_memory.py, one process; the default of ``make run`` without ``REDIS_URL``).
@@ -77,8 +78,13 @@ class Store(Protocol):
         request_id: str | None,
         response: bytes | None,
         finished: bool,
+        hands: Sequence[bytes] = (),
     ) -> Committed:
-        """Replace the state and append events if the version is still expected_version."""
+        """Replace the state and append events (and hand records) if the version is still expected_version."""
+        ...
+
+    async def hands(self, game_id: str) -> list[bytes]:
+        """Return every hand record appended by commits, oldest first ([] for no such game)."""
         ...
 
     async def get_response(self, game_id: str, request_id: str) -> bytes | None:

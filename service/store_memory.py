@@ -10,7 +10,8 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from service.store import (
     DEFAULT_FINISHED_TTL_S,
@@ -33,12 +34,13 @@ SWEEP_INTERVAL_S = 60.0
 
 @dataclass
 class _Game:
-    """One stored game: version, state, retained events and expiry time."""
+    """One stored game: version, state, retained events, hand records and expiry time."""
 
     version: int
     state: bytes
     events: deque[tuple[int, bytes]]
     expires_at: float
+    hands: list[bytes] = field(default_factory=list)
 
 
 @dataclass
@@ -114,8 +116,9 @@ class MemoryStore:
         request_id: str | None,
         response: bytes | None,
         finished: bool,
+        hands: Sequence[bytes] = (),
     ) -> Committed:
-        """Replace the state and append events if the version is still expected_version."""
+        """Replace the state and append events (and hand records) if the version is still expected_version."""
         validate_game_id(game_id)
         validate_request_id(request_id)
         validate_commit(expected_version, state, events)
@@ -135,6 +138,7 @@ class MemoryStore:
             game.events.append((version, event))
         game.version = version
         game.state = state
+        game.hands.extend(hands)
         game.expires_at = now + (self._finished_ttl_s if finished else self._idle_ttl_s)
         if request_id is not None:
             self._record(game_id, request_id, response, now, game.expires_at)
@@ -148,6 +152,13 @@ class MemoryStore:
         self._check_open()
         record = self._live_request(game_id, request_id, self._now())
         return None if record is None else record.response
+
+    async def hands(self, game_id: str) -> list[bytes]:
+        """Return every hand record appended by commits, oldest first ([] for no such game)."""
+        validate_game_id(game_id)
+        self._check_open()
+        game = self._live_game(game_id, self._now())
+        return [] if game is None else list(game.hands)
 
     async def events_after(self, game_id: str, version: int) -> list[tuple[int, bytes]]:
         """Return retained (version, event) pairs with versions above ``version``, ascending."""

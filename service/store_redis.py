@@ -5,6 +5,7 @@ on one shard (``P`` is the prefix, ``cardgame`` by default):
 
 - ``P:{id}:state``  hash, fields ``v`` (version) and ``s`` (opaque state bytes)
 - ``P:{id}:events`` stream, entry ID ``<version>-0``, field ``e`` (event bytes), MAXLEN-capped
+- ``P:{id}:hands``  list of the finished hands' score records, appended by commits
 - ``P:{id}:req:<request_id>``  string: the response recorded for that request id (with a TTL)
 - channel ``P:{id}:changes``  receives the new version after each create/commit
 
@@ -27,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from redis.asyncio import Redis
@@ -56,31 +57,35 @@ from service.store import (
 
 log = logging.getLogger(__name__)
 
-# KEYS: state, events[, req]   ARGV: state, event, ttl_ms, max_events, channel, req_ttl_ms, response
+# KEYS: state, events, hands[, req]   ARGV: state, event, ttl_ms, max_events, channel, req_ttl_ms, response
 CREATE_LUA = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('DEL', KEYS[2])
+redis.call('DEL', KEYS[2], KEYS[3])
 redis.call('HSET', KEYS[1], 'v', '1', 's', ARGV[1])
 redis.call('XADD', KEYS[2], 'MAXLEN', ARGV[4], '1-0', 'e', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
-if #KEYS == 3 then redis.call('SET', KEYS[3], ARGV[7], 'PX', ARGV[6]) end
+if #KEYS == 4 then redis.call('SET', KEYS[4], ARGV[7], 'PX', ARGV[6]) end
 redis.call('PUBLISH', ARGV[5], '1')
 return 1
 """
 
-# KEYS: state, events[, req]
-# ARGV: expected, state, ttl_ms, max_events, channel, req_ttl_ms, response, event...
+# KEYS: state, events, hands[, req]
+# ARGV: expected, state, ttl_ms, max_events, channel, req_ttl_ms, response, n_hands, hand..., event...
 # Returns {1, new_version} | {0, current_version} | {0, current_version, stored_response}.
 COMMIT_LUA = """
 local cur = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
-if #KEYS == 3 then
-  local prev = redis.call('GET', KEYS[3])
+if #KEYS == 4 then
+  local prev = redis.call('GET', KEYS[4])
   if prev then return {0, cur, prev} end
 end
 if cur == 0 or cur ~= tonumber(ARGV[1]) then return {0, cur} end
+local first_event = 9 + tonumber(ARGV[8])
+for i = 9, first_event - 1 do
+  redis.call('RPUSH', KEYS[3], ARGV[i])
+end
 local v = cur
-for i = 8, #ARGV do
+for i = first_event, #ARGV do
   v = v + 1
   redis.call('XADD', KEYS[2], string.format('%d-0', v), 'e', ARGV[i])
 end
@@ -88,7 +93,8 @@ redis.call('XTRIM', KEYS[2], 'MAXLEN', ARGV[4])
 redis.call('HSET', KEYS[1], 'v', string.format('%d', v), 's', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
-if #KEYS == 3 then redis.call('SET', KEYS[3], ARGV[7], 'PX', ARGV[6]) end
+if redis.call('EXISTS', KEYS[3]) == 1 then redis.call('PEXPIRE', KEYS[3], ARGV[3]) end
+if #KEYS == 4 then redis.call('SET', KEYS[4], ARGV[7], 'PX', ARGV[6]) end
 redis.call('PUBLISH', ARGV[5], string.format('%d', v))
 return {1, v}
 """
@@ -229,14 +235,15 @@ class RedisStore:
         request_id: str | None,
         response: bytes | None,
         finished: bool,
+        hands: Sequence[bytes] = (),
     ) -> Committed:
-        """Replace the state and append events if the version is still expected_version."""
+        """Replace the state and append events (and hand records) if the version is still expected_version."""
         validate_request_id(request_id)
         validate_commit(expected_version, state, events)
         keys = self._keys(game_id, request_id)
         ttl_ms = self._finished_ttl_ms if finished else self._idle_ttl_ms
         args = [expected_version, state, ttl_ms, self._max_events, self.key(game_id, "changes"),
-                min(self._request_ttl_ms, ttl_ms), response or b"", *events]
+                min(self._request_ttl_ms, ttl_ms), response or b"", len(hands), *hands, *events]
         with unavailable_on_error("commit"):
             reply = await self._commit_script(keys=keys, args=args)
         if len(reply) == 3:
@@ -249,6 +256,12 @@ class RedisStore:
         key = self.key(game_id, f"req:{request_id}")
         with unavailable_on_error("get_response"):
             return await self._client.get(key)
+
+    async def hands(self, game_id: str) -> list[bytes]:
+        """Return every hand record appended by commits, oldest first ([] for no such game)."""
+        key = self.key(game_id, "hands")
+        with unavailable_on_error("hands"):
+            return await self._client.lrange(key, 0, -1)
 
     async def events_after(self, game_id: str, version: int) -> list[tuple[int, bytes]]:
         """Return retained (version, event) pairs with versions above ``version``, ascending."""
@@ -295,8 +308,8 @@ class RedisStore:
                     await client.aclose()
 
     def _keys(self, game_id: str, request_id: str | None) -> list[str]:
-        """Return the KEYS of a write script: state, events and the request key if any."""
-        keys = [self.key(game_id, "state"), self.key(game_id, "events")]
+        """Return the KEYS of a write script: state, events, hands and the request key if any."""
+        keys = [self.key(game_id, "state"), self.key(game_id, "events"), self.key(game_id, "hands")]
         if request_id is not None:
             keys.append(self.key(game_id, f"req:{request_id}"))
         return keys

@@ -76,10 +76,10 @@ def new_id() -> str:
 
 async def commit(store: Store, game_id: str, expected: int, state: bytes, *events: bytes,
                  request_id: str | None = None, response: bytes | None = None,
-                 finished: bool = False) -> Committed:
+                 finished: bool = False, hands: tuple[bytes, ...] = ()) -> Committed:
     """Call store.commit with defaults for the optional parts."""
     return await store.commit(game_id, expected, state, list(events), request_id, response,
-                              finished)
+                              finished, hands)
 
 
 async def next_version(watch: AsyncIterator[int]) -> int:
@@ -264,16 +264,29 @@ async def test_concurrent_retries_of_one_request_apply_once(store: Store) -> Non
     assert await store.events_after(game, 0) == [(1, b"e1"), (2, b"a")]
 
 
+async def test_hand_records_are_appended_only_with_a_successful_commit(store: Store) -> None:
+    game = new_id()
+    await store.create(game, b"s1", b"e1")
+    assert await store.hands(game) == []
+    assert (await commit(store, game, 1, b"s2", b"a", request_id="r1", response=b"x", hands=(b"h1",))).ok
+    assert not (await commit(store, game, 1, b"s9", b"z", hands=(b"stale",))).ok
+    assert (await commit(store, game, 2, b"s9", b"z", request_id="r1", hands=(b"replayed",))).replay == b"x"
+    assert (await commit(store, game, 2, b"s3", b"b", b"c", hands=(b"h2", b"h3"))).version == 4
+    assert await store.hands(game) == [b"h1", b"h2", b"h3"]
+    assert await store.hands(new_id()) == []
+
+
 async def test_finished_game_expires_after_finished_ttl(store: Store, clock: FakeClock) -> None:
     game = new_id()
     await store.create(game, b"s1", b"e1", request_id="r0", response=b"c")
-    await commit(store, game, 1, b"s2", b"a", request_id="r1", response=b"resp1")
-    await commit(store, game, 2, b"s3", b"b", request_id="r2", response=b"resp2", finished=True)
+    await commit(store, game, 1, b"s2", b"a", request_id="r1", response=b"resp1", hands=(b"h1",))
+    await commit(store, game, 2, b"s3", b"b", request_id="r2", response=b"resp2", finished=True, hands=(b"h2",))
     if isinstance(store, RedisStore):
         ttls = await redis_ttls(store, game)
-        assert set(ttls) == {"state", "events", "req:r0", "req:r1", "req:r2"}
+        assert set(ttls) == {"state", "events", "hands", "req:r0", "req:r1", "req:r2"}
         assert 95_000 < ttls["state"] <= 100_000
         assert 95_000 < ttls["events"] <= 100_000
+        assert 95_000 < ttls["hands"] <= 100_000
         assert 95_000 < ttls["req:r2"] <= 100_000
         assert 0 < ttls["req:r0"] <= 500_000 and 0 < ttls["req:r1"] <= 500_000
         return
@@ -283,6 +296,7 @@ async def test_finished_game_expires_after_finished_ttl(store: Store, clock: Fak
     clock.advance(2)
     assert await store.load(game) is None
     assert await store.events_after(game, 0) == []
+    assert await store.hands(game) == []
     assert await store.get_response(game, "r2") is None
     await store.create(game, b"again", b"e")  # the id is free again
     assert await store.load(game) == Loaded(1, b"again")
@@ -397,7 +411,7 @@ async def test_redis_key_layout(redis_pair: tuple[RedisStore, RedisStore]) -> No
     await commit(store, game, 1, b"s2", b"a", request_id="r1", response=b"resp")
     client = store.client
     tag = "{" + game + "}"
-    assert all(tag in key for key in (store.key(game, p) for p in ("state", "events")))
+    assert all(tag in key for key in (store.key(game, p) for p in ("state", "events", "hands")))
     assert await client.type(store.key(game, "state")) == b"hash"
     assert await client.hgetall(store.key(game, "state")) == {b"v": b"2", b"s": b"s2"}
     assert await client.type(store.key(game, "events")) == b"stream"
