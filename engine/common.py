@@ -9,7 +9,7 @@ from .actions import DUPLICATE_FLAG, Action
 from .cards import BITS, Card, cards_text, deck_text
 from .errors import IllegalAction, Reason
 from .fairness import commitment
-from .state import NO_BID, NO_CARD, NOBODY, GameState, Phase, Seat
+from .state import NOBODY, GameState, Phase, Seat
 
 
 def reject(reason: Reason, message: str) -> None:
@@ -59,38 +59,11 @@ def shuffled(cards: list[Card], rng: random.Random) -> list[Card]:
 def start_hand(state: GameState, rng: random.Random, cards: list[Card]) -> list[Card]:
     """Reset the per-hand fields, take the next deck (prearranged or shuffled) and return it."""
     deck = state.decks.pop(0) if state.decks else shuffled(cards, rng)
-    n = state.n
+    state.reset_hand()
     state.hand_no += 1
     state.deck = deck
     state.salt = f"{rng.getrandbits(128):032x}"
     state.commitment = commitment(state.salt, deck)
-    state.hands = [0] * n
-    state.looked = 0
-    state.bids = [NO_BID] * n
-    state.calls = [0] * n
-    state.tricks = [0] * n
-    state.trick_seats = []
-    state.trick_cards = []
-    state.last_trick = None
-    state.broken = False
-    state.xneed = 0
-    state.xgiven = [NO_CARD] * n
-    state.xgot = [0] * n
-    state.pos = 0
-    state.offered = NO_CARD
-    state.discards = 0
-    state.seen = [0] * n
-    state.discarded = [0] * n
-    state.draw_turns = [0] * n
-    state.turnup = NO_CARD
-    state.trump = NO_CARD
-    state.maker = NOBODY
-    state.active = (1 << n) - 1
-    state.kitty = 0
-    state.turned_down = False
-    state.dealer_discard = NO_CARD
-    state.clubs = False
-    state.swept = NOBODY
     return deck
 
 

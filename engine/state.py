@@ -74,10 +74,21 @@ class GameState:
         self.dealer = first_dealer
         self.hand_no = 0
         self.turn = first_dealer
-        self.hands = [0] * n
+        start = options.starting_score if variant == Variant.BUCK_EUCHRE else 0
+        self.scores = [start] * sides
+        self.bags = [0] * sides
+        self.records: list[dict] = []
+        self.winner: list[int] = []   # winning sides (partnerships or seats); empty while playing
+        self.decks: list[list[int]] = []  # prearranged decks still to be dealt
         self.deck: list[int] = []
         self.salt = ""
         self.commitment = ""          # SHA-256 of the salt and this hand's deck, fixed at the deal
+        self.reset_hand()
+
+    def reset_hand(self) -> None:
+        """Clear everything that belongs to one hand (cards, bids, tricks, exchange, draw, trump)."""
+        n = self.n
+        self.hands = [0] * n
         self.looked = 0
         self.bids = [NO_BID] * n
         self.calls = [0] * n          # last bidding/trump/drop action of each seat (0 = none)
@@ -86,12 +97,6 @@ class GameState:
         self.trick_cards: list[int] = []
         self.last_trick: list | None = None   # [seats, cards, winner]
         self.broken = False
-        start = options.starting_score if variant == Variant.BUCK_EUCHRE else 0
-        self.scores = [start] * sides
-        self.bags = [0] * sides
-        self.records: list[dict] = []
-        self.winner: list[int] = []   # winning sides (partnerships or seats); empty while playing
-        self.decks: list[list[int]] = []
         self.xneed = 0
         self.xgiven = [NO_CARD] * n   # cards each seat gave (-1: not chosen / not exchanging)
         self.xgot = [0] * n

@@ -107,6 +107,19 @@ def event_loop() -> asyncio.AbstractEventLoop:
     return session_loop()
 
 
+def _started_private_redis() -> PrivateRedis:
+    """A running private redis-server, or a test failure saying why there is none."""
+    if find_redis_server() is None:
+        pytest.fail(f"no redis-server on PATH for tests: {NO_REDIS_HELP}")
+    server = PrivateRedis()
+    try:
+        server.start()
+    except RuntimeError as exc:
+        server.close()
+        pytest.fail(f"could not start a private redis-server: {exc}")
+    return server
+
+
 @pytest.fixture(scope="session")
 def redis_url(request: pytest.FixtureRequest) -> Iterator[str]:
     """URL of a Redis answering PING: configured, local default, or a private server."""
@@ -119,14 +132,7 @@ def redis_url(request: pytest.FixtureRequest) -> Iterator[str]:
     if redis_answers(DEFAULT_URL):
         yield DEFAULT_URL
         return
-    if find_redis_server() is None:
-        pytest.fail(f"no Redis for tests: {NO_REDIS_HELP}")
-    server = PrivateRedis()
-    try:
-        server.start()
-    except RuntimeError as exc:
-        server.close()
-        pytest.fail(f"could not start a private redis-server: {exc}")
+    server = _started_private_redis()
     try:
         yield server.url
     finally:
@@ -150,14 +156,7 @@ def redis_prefix(redis_run_prefix: str) -> str:
 @pytest.fixture
 def private_redis() -> Iterator[PrivateRedis]:
     """A started private redis-server of this test's own, stopped and removed afterwards."""
-    if find_redis_server() is None:
-        pytest.fail(f"private_redis needs redis-server on PATH: {NO_REDIS_HELP}")
-    server = PrivateRedis()
-    try:
-        server.start()
-    except RuntimeError as exc:
-        server.close()
-        pytest.fail(f"could not start a private redis-server: {exc}")
+    server = _started_private_redis()
     try:
         yield server
     finally:
