@@ -26,20 +26,18 @@ import engine
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
-from engine.state import Phase
+from engine.state import SEATS, Phase
 from service import auth, bots, convert
 from service.errors import (Aborted, IllegalMove, InvalidArgument, NotFound, PermissionDenied, ServiceError,
                             Unavailable, to_status)
 from service.games import GameRecord, Seat, event_bytes, event_state
-from service.store import GameExists, Store, StoreUnavailable
+from service.store import GameExists, Store, StoreUnavailable, validate_game_id, validate_request_id
 
 log = logging.getLogger("cardgame.requests")
 
-MAX_ID = 128
 MAX_DECKS = 200
 MAX_ATTEMPTS = 32
 MAX_BOT_ACTIONS = 2000
-SEATS = {"spades": 4, "spades2": 2, "buck_euchre": 4}
 
 
 @dataclass
@@ -104,17 +102,17 @@ def _log_request(method: str, call: _Call, code: grpc.StatusCode, start: float) 
 
 
 def _game_id(value: str) -> str:
-    if not value:
-        raise InvalidArgument("game_id is required")
-    if len(value) > MAX_ID or "{" in value or "}" in value:
-        raise InvalidArgument("game_id is not a valid game id")
-    return value
+    try:
+        return validate_game_id(value)
+    except ValueError as exc:
+        raise InvalidArgument(str(exc)) from None
 
 
 def _request_id(value: str) -> str | None:
-    if len(value) > MAX_ID:
-        raise InvalidArgument(f"request_id is longer than {MAX_ID} characters")
-    return value or None
+    try:
+        return validate_request_id(value or None)
+    except ValueError as exc:
+        raise InvalidArgument(str(exc)) from None
 
 
 def _fingerprint(request) -> str:
@@ -274,7 +272,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
                 raise Aborted(f"the game is at version {version}, not {expected}")
             events = change(record, version)
             view = self._view(record, seat, version + len(events))
-            body = envelope(seat, view)
+            body = envelope(seat, view) if request_id else None  # kept only for retries
             result = await self.store.commit(game_id, version, record.to_bytes(), events, request_id, body,
                                              record.state.phase == Phase.GAME_OVER, record.new_hands())
             if result.replay is not None:
