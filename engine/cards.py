@@ -72,11 +72,6 @@ def parse_suit(text: str) -> Suit:
     raise ValueError(f"not a suit: {text!r} (C, D, H or S)")
 
 
-def bit(card: Card) -> CardSet:
-    """The set holding just this card."""
-    return 1 << card
-
-
 def cards_of(mask: CardSet) -> Iterator[Card]:
     """The cards of a set, lowest first (clubs 2 up to the ace of spades)."""
     while mask:
@@ -96,11 +91,6 @@ def to_set(cards: Iterable[Card]) -> CardSet:
     for c in cards:
         mask |= 1 << c
     return mask
-
-
-def count(mask: CardSet) -> int:
-    """How many cards a set holds."""
-    return mask.bit_count()
 
 
 def cards_text(mask: CardSet) -> str:

@@ -138,12 +138,6 @@ def legal_deal(state: GameState, seat: Seat) -> list[Action]:
     return [A.DEAL] if seat == state.turn else []
 
 
-def legal(state: GameState, seat: Seat) -> Sequence[Action]:
-    """Every action open to ``seat`` now in four-player Spades."""
-    step = LEGAL.get(state.phase)
-    return step(state, seat) if step else []
-
-
 def exchange_choice(state: GameState, seat: Seat) -> tuple[int, int, int] | None:
     """(eligible cards, fewest, most) this seat may give in the exchange, or None."""
     if state.phase != Phase.EXCHANGE or not state.xneed >> seat & 1:

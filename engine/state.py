@@ -121,10 +121,6 @@ class GameState:
         """How many scoring sides: partnerships in four-player Spades, else players."""
         return len(self.scores)
 
-    def side_of(self, seat: Seat) -> int:
-        """The scoring side of a seat."""
-        return seat & 1 if self.variant == Variant.SPADES else seat
-
     def seats_of(self, side: int) -> list[Seat]:
         """The seats of a scoring side."""
         return [side, side + 2] if self.variant == Variant.SPADES else [side]
