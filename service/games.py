@@ -89,6 +89,7 @@ def event_bytes(seat: int | None, action: int | None, state: GameState) -> bytes
                          "game": snapshot})
 
 
-def event_state(raw: bytes) -> GameState:
-    """The engine state stored in an event."""
-    return GameState.from_dict(orjson.loads(raw)["game"])
+def event_state(raw: bytes) -> GameState | None:
+    """The engine state stored in an event, or None for an event that carries none."""
+    game = orjson.loads(raw).get("game")
+    return None if game is None else GameState.from_dict(game)

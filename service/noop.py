@@ -12,7 +12,7 @@ import grpc
 from service.store import Store
 
 METHOD = "/cardgame.bench.v1.Bench/Noop"
-_EVENT = b'{"noop":true}'
+_EVENT = b'{"noop":true}'  # carries no game state: a watcher falls back to the current view
 
 
 def noop_handler(store: Store) -> grpc.GenericRpcHandler:

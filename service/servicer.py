@@ -383,9 +383,10 @@ class GameServicer(pb_grpc.GameServiceServicer):
                 if version <= last:
                     continue
                 events = await self.store.events_after(record.game_id, last) if last else []
-                if events and events[0][0] == last + 1:
-                    for v, raw in events:
-                        yield self._view(record, seat, v, event_state(raw))
+                states = [(v, event_state(raw)) for v, raw in events]
+                if states and states[0][0] == last + 1 and all(state for _, state in states):
+                    for v, state in states:
+                        yield self._view(record, seat, v, state)
                         last = v
                 else:
                     last, record = await self._load(record.game_id)

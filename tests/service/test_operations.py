@@ -183,3 +183,17 @@ def test_worker_processes_share_one_port(redis_url, redis_prefix):
                 send(stub, method, request, tokens[seat])
             assert stub.GetGame(pb.GetGameRequest(game_id=game_id)).view.version == 31
     assert proc.proc.returncode == 0
+
+
+def test_watch_past_events_without_a_game_state_sends_the_current_view():
+    """The benchmark's no-op RPC writes events with no state: watchers fall back to the current view."""
+    from service.noop import METHOD
+
+    with ServerProcess("--bench-noop") as proc, grpc.insecure_channel(proc.address) as channel:
+        stub = pb_grpc.GameServiceStub(channel)
+        created = create(stub, "spades", first_dealer=0)
+        assert channel.unary_unary(METHOD)(created.game_id.encode()) == b"2"
+        stream = stub.WatchGame(pb.WatchGameRequest(game_id=created.game_id, from_version=1), timeout=10)
+        view = next(stream).view
+        stream.cancel()
+        assert view.version == 2 and view.phase == enums.PHASE_DEAL
