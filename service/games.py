@@ -46,8 +46,9 @@ class GameRecord:
         """Bot strategy by seat."""
         return {i: s.bot for i, s in enumerate(self.seats) if s.bot}
 
-    def rng(self, version: int) -> random.Random:
-        """The randomness for the change made at ``version``: seeded in replay mode, else system."""
+    def rng(self, version: int | str) -> random.Random:
+        """The randomness for the change made at ``version`` (or a named step, such as the bot
+        moves made while the game is created): seeded in replay mode, else system."""
         if self.seed is None:
             return _SYSTEM_RANDOM
         return random.Random(f"{self.seed}:{version}")

@@ -214,7 +214,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
         first = request.first_dealer if request.HasField("first_dealer") else None
         state = engine.new_game(variant, options, rng, first, decks)
         record = GameRecord(game_id, state, seats, seed)
-        self._bot_events(record, 0)
+        self._bot_events(record, 0, "create-")
         response = pb.CreateGameResponse(game_id=game_id, view=self._view(record, None, 1))
         try:
             await self.store.create(game_id, record.to_bytes(), event_bytes(None, None, state), request_id,
@@ -247,17 +247,18 @@ class GameServicer(pb_grpc.GameServiceServicer):
 
     # ---- moves ----
 
-    def _bot_events(self, record: GameRecord, version: int) -> list[bytes]:
+    def _bot_events(self, record: GameRecord, version: int, label: str = "") -> list[bytes]:
         """Play every bot turn now due; return one event per action."""
         state, strategies = record.state, record.bots
+        bot_seats = set(strategies)
         events = []
-        seat = bots.bot_seat_to_act(state, set(strategies))
+        seat = bots.bot_seat_to_act(state, bot_seats)
         while seat is not None and len(events) < MAX_BOT_ACTIONS:
-            rng = record.rng(version + len(events) + 1)
+            rng = record.rng(f"{label}{version + len(events) + 1}")
             action = bots.choose_action(strategies[seat], state, seat, rng)
             engine.apply(state, seat, action, rng)
             events.append(event_bytes(seat, action, state))
-            seat = bots.bot_seat_to_act(state, set(strategies))
+            seat = bots.bot_seat_to_act(state, bot_seats)
         return events
 
     async def _commit_with_retry(self, game_id, expected, change, replay_check, request_id, envelope, seat_holder):
