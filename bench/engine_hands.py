@@ -6,7 +6,7 @@ import random
 import time
 
 import engine
-from engine.state import NOBODY, Phase
+from engine import NOBODY, Phase
 
 
 def play_hands(variant: str, hands: int, seed: int = 1) -> int:

@@ -1,26 +1,44 @@
-"""Pure rules of Spades (four and two players) and Buck Euchre: no I/O, no protobuf, no Redis.
+"""Pure rules of trick-taking card games: no I/O, no protobuf, no Redis.
+
+Each game is one module of ``engine.games`` that builds a :class:`Game`; the three built-in games
+are registered here, and ``register`` adds more. The entry points dispatch on the game:
 
 >>> import random
 >>> state = new_game("spades", rng=random.Random(1), first_dealer=0)
->>> state = apply(state, 0, DEAL, random.Random(1))
+>>> chance = apply(state, 0, DEAL, random.Random(1))
 >>> view(state, 1).turn, len(legal_actions(state, 1))
 (1, 16)
+>>> replay("spades", state.options, 0, [LogEntry(0, DEAL, chance)]) == state
+True
 """
 
-from .actions import (DEAL, DOUBLE_NIL, DRAW_DISCARD, DRAW_KEEP, DROP_OUT, ORDER_UP, PASS, REVEAL, STAY_IN,
-                      Action, Kind, action_name, bid, exchange, exchange_of, kind_of, name_suit, parse_action,
-                      payload_of, play)
-from .cards import card_name, cards_text, parse_card, parse_cards, parse_deck
-from .errors import IllegalAction, Reason
-from .game import apply, check_deck, legal_actions, new_game, score, view
-from .options import BuckEuchreOptions, SpadesOptions
-from .state import GameState, Phase, Seat, Variant
-from .views import View
+from .core.actions import (DEAL, DOUBLE_NIL, DRAW_DISCARD, DRAW_KEEP, DROP_OUT, ORDER_UP, PASS, REVEAL, STAY_IN,
+                           Action, Kind, action_name, bid, exchange, exchange_of, kind_of, name_suit, parse_action,
+                           payload_of, play)
+from .core.cards import card_name, cards_text, parse_card, parse_cards, parse_deck
+from .core.dealing import Chance
+from .core.errors import IllegalAction, Reason
+from .core.records import HandRecord
+from .core.table import NOBODY, Phase, Seat, TableState
+from .core.views import SeatInfo, SideInfo, View
+from .game import (GAMES, Game, LogEntry, Score, apply, check_deck, fold, game_of, legal_actions, new_game,
+                   register, replay, score, side_bags, state_from_bytes, state_from_dict, unregister, view)
+from .games import BUILTIN
+from .games.buck_euchre import BuckEuchreOptions
+from .games.spades import SpadesOptions
+
+for _game in BUILTIN:
+    register(_game)
+
+GameState = TableState
+"""Any game's state (each game subclasses :class:`TableState`)."""
 
 __all__ = [
     "DEAL", "DOUBLE_NIL", "DRAW_DISCARD", "DRAW_KEEP", "DROP_OUT", "ORDER_UP", "PASS", "REVEAL", "STAY_IN",
     "Action", "Kind", "action_name", "bid", "exchange", "exchange_of", "kind_of", "name_suit", "parse_action",
-    "payload_of", "play", "card_name", "cards_text", "parse_card", "parse_cards", "parse_deck",
-    "IllegalAction", "Reason", "apply", "check_deck", "legal_actions", "new_game", "score", "view",
-    "BuckEuchreOptions", "SpadesOptions", "GameState", "Phase", "Seat", "Variant", "View",
+    "payload_of", "play", "card_name", "cards_text", "parse_card", "parse_cards", "parse_deck", "Chance",
+    "IllegalAction", "Reason", "HandRecord", "NOBODY", "Phase", "Seat", "TableState", "GameState", "SeatInfo",
+    "SideInfo", "View", "GAMES", "Game", "LogEntry", "Score", "apply", "check_deck", "fold", "game_of",
+    "legal_actions", "new_game", "register", "replay", "score", "side_bags", "state_from_bytes", "state_from_dict", "unregister",
+    "view", "BuckEuchreOptions", "SpadesOptions",
 ]

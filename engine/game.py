@@ -1,54 +1,129 @@
-"""The engine's entry points: start a game, list and apply actions, view and score it."""
+"""The Game protocol, the registry of games, and the engine's entry points over it.
+
+A game is one module that builds a :class:`Game`: its seats, deck, options, state and hand
+record types, one legal/apply step per phase, and its view. ``register`` adds it to ``GAMES``
+(the three built-in games are registered by ``engine/__init__.py``); every entry point
+dispatches on ``state.variant`` and fails loudly for a game that is not registered.
+
+Chance is recorded: ``apply`` returns the outcome of any random event it drew (a deal's deck
+and salt, the cards a draw took), and ``replay`` folds a log of (seat, action, outcome) entries
+back into the exact state, drawing no randomness at all.
+"""
 
 from __future__ import annotations
 
+import json
 import random
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
-from . import buck_euchre, spades, spades2
-from .actions import Action
-from .cards import EUCHRE_DECK, FULL_DECK, Card, card_name
-from .errors import IllegalAction, Reason
-from .options import Options
-from .state import OPTIONS_CLASS, SEATS, GameState, Phase, Seat, Variant
-from .views import View, view as _view
+from .core.actions import DEAL, Action
+from .core.cards import Card, card_name, to_set
+from .core.dealing import Chance
+from .core.errors import IllegalAction, Reason
+from .core.records import HandRecord
+from .core.table import Phase, Seat, TableState
+from .core.views import View
 
-_RULES = {Variant.SPADES: spades, Variant.SPADES2: spades2, Variant.BUCK_EUCHRE: buck_euchre}
-_DECKS = {Variant.SPADES: FULL_DECK, Variant.SPADES2: FULL_DECK, Variant.BUCK_EUCHRE: EUCHRE_DECK}
+LegalStep = Callable[[Any, Seat], Sequence[Action]]
+ApplyStep = Callable[[Any, Seat, Action, random.Random, "Chance | None"], "Chance | None"]
+
 _SYSTEM_RANDOM = secrets.SystemRandom()
-_GAME_OVER = int(Phase.GAME_OVER)
+_GAME_OVER = Phase.GAME_OVER
 
 
-def new_game(variant: str, options: Options | None = None, rng: random.Random | None = None,
-             first_dealer: Seat | None = None, decks: list[list[Card]] | None = None) -> GameState:
+@dataclass(frozen=True)
+class Game:
+    """What a game module provides to the engine (and through it to the service and bots).
+
+    - ``new_state(options, first_dealer)`` builds the state before the first deal;
+    - ``legal[phase](state, seat)`` lists the actions ``seat`` may take in that phase, and
+      ``apply[phase](state, seat, action, rng, chance)`` applies one in place after checking it
+      (raising IllegalAction with nothing changed), drawing randomness from ``rng`` only when
+      ``chance`` is None, and returns the chance outcome it used (None if it used none);
+    - ``view(state, seat)`` is what ``seat`` (None: a spectator) may know, legal actions included;
+    - ``bags(state)`` each side's carried bags, for games that count them.
+    """
+
+    name: str
+    seats: int
+    cards: tuple[Card, ...]
+    options_type: type
+    state_type: type[TableState]
+    record_type: type[HandRecord]
+    new_state: Callable[[Any, Seat], TableState]
+    legal: Mapping[Phase, LegalStep]
+    apply: Mapping[Phase, ApplyStep]
+    view: Callable[[Any, "Seat | None"], View]
+    bags: Callable[[Any], list[int]] | None = None
+    deck_mask: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "deck_mask", to_set(self.cards))
+
+
+GAMES: dict[str, Game] = {}
+"""Every registered game by its name (``state.variant``)."""
+
+
+def register(game: Game) -> Game:
+    """Add a game to the registry; ValueError if another game already has its name."""
+    if GAMES.get(game.name, game) is not game:
+        raise ValueError(f"a different game is already registered as {game.name!r}")
+    GAMES[game.name] = game
+    return game
+
+
+def unregister(name: str) -> None:
+    """Remove a game from the registry (tests that register games of their own use it)."""
+    GAMES.pop(name, None)
+
+
+def game_of(variant: str) -> Game:
+    """The registered game of this name; ValueError for any other name."""
+    game = GAMES.get(variant)
+    if game is None:
+        raise ValueError(f"unknown variant {variant!r} (one of {', '.join(sorted(GAMES))})")
+    return game
+
+
+class LogEntry(NamedTuple):
+    """One step of a game's log: who did what, and the chance outcome it drew (if any)."""
+
+    seat: Seat
+    action: Action
+    chance: Chance | None = None
+
+
+def new_game(variant: str, options: Any = None, rng: random.Random | None = None,
+             first_dealer: Seat | None = None, decks: Iterable[Sequence[Card]] | None = None) -> TableState:
     """A new game waiting for its first deal; ValueError on a bad variant, option, dealer or deck.
 
     ``decks`` are prearranged decks (top first), used one per hand before shuffling resumes.
     """
-    if variant not in _RULES:
-        raise ValueError(f"unknown variant {variant!r} (one of {', '.join(Variant.ALL)})")
-    cls = OPTIONS_CLASS[variant]
+    game = game_of(variant)
+    cls = game.options_type
     options = options if options is not None else cls()
     if not isinstance(options, cls):
         raise ValueError(f"{variant} takes {cls.__name__}, not {type(options).__name__}")
     options.validate()
-    rng = rng or _SYSTEM_RANDOM
-    n = SEATS[variant]
+    n = game.seats
     if first_dealer is None:
-        first_dealer = rng.randrange(n)
+        first_dealer = (rng or _SYSTEM_RANDOM).randrange(n)
     if not 0 <= first_dealer < n:
         raise ValueError(f"first dealer must be a seat from 0 to {n - 1}, not {first_dealer}")
-    state = GameState(variant, options, first_dealer)
+    state = game.new_state(options, first_dealer)
     for i, deck in enumerate(decks or []):
         check_deck(variant, deck, i)
         state.decks.append(list(deck))
     return state
 
 
-def check_deck(variant: str, deck: list[Card], index: int = 0) -> None:
+def check_deck(variant: str, deck: Sequence[Card], index: int = 0) -> None:
     """Raise ValueError unless ``deck`` holds every card of the variant exactly once."""
-    want = _DECKS[variant]
+    want = game_of(variant).deck_mask
     mask = 0
     for c in deck:
         if not 0 <= c < 52 or not want >> c & 1:
@@ -60,46 +135,98 @@ def check_deck(variant: str, deck: list[Card], index: int = 0) -> None:
         raise ValueError(f"deck {index + 1}: {want.bit_count() - mask.bit_count()} cards are missing")
 
 
-_LEGAL = {variant: rules.LEGAL for variant, rules in _RULES.items()}
-_STEPS = {variant: rules.APPLY for variant, rules in _RULES.items()}
-
-
-def legal_actions(state: GameState, seat: Seat) -> Sequence[Action]:
+def legal_actions(state: TableState, seat: Seat) -> Sequence[Action]:
     """Every action ``seat`` may take now (empty when it has none); exchanges come as a lazy sequence."""
-    step = _LEGAL[state.variant].get(state.phase)
+    step = GAMES[state.variant].legal.get(state.phase)
     if step is None or not 0 <= seat < state.n:
         return []
     return step(state, seat)
 
 
-def apply(state: GameState, seat: Seat, action: Action, rng: random.Random | None = None) -> GameState:
-    """Apply one action of ``seat`` in place and return the state; IllegalAction leaves it unchanged."""
-    step = _STEPS[state.variant].get(state.phase)
+def apply(state: TableState, seat: Seat, action: Action, rng: random.Random | None = None,
+          chance: Chance | None = None) -> Chance | None:
+    """Apply one action of ``seat`` in place; IllegalAction leaves the state unchanged.
+
+    Returns the chance outcome the action drew from ``rng`` (None for an action without
+    chance); passing that outcome back as ``chance`` replays it without drawing.
+    """
+    step = GAMES[state.variant].apply.get(state.phase)
     if step is None or not 0 <= seat < state.n:
         if state.phase == _GAME_OVER:
             raise IllegalAction(Reason.WRONG_PHASE, "the game is over")
         if step is None:
             raise IllegalAction(Reason.WRONG_PHASE, f"nothing can be done in the {state.phase.name} phase")
         raise IllegalAction(Reason.NOT_YOUR_TURN, f"there is no seat {seat}")
-    step(state, seat, action, rng or _SYSTEM_RANDOM)
+    if chance is not None and action == DEAL:
+        check_deck(state.variant, chance.cards)
+    return step(state, seat, action, rng or _SYSTEM_RANDOM, chance)
+
+
+def view(state: TableState, seat: Seat | None) -> View:
+    """What ``seat`` may know now (``None`` or a seat outside the game: a spectator)."""
+    if seat is not None and not 0 <= seat < state.n:
+        seat = None
+    return GAMES[state.variant].view(state, seat)
+
+
+@dataclass
+class Score:
+    """Every finished hand's record, the running totals and bags per side, and the winners."""
+
+    hands: list[HandRecord]
+    totals: list[int]
+    bags: list[int]
+    sides: list[list[Seat]]
+    winner_sides: list[int]
+
+
+def side_bags(state: TableState) -> list[int]:
+    """Each side's carried bags (zeros for a game that counts none)."""
+    bags = GAMES[state.variant].bags
+    return bags(state) if bags is not None else [0] * state.sides
+
+
+def score(state: TableState) -> Score:
+    """Every hand's score record, the running totals and bags per side, and the winners."""
+    return Score(hands=list(state.records), totals=state.scores[:], bags=side_bags(state),
+                 sides=[state.seats_of(side) for side in range(state.sides)], winner_sides=state.winner[:])
+
+
+def replay(variant: str, options: Any, first_dealer: Seat, log: Iterable[LogEntry],
+           decks: Iterable[Sequence[Card]] | None = None) -> TableState:
+    """The state that ``log`` leads to from a new game: a pure fold, drawing no randomness."""
+    state = new_game(variant, options, None, first_dealer, decks)
+    for entry in log:
+        fold(state, entry)
     return state
 
 
-def view(state: GameState, seat: Seat | None) -> View:
-    """What ``seat`` may know now (``None``: a spectator), with its legal actions."""
-    if seat is None or not 0 <= seat < state.n:
-        return _view(state, None, [], None)
-    rules = _RULES[state.variant]
-    choice = rules.exchange_choice(state, seat)
-    return _view(state, seat, legal_actions(state, seat), choice)
+def fold(state: TableState, entry: LogEntry) -> None:
+    """Apply one log entry in place; ValueError when it needs a chance outcome it lacks."""
+    if apply(state, entry.seat, entry.action, _NO_RANDOM, entry.chance) is not entry.chance:
+        raise ValueError(f"log entry {entry} drew randomness: its chance outcome is missing")
 
 
-def score(state: GameState) -> dict:
-    """Every hand's score record, the running totals and bags per side, and the winners."""
-    return {
-        "hands": state.records,
-        "totals": state.scores[:],
-        "bags": state.bags[:],
-        "sides": [state.seats_of(side) for side in range(state.sides)],
-        "winner_sides": state.winner[:],
-    }
+class _NoRandom(random.Random):
+    """An rng that refuses to be used: replay draws nothing."""
+
+    def random(self) -> float:
+        raise ValueError("replay drew randomness: a chance outcome is missing from the log")
+
+    def getrandbits(self, k: int) -> int:
+        raise ValueError("replay drew randomness: a chance outcome is missing from the log")
+
+
+_NO_RANDOM = _NoRandom()
+
+
+def state_from_dict(data: dict) -> TableState:
+    """A state stored by ``TableState.to_dict``; ValueError for an unknown game or schema."""
+    game = game_of(data.get("variant", ""))
+    options = game.options_type.from_dict(data["options"])
+    return game.state_type.from_dict(data, options, game.record_type)
+
+
+def state_from_bytes(raw: bytes) -> TableState:
+    """A state from ``TableState.to_bytes``; ValueError for an unknown game or schema."""
+    return state_from_dict(json.loads(raw))

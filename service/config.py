@@ -20,7 +20,7 @@ class Config:
     idle_ttl_s: int = 7 * 86400
     finished_ttl_s: int = 86400
     request_ttl_s: int = 86400
-    max_events: int = 2000
+    max_requests: int = 64
     log_level: str = "INFO"
     grace_s: float = 10.0
     drain_s: float = 1.0
@@ -28,6 +28,7 @@ class Config:
     allow_seeded_shuffle: bool = False
     bench_noop: bool = False
     uvloop: bool = True
+    game_modules: tuple[str, ...] = ()
 
 
 def _env_bool(name: str) -> bool:
@@ -53,8 +54,8 @@ def parse(argv: list[str] | None = None) -> Config:
                    help="seconds a finished game is kept (FINISHED_TTL_S)")
     p.add_argument("--request-ttl", type=int, default=int(env("REQUEST_TTL_S", str(Config.request_ttl_s))),
                    help="seconds a request id is remembered for retries (REQUEST_TTL_S)")
-    p.add_argument("--max-events", type=int, default=int(env("MAX_EVENTS", str(Config.max_events))),
-                   help="events kept per game for WatchGame resumption (MAX_EVENTS)")
+    p.add_argument("--max-requests", type=int, default=int(env("MAX_REQUESTS", str(Config.max_requests))),
+                   help="request ids per game whose retries are recognised (MAX_REQUESTS)")
     p.add_argument("--log-level", default=env("LOG_LEVEL", "INFO"), help="DEBUG, INFO, WARNING… (LOG_LEVEL)")
     p.add_argument("--grace", type=float, default=float(env("GRACE_S", "10")),
                    help="seconds in-flight calls get to finish on SIGTERM (GRACE_S)")
@@ -68,16 +69,21 @@ def parse(argv: list[str] | None = None) -> Config:
                    help="serve the benchmark's no-op RPC (BENCH_NOOP)")
     p.add_argument("--no-uvloop", action="store_true", default=_env_bool("NO_UVLOOP"),
                    help="use the standard asyncio loop even when uvloop is installed (NO_UVLOOP)")
+    p.add_argument("--game-module", action="append", dest="game_modules",
+                   default=[m for m in env("GAME_MODULES", "").split(",") if m.strip()],
+                   help="a Python module to import at start-up that registers more games with "
+                        "engine.register (repeatable; GAME_MODULES, comma-separated)")
     a = p.parse_args(argv)
     workers = a.workers or os.cpu_count() or 1
     if not a.redis_url:
         workers = 1  # the in-memory store cannot be shared between processes
-    for name in ("idle_ttl", "finished_ttl", "request_ttl", "max_events"):
+    for name in ("idle_ttl", "finished_ttl", "request_ttl", "max_requests"):
         if getattr(a, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be at least 1")
     return Config(host=a.host, port=a.port, redis_url=a.redis_url, redis_cluster=a.redis_cluster,
                   key_prefix=a.key_prefix, workers=workers,
                   idle_ttl_s=a.idle_ttl, finished_ttl_s=a.finished_ttl, request_ttl_s=a.request_ttl,
-                  max_events=a.max_events, log_level=a.log_level.upper(), grace_s=a.grace, drain_s=a.drain,
+                  max_requests=a.max_requests, log_level=a.log_level.upper(), grace_s=a.grace, drain_s=a.drain,
                   allow_prearranged_decks=a.allow_prearranged_decks, allow_seeded_shuffle=a.allow_seeded_shuffle,
-                  bench_noop=a.bench_noop, uvloop=not a.no_uvloop)
+                  bench_noop=a.bench_noop, uvloop=not a.no_uvloop,
+                  game_modules=tuple(m.strip() for m in a.game_modules))

@@ -9,10 +9,14 @@ from dataclasses import dataclass
 import orjson
 
 import engine
-from engine.state import GameState
+from engine import GameState
 
-RECORD_VERSION = 1
+RECORD_VERSION = 2
 _SYSTEM_RANDOM = secrets.SystemRandom()
+
+
+class UnsupportedRecord(ValueError):
+    """A stored game written in a format this release does not read (an older release's)."""
 
 
 @dataclass
@@ -65,11 +69,12 @@ class GameRecord:
 
     def new_hands(self) -> list[bytes]:
         """The score records of the hands finished since the record was loaded, serialised."""
-        return [orjson.dumps(hand) for hand in self.state.records]
+        return [orjson.dumps(hand.to_dict()) for hand in self.state.records]
 
     def with_hands(self, hands: list[bytes]) -> "GameRecord":
         """Put every stored hand record back into the state (for scores); returns self."""
-        self.state.records = [orjson.loads(hand) for hand in hands]
+        record_type = engine.game_of(self.state.variant).record_type
+        self.state.records = [record_type.from_dict(orjson.loads(hand)) for hand in hands]
         return self
 
     @classmethod
@@ -77,20 +82,7 @@ class GameRecord:
         """The record from its stored form."""
         data = orjson.loads(raw)
         if data.get("r") != RECORD_VERSION:
-            raise ValueError(f"unsupported game record version {data.get('r')!r}")
+            raise UnsupportedRecord(f"this game was stored in format {data.get('r')!r}, which this release "
+                                    f"(format {RECORD_VERSION}) does not read; start a new game")
         seats = [Seat(*fields) for fields in data["seats"]]
-        return cls(data["id"], GameState.from_dict(data["game"]), seats, data["seed"])
-
-
-def event_bytes(seat: int | None, action: int | None, state: GameState) -> bytes:
-    """One event of the log: who did what, and the engine state after it (hand records left out)."""
-    snapshot = state.to_dict()
-    snapshot["records"] = []
-    return orjson.dumps({"seat": seat, "action": engine.action_name(action) if action else None,
-                         "game": snapshot})
-
-
-def event_state(raw: bytes) -> GameState | None:
-    """The engine state stored in an event, or None for an event that carries none."""
-    game = orjson.loads(raw).get("game")
-    return None if game is None else GameState.from_dict(game)
+        return cls(data["id"], engine.state_from_dict(data["game"]), seats, data["seed"])

@@ -1,18 +1,19 @@
 """The benchmark's baseline RPC: only the store's read and compare-and-set, no rules.
 
 Served only with ``--bench-noop``. ``/cardgame.bench.v1.Bench/Noop`` takes a game id (raw
-UTF-8 bytes) and rewrites that game's state unchanged at the next version, so `make bench`
-can set each move's cost beside the bare cost of the stack it runs on.
+UTF-8 bytes) and rewrites that game's state unchanged at the next version, with a log entry
+that records no action, so `make bench` can set each move's cost beside the bare cost of the
+stack it runs on.
 """
 
 from __future__ import annotations
 
 import grpc
 
+from service.gamelog import NOOP
 from service.store import Store
 
 METHOD = "/cardgame.bench.v1.Bench/Noop"
-_EVENT = b'{"noop":true}'  # carries no game state: a watcher falls back to the current view
 
 
 def noop_handler(store: Store) -> grpc.GenericRpcHandler:
@@ -23,7 +24,7 @@ def noop_handler(store: Store) -> grpc.GenericRpcHandler:
         loaded = await store.load(game_id)
         if loaded is None:
             await context.abort(grpc.StatusCode.NOT_FOUND, "no such game")
-        result = await store.commit(game_id, loaded.version, loaded.state, [_EVENT], None, None, False)
+        result = await store.commit(game_id, loaded.version, loaded.state, [NOOP], None, None, False)
         return str(result.version).encode()
 
     handler = grpc.unary_unary_rpc_method_handler(noop)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import importlib
 import logging
 import multiprocessing
 import os
@@ -71,16 +72,26 @@ async def serve(config: Config, stop: asyncio.Event | None = None) -> None:
 
 def _store_options(config: Config) -> dict:
     options = {"idle_ttl_s": config.idle_ttl_s, "finished_ttl_s": config.finished_ttl_s,
-               "request_ttl_s": config.request_ttl_s, "max_events": config.max_events}
+               "request_ttl_s": config.request_ttl_s, "max_requests": config.max_requests}
     if config.redis_url:
         options["prefix"] = config.key_prefix
         options["cluster"] = config.redis_cluster
     return options
 
 
+def load_game_modules(names: tuple[str, ...]) -> None:
+    """Import each module that registers games of its own; exit with a clear message if one fails."""
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except Exception as exc:
+            sys.exit(f"cannot load game module {name!r}: {type(exc).__name__}: {exc}")
+
+
 def run_one(config: Config) -> None:
     """Run one server process to completion."""
     configure_logging(config.log_level)
+    load_game_modules(config.game_modules)
     # Requests allocate many short-lived, acyclic objects: collect the young generation less
     # often and keep the long-lived start-up objects out of every collection (tail latency).
     gc.freeze()
@@ -102,6 +113,7 @@ def run(config: Config) -> None:
         run_one(config)
         return
     configure_logging(config.log_level)
+    load_game_modules(config.game_modules)  # fail before starting any worker
     ctx = multiprocessing.get_context("spawn")
     workers = [ctx.Process(target=run_one, args=(config,), name=f"worker-{i}") for i in range(config.workers)]
     for w in workers:

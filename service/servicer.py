@@ -8,7 +8,6 @@ included) and its idempotency record, atomically, only if the version is still t
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import hashlib
 import json
@@ -20,17 +19,17 @@ from dataclasses import dataclass
 from functools import wraps
 
 import grpc
-import orjson
 
 import engine
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
-from engine.state import SEATS, Phase
-from service import auth, bots, convert
+import bots
+from engine import Phase
+from service import auth, convert, gamelog
 from service.errors import (Aborted, IllegalMove, InvalidArgument, NotFound, PermissionDenied, ServiceError,
                             Unavailable, to_status)
-from service.games import GameRecord, Seat, event_bytes, event_state
+from service.games import GameRecord, Seat, UnsupportedRecord
 from service.store import GameExists, Store, StoreUnavailable, validate_game_id, validate_request_id
 
 log = logging.getLogger("cardgame.requests")
@@ -115,13 +114,20 @@ def _request_id(value: str) -> str | None:
         raise InvalidArgument(str(exc)) from None
 
 
-def _fingerprint(request) -> str:
-    return hashlib.sha256(request.SerializeToString(deterministic=True)).hexdigest()[:32]
+def _retry_record(method: str, request, seat: int | None, version: int, salt: str | None = None) -> bytes:
+    """What a retry of ``request`` needs to rebuild its answer: fingerprint, seat, version (and salt)."""
+    digest = hashlib.sha256(method.encode() + b"\0" + request.SerializeToString(deterministic=True))
+    fields = [digest.hexdigest()[:16], str(-1 if seat is None else seat), str(version)]
+    return " ".join(fields + ([salt] if salt else [])).encode()
 
 
-def _envelope(method: str, seat: int | None, request, response: bytes, salt: str | None = None) -> bytes:
-    return orjson.dumps({"m": method, "seat": seat, "fp": _fingerprint(request), "salt": salt,
-                         "r": base64.b64encode(response).decode()})
+def _check_retry(raw: bytes, method: str, request, seat: int | None) -> tuple[int, str | None]:
+    """The version (and salt) of a retry record; InvalidArgument when another request made it."""
+    fingerprint, recorded_seat, version, *salt = raw.decode().split(" ")
+    expected = _retry_record(method, request, seat, 0).decode().split(" ")
+    if fingerprint != expected[0] or recorded_seat != expected[1]:
+        raise InvalidArgument("request_id was already used for a different request")
+    return int(version), salt[0] if salt else None
 
 
 class GameServicer(pb_grpc.GameServiceServicer):
@@ -137,12 +143,19 @@ class GameServicer(pb_grpc.GameServiceServicer):
         loaded = await self.store.load(game_id)
         if loaded is None:
             raise NotFound(f"no game {game_id!r}")
-        return loaded.version, GameRecord.from_bytes(loaded.state)
+        return loaded.version, _record(loaded.state)
 
-    def _view(self, record: GameRecord, seat: int | None, version: int, state: engine.GameState | None = None):
+    def _view(self, record: GameRecord, seat: int | None, version: int, state: engine.TableState | None = None):
         state = state or record.state
         return convert.view_message(engine.view(state, seat), record.game_id, version,
                                     [s.name for s in record.seats], [s.kind for s in record.seats])
+
+    async def _state_at(self, game_id: str, version: int) -> engine.TableState:
+        """The engine state of a game at ``version``, rebuilt from its log."""
+        log_entries = [raw for _, raw in await self.store.log_after(game_id, 0, until=version)]
+        if len(log_entries) != version:
+            raise NotFound(f"no game {game_id!r} at version {version}")
+        return gamelog.rebuild(log_entries)
 
     @_rpc
     async def GetGame(self, request, context, call):
@@ -168,9 +181,9 @@ class GameServicer(pb_grpc.GameServiceServicer):
     @_rpc
     async def CreateGame(self, request, context, call):
         """Create a game; returns its id, one token per human seat and the spectator view."""
-        variant = convert.variant(request.variant)
+        variant = convert.variant(request.variant, request.variant_name)
         request_id = _request_id(request.request_id)
-        n = SEATS[variant]
+        n = engine.game_of(variant).seats
         if len(request.seats) != n:
             raise InvalidArgument(f"{variant} needs exactly {n} seats, not {len(request.seats)}")
         seats = []
@@ -180,7 +193,13 @@ class GameServicer(pb_grpc.GameServiceServicer):
             if cfg.kind not in enums.PlayerKind.values():
                 raise InvalidArgument(f"seats[{i}].kind is not a known player kind")
             kind = cfg.kind or enums.PLAYER_KIND_HUMAN
-            seats.append(Seat(cfg.name or f"Seat {i}", kind, convert.BOTS.get(kind), ""))
+            bot = convert.BOTS.get(kind)
+            if bot is not None:
+                try:
+                    bots.bot_of(bot, variant)
+                except ValueError as exc:
+                    raise InvalidArgument(f"seats[{i}].kind: {exc}") from None
+            seats.append(Seat(cfg.name or f"Seat {i}", kind, bot, ""))
         if all(s.bot for s in seats):
             raise InvalidArgument("at least one seat must be human")
         options = convert.options(variant, request.options)
@@ -201,9 +220,9 @@ class GameServicer(pb_grpc.GameServiceServicer):
                    else secrets.token_hex(12))
         call.game_id = game_id
         if request_id:
-            replay = await self.store.get_response(game_id, request_id)
+            replay = await self.store.get_retry(game_id, request_id)
             if replay is not None:
-                return self._replay_create(replay, request, request_id, game_id)
+                return await self._replay_create(replay, request, request_id, game_id)
         salt = auth.new_salt()
         tokens = {}
         for i, seat in enumerate(seats):
@@ -214,116 +233,91 @@ class GameServicer(pb_grpc.GameServiceServicer):
         first = request.first_dealer if request.HasField("first_dealer") else None
         state = engine.new_game(variant, options, rng, first, decks)
         record = GameRecord(game_id, state, seats, seed)
-        self._bot_events(record, 0, "create-")
-        response = pb.CreateGameResponse(game_id=game_id, view=self._view(record, None, 1))
+        entries = [gamelog.genesis(state)] + self._bot_entries(record, 1, "create-")
+        version = len(entries)
+        response = pb.CreateGameResponse(game_id=game_id, view=self._view(record, None, version))
+        retry = _retry_record("CreateGame", request, None, version, salt) if request_id else None
         try:
-            await self.store.create(game_id, record.to_bytes(), event_bytes(None, None, state), request_id,
-                                    _envelope("CreateGame", None, request, response.SerializeToString(), salt))
+            await self.store.create(game_id, record.to_bytes(), entries, request_id, retry)
         except GameExists:
-            replay = await self.store.get_response(game_id, request_id) if request_id else None
+            replay = await self.store.get_retry(game_id, request_id) if request_id else None
             if replay is not None:
-                return self._replay_create(replay, request, request_id, game_id)
+                return await self._replay_create(replay, request, request_id, game_id)
             if request_id:
                 raise InvalidArgument("request_id was already used to create a game") from None
             raise Aborted("a new game id collided with an existing game; retry") from None
         response.seat_tokens.extend(pb.SeatToken(seat=i, token=t) for i, t in tokens.items())
         return response
 
-    def _replay_create(self, raw: bytes, request, request_id: str, game_id: str):
-        data = self._check_replay(raw, "CreateGame", None, request)
-        response = pb.CreateGameResponse.FromString(base64.b64decode(data["r"]))
-        record_tokens = [pb.SeatToken(seat=i, token=auth.issue_token(data["salt"], request_id, game_id, i))
-                         for i, cfg in enumerate(request.seats)
-                         if (cfg.kind or enums.PLAYER_KIND_HUMAN) == enums.PLAYER_KIND_HUMAN]
-        response.seat_tokens.extend(record_tokens)
+    async def _replay_create(self, raw: bytes, request, request_id: str, game_id: str):
+        version, salt = _check_retry(raw, "CreateGame", request, None)
+        _, record = await self._load(game_id)
+        response = pb.CreateGameResponse(game_id=game_id,
+                                         view=self._view(record, None, version, await self._state_at(game_id, version)))
+        response.seat_tokens.extend(pb.SeatToken(seat=i, token=auth.issue_token(salt or "", request_id, game_id, i))
+                                    for i, seat in enumerate(record.seats) if not seat.bot)
         return response
-
-    @staticmethod
-    def _check_replay(raw: bytes, method: str, seat: int | None, request) -> dict:
-        data = orjson.loads(raw)
-        if data["m"] != method or data["seat"] != seat or data["fp"] != _fingerprint(request):
-            raise InvalidArgument("request_id was already used for a different request")
-        return data
 
     # ---- moves ----
 
-    def _bot_events(self, record: GameRecord, version: int, label: str = "") -> list[bytes]:
-        """Play every bot turn now due; return one event per action."""
+    def _bot_entries(self, record: GameRecord, version: int, label: str = "") -> list[bytes]:
+        """Play every bot turn now due after ``version``; return one log entry per action."""
         state, strategies = record.state, record.bots
         bot_seats = set(strategies)
-        events = []
+        entries: list[bytes] = []
         seat = bots.bot_seat_to_act(state, bot_seats)
-        while seat is not None and len(events) < MAX_BOT_ACTIONS:
-            rng = record.rng(f"{label}{version + len(events) + 1}")
+        while seat is not None and len(entries) < MAX_BOT_ACTIONS:
+            rng = record.rng(f"{label}{version + len(entries) + 1}")
             action = bots.choose_action(strategies[seat], state, seat, rng)
-            engine.apply(state, seat, action, rng)
-            events.append(event_bytes(seat, action, state))
+            entries.append(gamelog.entry(seat, action, engine.apply(state, seat, action, rng)))
             seat = bots.bot_seat_to_act(state, bot_seats)
-        return events
-
-    async def _commit_with_retry(self, game_id, expected, change, replay_check, request_id, envelope, seat_holder):
-        """Load, apply ``change`` (record, version) -> events, commit; retry on conflicts.
-
-        Returns the view for the acting seat at the committed version (or the replayed response).
-        """
-        for attempt in range(MAX_ATTEMPTS):
-            version, record = await self._load(game_id)
-            seat = seat_holder(record)
-            if expected is not None and expected != version:
-                raise Aborted(f"the game is at version {version}, not {expected}")
-            events = change(record, version)
-            view = self._view(record, seat, version + len(events))
-            body = envelope(seat, view) if request_id else None  # kept only for retries
-            result = await self.store.commit(game_id, version, record.to_bytes(), events, request_id, body,
-                                             record.state.phase == Phase.GAME_OVER, record.new_hands())
-            if result.replay is not None:
-                return replay_check(result.replay, seat)
-            if result.ok:
-                return view
-            if expected is not None:
-                raise Aborted(f"the game moved on to version {result.version}")
-            await asyncio.sleep(random.random() * 0.002 * (attempt + 1))
-        raise Aborted("too many concurrent changes to this game; retry")
+        return entries
 
     async def _move(self, request, context, call, method: str, action: int, response_cls):
-        call.game_id = _game_id(request.game_id)
+        """Apply one action of the caller's seat (and the bot turns it hands over), exactly once."""
+        call.game_id = game_id = _game_id(request.game_id)
         request_id = _request_id(request.request_id)
         token = auth.bearer_token(context.invocation_metadata())
         expected = request.expected_version if request.HasField("expected_version") else None
 
-        def seat_holder(record: GameRecord) -> int:
-            seat = auth.seat_of(call.game_id, token, [s.token_hash for s in record.seats])
-            if seat is None:
-                raise PermissionDenied("spectators cannot make moves; send a seat token")
-            call.seat = seat
-            return seat
-
-        def replay(raw: bytes, seat: int | None):
-            data = self._check_replay(raw, method, seat, request)
-            return response_cls.FromString(base64.b64decode(data["r"]))
-
-        def change(record: GameRecord, version: int) -> list[bytes]:
-            rng = record.rng(version + 1)
-            try:
-                engine.apply(record.state, call.seat, action, rng)
-            except engine.IllegalAction as exc:
-                raise IllegalMove(exc.message, exc.reason.value) from None
-            events = [event_bytes(call.seat, action, record.state)]
-            return events + self._bot_events(record, version + 1)
-
-        def envelope(seat: int, view) -> bytes:
-            return _envelope(method, seat, request, response_cls(view=view).SerializeToString())
+        async def replay(raw: bytes, seat: int | None):
+            version, _ = _check_retry(raw, method, request, seat)
+            _, record = await self._load(game_id)
+            return response_cls(view=self._view(record, seat, version, await self._state_at(game_id, version)))
 
         try:
-            result = await self._commit_with_retry(call.game_id, expected, change, replay, request_id, envelope,
-                                                   seat_holder)
+            for attempt in range(MAX_ATTEMPTS):
+                version, record = await self._load(game_id)
+                seat = auth.seat_of(game_id, token, [s.token_hash for s in record.seats])
+                if seat is None:
+                    raise PermissionDenied("spectators cannot make moves; send a seat token")
+                call.seat = seat
+                if expected is not None and expected != version:
+                    raise Aborted(f"the game is at version {version}, not {expected}")
+                rng = record.rng(version + 1)
+                try:
+                    chance = engine.apply(record.state, seat, action, rng)
+                except engine.IllegalAction as exc:
+                    raise IllegalMove(exc.message, exc.reason.value) from None
+                entries = [gamelog.entry(seat, action, chance)] + self._bot_entries(record, version + 1)
+                after = version + len(entries)
+                retry = _retry_record(method, request, seat, after) if request_id else None
+                result = await self.store.commit(game_id, version, record.to_bytes(), entries, request_id, retry,
+                                                 record.state.phase == Phase.GAME_OVER, record.new_hands())
+                if result.replay is not None:
+                    return await replay(result.replay, seat)
+                if result.ok:
+                    return response_cls(view=self._view(record, seat, after))
+                if expected is not None:
+                    raise Aborted(f"the game moved on to version {result.version}")
+                await asyncio.sleep(random.random() * 0.002 * (attempt + 1))
+            raise Aborted("too many concurrent changes to this game; retry")
         except (IllegalMove, Aborted):
             # A retry of a move that already landed is illegal (or stale) now: answer as the first time.
-            raw = await self.store.get_response(call.game_id, request_id) if request_id else None
+            raw = await self.store.get_retry(game_id, request_id) if request_id else None
             if raw is None:
                 raise
-            return replay(raw, call.seat)
-        return result if isinstance(result, response_cls) else response_cls(view=result)
+            return await replay(raw, call.seat)
 
     @_rpc
     async def Deal(self, request, context, call):
@@ -357,6 +351,11 @@ class GameServicer(pb_grpc.GameServiceServicer):
         action = engine.play(convert.card(request.card))
         return await self._move(request, context, call, "Play", action, pb.PlayResponse)
 
+    @_rpc
+    async def Act(self, request, context, call):
+        """Any legal action, by the notation its LegalAction gives."""
+        return await self._move(request, context, call, "Act", convert.act_action(request.action), pb.ActResponse)
+
     # ---- watching ----
 
     async def WatchGame(self, request, context):
@@ -377,20 +376,36 @@ class GameServicer(pb_grpc.GameServiceServicer):
                     break
 
     async def _watch(self, record: GameRecord, seat: int | None, last: int):
-        """Views after each change past version ``last``; the current view when history is gone."""
-        watch = self.store.watch(record.game_id)
+        """The view after each change past version ``last`` (from 0: the current view first).
+
+        The stream keeps its own copy of the game and folds each new log entry into it, so every
+        version is shown, however quickly they follow each other.
+        """
+        game_id = record.game_id
+        watch = self.store.watch(game_id)
         try:
+            if last:
+                state = await self._state_at(game_id, last)
+            else:
+                last, record = await self._load(game_id)
+                state = record.state
+                yield self._view(record, seat, last, state)
             async for version in watch:
                 if version <= last:
                     continue
-                events = await self.store.events_after(record.game_id, last) if last else []
-                states = [(v, event_state(raw)) for v, raw in events]
-                if states and states[0][0] == last + 1 and all(state for _, state in states):
-                    for v, state in states:
-                        yield self._view(record, seat, v, state)
-                        last = v
-                else:
-                    last, record = await self._load(record.game_id)
-                    yield self._view(record, seat, last)
+                for v, raw in await self.store.log_after(game_id, last):
+                    step = gamelog.parse(raw)
+                    if step is not None:
+                        engine.fold(state, step)
+                    yield self._view(record, seat, v, state)
+                    last = v
         finally:
             await watch.aclose()
+
+
+def _record(raw: bytes) -> GameRecord:
+    """The stored record of a game; FAILED_PRECONDITION for one this release cannot read."""
+    try:
+        return GameRecord.from_bytes(raw)
+    except UnsupportedRecord as exc:
+        raise IllegalMove(str(exc), "UNSUPPORTED_GAME_FORMAT") from None

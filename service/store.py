@@ -1,14 +1,16 @@
-"""The game store interface: load a game, compare-and-set it back, replay, event log, watch.
+"""The game store interface: load a game, compare-and-set it back, its log, retries, watch.
 
-A store keeps, per game: the opaque state bytes and their version, a capped log of events
-(one per version), the list of finished hands' score records (only ever appended to, and kept
-out of the state so the state read and written on every move stays small), idempotency records (request id -> response bytes, with a TTL) and a
-change feed. Two implementations pass one contract suite (tests/test_store_contract.py):
-``RedisStore`` (service/store_redis.py, shared by many server processes) and ``MemoryStore``
-(service/store_memory.py, one process; the default of ``make run`` without ``REDIS_URL``).
+A store keeps, per game: the opaque state bytes and their version; the game's log, one opaque
+entry per version (version 1 is the first entry); the list of finished hands' score records
+(only ever appended to, and kept out of the state so the state read and written on every move
+stays small); the retry records of the game's latest ``max_requests`` request ids (each kept
+``request_ttl_s`` at most); and a change feed. Two implementations pass one contract suite
+(tests/test_store_contract.py): ``RedisStore`` (service/store_redis.py, shared by many server
+processes) and ``MemoryStore`` (service/store_memory.py, one process; the default of
+``make run`` without ``REDIS_URL``).
 
-Versions start at 1 (``create``); every event gets its own version, so a commit of ``n``
-events moves the version from ``v`` to ``v + n``. Version 0 means "no such game".
+A commit of ``n`` entries moves the version from ``v`` to ``v + n``; ``create`` stores the first
+entries, so a game created with ``n`` entries is at version ``n``. Version 0 means "no such game".
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import Any, Protocol, runtime_checkable
 DEFAULT_IDLE_TTL_S = 7 * 86400
 DEFAULT_FINISHED_TTL_S = 86400
 DEFAULT_REQUEST_TTL_S = 86400
-DEFAULT_MAX_EVENTS = 5000
+DEFAULT_MAX_REQUESTS = 64
 MAX_ID_LENGTH = 256
 
 
@@ -43,7 +45,7 @@ class Loaded:
 
 @dataclass(frozen=True)
 class Committed:
-    """Outcome of ``commit``: written, a version conflict, or a replayed request."""
+    """Outcome of ``commit``: written, a version conflict, or a request id seen before (its retry record)."""
 
     ok: bool
     version: int
@@ -58,11 +60,11 @@ class Store(Protocol):
         self,
         game_id: str,
         state: bytes,
-        event: bytes,
+        entries: Sequence[bytes],
         request_id: str | None = None,
-        response: bytes | None = None,
+        retry: bytes | None = None,
     ) -> None:
-        """Store a new game at version 1 with its first event; raise GameExists if taken."""
+        """Store a new game with its first log entries (version = their count); GameExists if taken."""
         ...
 
     async def load(self, game_id: str) -> Loaded | None:
@@ -74,25 +76,29 @@ class Store(Protocol):
         game_id: str,
         expected_version: int,
         state: bytes,
-        events: list[bytes],
+        entries: Sequence[bytes],
         request_id: str | None,
-        response: bytes | None,
+        retry: bytes | None,
         finished: bool,
         hands: Sequence[bytes] = (),
     ) -> Committed:
-        """Replace the state and append events (and hand records) if the version is still expected_version."""
+        """Replace the state and append log entries (and hand records) if the version is still expected_version.
+
+        A request id already recorded (and not yet expired) wins over everything else: nothing
+        is written and its retry record comes back in ``Committed.replay``.
+        """
         ...
 
     async def hands(self, game_id: str) -> list[bytes]:
         """Return every hand record appended by commits, oldest first ([] for no such game)."""
         ...
 
-    async def get_response(self, game_id: str, request_id: str) -> bytes | None:
-        """Return the response recorded for this request id, or None."""
+    async def get_retry(self, game_id: str, request_id: str) -> bytes | None:
+        """Return the retry record kept for this request id, or None."""
         ...
 
-    async def events_after(self, game_id: str, version: int) -> list[tuple[int, bytes]]:
-        """Return retained (version, event) pairs with versions above ``version``, ascending."""
+    async def log_after(self, game_id: str, version: int, until: int | None = None) -> list[tuple[int, bytes]]:
+        """Return (version, entry) pairs with versions above ``version`` (and at most ``until``), ascending."""
         ...
 
     def watch(self, game_id: str) -> AsyncIterator[int]:
@@ -130,28 +136,33 @@ def validate_request_id(request_id: str | None) -> str | None:
     return request_id
 
 
-def validate_commit(expected_version: int, state: bytes, events: Sequence[bytes]) -> None:
+def validate_entries(state: bytes, entries: Sequence[bytes]) -> None:
+    """Raise ValueError unless the state and log entries of a write are well formed."""
+    if not isinstance(state, bytes):
+        raise ValueError("state must be bytes")
+    if not entries:
+        raise ValueError("a write needs at least one log entry (each entry is one version)")
+    if not all(isinstance(entry, bytes) for entry in entries):
+        raise ValueError("log entries must be bytes")
+
+
+def validate_commit(expected_version: int, state: bytes, entries: Sequence[bytes]) -> None:
     """Raise ValueError unless the commit arguments are well formed."""
     if isinstance(expected_version, bool) or not isinstance(expected_version, int):
         raise ValueError("expected_version must be an int")
     if expected_version < 1:
         raise ValueError("expected_version must be >= 1 (games start at version 1)")
-    if not isinstance(state, bytes):
-        raise ValueError("state must be bytes")
-    if not events:
-        raise ValueError("a commit needs at least one event (each event is one version)")
-    if not all(isinstance(event, bytes) for event in events):
-        raise ValueError("events must be bytes")
+    validate_entries(state, entries)
 
 
-def validate_ttls(idle_ttl_s: float, finished_ttl_s: float, request_ttl_s: float, max_events: int) -> None:
-    """Raise ValueError unless every TTL is positive and max_events >= 1."""
+def validate_limits(idle_ttl_s: float, finished_ttl_s: float, request_ttl_s: float, max_requests: int) -> None:
+    """Raise ValueError unless every TTL is positive and max_requests >= 1."""
     for name, value in (("idle_ttl_s", idle_ttl_s), ("finished_ttl_s", finished_ttl_s),
                         ("request_ttl_s", request_ttl_s)):
         if not value > 0:
             raise ValueError(f"{name} must be positive, got {value!r}")
-    if max_events < 1:
-        raise ValueError(f"max_events must be >= 1, got {max_events!r}")
+    if isinstance(max_requests, bool) or not isinstance(max_requests, int) or max_requests < 1:
+        raise ValueError(f"max_requests must be an int >= 1, got {max_requests!r}")
 
 
 class Watcher:

@@ -8,15 +8,14 @@ injectable monotonic clock, with a sweep of expired entries at most once a minut
 from __future__ import annotations
 
 import time
-from collections import deque
-from collections.abc import AsyncIterator, Callable
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 
 from service.store import (
     DEFAULT_FINISHED_TTL_S,
     DEFAULT_IDLE_TTL_S,
-    DEFAULT_MAX_EVENTS,
+    DEFAULT_MAX_REQUESTS,
     DEFAULT_REQUEST_TTL_S,
     Committed,
     GameExists,
@@ -24,9 +23,10 @@ from service.store import (
     StoreUnavailable,
     Watcher,
     validate_commit,
+    validate_entries,
     validate_game_id,
+    validate_limits,
     validate_request_id,
-    validate_ttls,
 )
 
 SWEEP_INTERVAL_S = 60.0
@@ -34,21 +34,14 @@ SWEEP_INTERVAL_S = 60.0
 
 @dataclass
 class _Game:
-    """One stored game: version, state, retained events, hand records and expiry time."""
+    """One stored game: version, state, log, hand records, retry records and expiry time."""
 
     version: int
     state: bytes
-    events: deque[tuple[int, bytes]]
+    log: list[bytes]
     expires_at: float
     hands: list[bytes] = field(default_factory=list)
-
-
-@dataclass
-class _Request:
-    """One idempotency record: the response and its expiry time."""
-
-    response: bytes
-    expires_at: float
+    retries: OrderedDict[str, tuple[float, bytes]] = field(default_factory=OrderedDict)
 
 
 class MemoryStore:
@@ -60,18 +53,17 @@ class MemoryStore:
         idle_ttl_s: float = DEFAULT_IDLE_TTL_S,
         finished_ttl_s: float = DEFAULT_FINISHED_TTL_S,
         request_ttl_s: float = DEFAULT_REQUEST_TTL_S,
-        max_events: int = DEFAULT_MAX_EVENTS,
+        max_requests: int = DEFAULT_MAX_REQUESTS,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         """Create an empty store; ``clock`` returns seconds and may be faked in tests."""
-        validate_ttls(idle_ttl_s, finished_ttl_s, request_ttl_s, max_events)
+        validate_limits(idle_ttl_s, finished_ttl_s, request_ttl_s, max_requests)
         self._idle_ttl_s = idle_ttl_s
         self._finished_ttl_s = finished_ttl_s
         self._request_ttl_s = request_ttl_s
-        self._max_events = max_events
+        self._max_requests = max_requests
         self._clock = clock
         self._games: dict[str, _Game] = {}
-        self._requests: dict[tuple[str, str], _Request] = {}
         self._watchers: dict[str, set[Watcher]] = {}
         self._next_sweep = clock() + SWEEP_INTERVAL_S
         self._closed = False
@@ -80,25 +72,22 @@ class MemoryStore:
         self,
         game_id: str,
         state: bytes,
-        event: bytes,
+        entries: Sequence[bytes],
         request_id: str | None = None,
-        response: bytes | None = None,
+        retry: bytes | None = None,
     ) -> None:
-        """Store a new game at version 1 with its first event; raise GameExists if taken."""
+        """Store a new game with its first log entries (version = their count); GameExists if taken."""
         validate_game_id(game_id)
         validate_request_id(request_id)
-        if not isinstance(state, bytes) or not isinstance(event, bytes):
-            raise ValueError("state and event must be bytes")
+        validate_entries(state, entries)
         self._check_open()
         now = self._now()
         if self._live_game(game_id, now) is not None:
             raise GameExists(game_id)
-        expires_at = now + self._idle_ttl_s
-        events: deque[tuple[int, bytes]] = deque([(1, event)], maxlen=self._max_events)
-        self._games[game_id] = _Game(1, state, events, expires_at)
+        game = self._games[game_id] = _Game(len(entries), state, list(entries), now + self._idle_ttl_s)
         if request_id is not None:
-            self._record(game_id, request_id, response, now, expires_at)
-        self._publish(game_id, 1)
+            self._remember(game, request_id, retry, now)
+        self._publish(game_id, game.version)
 
     async def load(self, game_id: str) -> Loaded | None:
         """Return the game's version and state, or None when there is no such game."""
@@ -112,46 +101,44 @@ class MemoryStore:
         game_id: str,
         expected_version: int,
         state: bytes,
-        events: list[bytes],
+        entries: Sequence[bytes],
         request_id: str | None,
-        response: bytes | None,
+        retry: bytes | None,
         finished: bool,
         hands: Sequence[bytes] = (),
     ) -> Committed:
-        """Replace the state and append events (and hand records) if the version is still expected_version."""
+        """Replace the state and append log entries (and hand records) if the version is still expected_version."""
         validate_game_id(game_id)
         validate_request_id(request_id)
-        validate_commit(expected_version, state, events)
+        validate_commit(expected_version, state, entries)
         self._check_open()
         now = self._now()
         game = self._live_game(game_id, now)
         current = 0 if game is None else game.version
-        if request_id is not None:
-            replay = self._live_request(game_id, request_id, now)
+        if game is not None and request_id is not None:
+            replay = self._recall(game, request_id, now)
             if replay is not None:
-                return Committed(False, current, replay.response)
+                return Committed(False, current, replay)
         if game is None or current != expected_version:
             return Committed(False, current, None)
-        version = current
-        for event in events:
-            version += 1
-            game.events.append((version, event))
-        game.version = version
+        game.log.extend(entries)
+        game.version += len(entries)
         game.state = state
         game.hands.extend(hands)
         game.expires_at = now + (self._finished_ttl_s if finished else self._idle_ttl_s)
         if request_id is not None:
-            self._record(game_id, request_id, response, now, game.expires_at)
-        self._publish(game_id, version)
-        return Committed(True, version, None)
+            self._remember(game, request_id, retry, now)
+        self._publish(game_id, game.version)
+        return Committed(True, game.version, None)
 
-    async def get_response(self, game_id: str, request_id: str) -> bytes | None:
-        """Return the response recorded for this request id, or None."""
+    async def get_retry(self, game_id: str, request_id: str) -> bytes | None:
+        """Return the retry record kept for this request id, or None."""
         validate_game_id(game_id)
         validate_request_id(request_id)
         self._check_open()
-        record = self._live_request(game_id, request_id, self._now())
-        return None if record is None else record.response
+        now = self._now()
+        game = self._live_game(game_id, now)
+        return None if game is None else self._recall(game, request_id, now)
 
     async def hands(self, game_id: str) -> list[bytes]:
         """Return every hand record appended by commits, oldest first ([] for no such game)."""
@@ -160,14 +147,16 @@ class MemoryStore:
         game = self._live_game(game_id, self._now())
         return [] if game is None else list(game.hands)
 
-    async def events_after(self, game_id: str, version: int) -> list[tuple[int, bytes]]:
-        """Return retained (version, event) pairs with versions above ``version``, ascending."""
+    async def log_after(self, game_id: str, version: int, until: int | None = None) -> list[tuple[int, bytes]]:
+        """Return (version, entry) pairs with versions above ``version`` (and at most ``until``), ascending."""
         validate_game_id(game_id)
         self._check_open()
         game = self._live_game(game_id, self._now())
         if game is None:
             return []
-        return [(v, event) for v, event in game.events if v > version]
+        first = max(version, 0)
+        entries = game.log[first:until]
+        return list(enumerate(entries, first + 1))
 
     async def watch(self, game_id: str) -> AsyncIterator[int]:
         """Yield the game's current version (0 if none), then every newer version."""
@@ -197,7 +186,6 @@ class MemoryStore:
             for watcher in group:
                 watcher.end()
         self._games.clear()
-        self._requests.clear()
 
     def _check_open(self) -> None:
         """Raise StoreUnavailable once the store is closed."""
@@ -210,7 +198,6 @@ class MemoryStore:
         if now >= self._next_sweep:
             self._next_sweep = now + SWEEP_INTERVAL_S
             self._games = {k: g for k, g in self._games.items() if g.expires_at > now}
-            self._requests = {k: r for k, r in self._requests.items() if r.expires_at > now}
         return now
 
     def _live_game(self, game_id: str, now: float) -> _Game | None:
@@ -221,20 +208,16 @@ class MemoryStore:
             return None
         return game
 
-    def _live_request(self, game_id: str, request_id: str, now: float) -> _Request | None:
-        """Return the request record unless it is missing or expired."""
-        key = (game_id, request_id)
-        record = self._requests.get(key)
-        if record is not None and record.expires_at <= now:
-            del self._requests[key]
-            return None
-        return record
+    def _recall(self, game: _Game, request_id: str, now: float) -> bytes | None:
+        """Return the game's retry record for this request id unless missing or expired."""
+        kept = game.retries.get(request_id)
+        return None if kept is None or now - kept[0] >= self._request_ttl_s else kept[1]
 
-    def _record(self, game_id: str, request_id: str, response: bytes | None, now: float,
-                game_expires_at: float) -> None:
-        """Store a request record that lives request_ttl_s but never outlives the game."""
-        expires_at = min(now + self._request_ttl_s, game_expires_at)
-        self._requests[(game_id, request_id)] = _Request(response or b"", expires_at)
+    def _remember(self, game: _Game, request_id: str, retry: bytes | None, now: float) -> None:
+        """Keep a retry record, dropping the game's oldest beyond ``max_requests``."""
+        game.retries[request_id] = (now, retry or b"")
+        while len(game.retries) > self._max_requests:
+            game.retries.popitem(last=False)
 
     def _publish(self, game_id: str, version: int) -> None:
         """Tell every watcher of the game about the new version."""

@@ -4,19 +4,20 @@ Key layout, all keys of one game under the hash tag ``{<game_id>}`` so a cluster
 on one shard (``P`` is the prefix, ``cardgame`` by default):
 
 - ``P:{id}:state``  hash, fields ``v`` (version) and ``s`` (opaque state bytes)
-- ``P:{id}:events`` stream, entry ID ``<version>-0``, field ``e`` (event bytes), MAXLEN-capped
+- ``P:{id}:log``    list, the game's log: element ``i`` is the entry of version ``i + 1``
 - ``P:{id}:hands``  list of the finished hands' score records, appended by commits
-- ``P:{id}:req:<request_id>``  string: the response recorded for that request id (with a TTL)
+- ``P:{id}:req``    list of pairs ``r<request id>``, ``d<unix ms> <retry record>`` for the
+  latest ``max_requests`` request ids (LPOS finds one; LTRIM keeps the list bounded)
 - channel ``P:{id}:changes``  receives the new version after each create/commit
 
-Writes go through two Lua scripts (EVALSHA with a SCRIPT LOAD fallback via redis-py's
+Writes go through Lua scripts (EVALSHA with a SCRIPT LOAD fallback via redis-py's
 ``register_script``), so the check, the writes and the notification are one atomic step. The
 notification uses plain PUBLISH, which a Redis Cluster forwards to every node; SPUBLISH would
 keep it on the game's shard but needs Redis 7 and sharded subscribers, so it is not used.
 
-TTLs: state and events get the idle TTL on create and on every unfinished commit, and the
-finished TTL on a commit with ``finished=True``. A request record lives ``request_ttl_s`` but
-never longer than the game's keys at the time it is written.
+TTLs: every key gets the idle TTL on create and on every unfinished commit, and the finished
+TTL on a commit with ``finished=True``. A retry record is honoured for ``request_ttl_s`` after
+it was written (the script compares Redis' own clock), and never outlives the game.
 
 Every Redis failure surfaces as StoreUnavailable. Commands are never retried by the client:
 a write whose reply was lost may have been applied, and only a request id makes it safe to
@@ -42,7 +43,7 @@ from redis.retry import Retry
 from service.store import (
     DEFAULT_FINISHED_TTL_S,
     DEFAULT_IDLE_TTL_S,
-    DEFAULT_MAX_EVENTS,
+    DEFAULT_MAX_REQUESTS,
     DEFAULT_REQUEST_TTL_S,
     Committed,
     GameExists,
@@ -50,53 +51,81 @@ from service.store import (
     StoreUnavailable,
     Watcher,
     validate_commit,
+    validate_entries,
     validate_game_id,
+    validate_limits,
     validate_request_id,
-    validate_ttls,
 )
 
 log = logging.getLogger(__name__)
 
-# KEYS: state, events, hands[, req]   ARGV: state, event, ttl_ms, max_events, channel, req_ttl_ms, response
-CREATE_LUA = """
+# Retry records: remember(req key, request id, record, now, cap, ttl_ms) and recall(req key,
+# request id, now, max age) -> record | nil, shared by the scripts below; times in Redis' own
+# clock, milliseconds.
+RETRY_LUA = """
+local function remember(key, rid, record, now, cap, ttl)
+  redis.call('RPUSH', key, 'r' .. rid, 'd' .. string.format('%d', now) .. ' ' .. record)
+  redis.call('LTRIM', key, -2 * cap, -1)
+  redis.call('PEXPIRE', key, ttl)
+end
+local function recall(key, rid, now, max_age)
+  local pos = redis.call('LPOS', key, 'r' .. rid)
+  if not pos then return nil end
+  local data = redis.call('LINDEX', key, pos + 1)
+  local space = string.find(data, ' ', 2, true)
+  if now - tonumber(string.sub(data, 2, space - 1)) >= max_age then return nil end
+  return string.sub(data, space + 1)
+end
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+"""
+
+# KEYS: state, log, hands, req
+# ARGV: state, ttl_ms, channel, req_ttl_ms, max_requests, request_id ('' for none), retry, entry...
+CREATE_LUA = RETRY_LUA + """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('DEL', KEYS[2], KEYS[3])
-redis.call('HSET', KEYS[1], 'v', '1', 's', ARGV[1])
-redis.call('XADD', KEYS[2], 'MAXLEN', ARGV[4], '1-0', 'e', ARGV[2])
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-redis.call('PEXPIRE', KEYS[2], ARGV[3])
-if #KEYS == 4 then redis.call('SET', KEYS[4], ARGV[7], 'PX', ARGV[6]) end
-redis.call('PUBLISH', ARGV[5], '1')
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
+for i = 8, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+local v = string.format('%d', #ARGV - 7)
+redis.call('HSET', KEYS[1], 'v', v, 's', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[2])
+if ARGV[6] ~= '' then remember(KEYS[4], ARGV[6], ARGV[7], now, tonumber(ARGV[5]), ARGV[2]) end
+redis.call('PUBLISH', ARGV[3], v)
 return 1
 """
 
-# KEYS: state, events, hands[, req]
-# ARGV: expected, state, ttl_ms, max_events, channel, req_ttl_ms, response, n_hands, hand..., event...
-# Returns {1, new_version} | {0, current_version} | {0, current_version, stored_response}.
-COMMIT_LUA = """
+# KEYS: state, log, hands, req
+# ARGV: expected, state, ttl_ms, channel, req_ttl_ms, max_requests, request_id ('' for none), retry,
+#       n_hands, hand..., entry...
+# Returns {1, new_version} | {0, current_version} | {0, current_version, retry record}.
+COMMIT_LUA = RETRY_LUA + """
 local cur = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
-if #KEYS == 4 then
-  local prev = redis.call('GET', KEYS[4])
+if ARGV[7] ~= '' then
+  local prev = recall(KEYS[4], ARGV[7], now, tonumber(ARGV[5]))
   if prev then return {0, cur, prev} end
 end
 if cur == 0 or cur ~= tonumber(ARGV[1]) then return {0, cur} end
-local first_event = 9 + tonumber(ARGV[8])
-for i = 9, first_event - 1 do
-  redis.call('RPUSH', KEYS[3], ARGV[i])
-end
-local v = cur
-for i = first_event, #ARGV do
-  v = v + 1
-  redis.call('XADD', KEYS[2], string.format('%d-0', v), 'e', ARGV[i])
-end
-redis.call('XTRIM', KEYS[2], 'MAXLEN', ARGV[4])
-redis.call('HSET', KEYS[1], 'v', string.format('%d', v), 's', ARGV[2])
+local first_entry = 10 + tonumber(ARGV[9])
+for i = 10, first_entry - 1 do redis.call('RPUSH', KEYS[3], ARGV[i]) end
+for i = first_entry, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+local v = string.format('%d', cur + #ARGV - first_entry + 1)
+redis.call('HSET', KEYS[1], 'v', v, 's', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
 if redis.call('EXISTS', KEYS[3]) == 1 then redis.call('PEXPIRE', KEYS[3], ARGV[3]) end
-if #KEYS == 4 then redis.call('SET', KEYS[4], ARGV[7], 'PX', ARGV[6]) end
-redis.call('PUBLISH', ARGV[5], string.format('%d', v))
-return {1, v}
+if ARGV[7] ~= '' then
+  remember(KEYS[4], ARGV[7], ARGV[8], now, tonumber(ARGV[6]), ARGV[3])
+elseif redis.call('EXISTS', KEYS[4]) == 1 then
+  redis.call('PEXPIRE', KEYS[4], ARGV[3])
+end
+redis.call('PUBLISH', ARGV[4], v)
+return {1, tonumber(v)}
+"""
+
+# KEYS: req   ARGV: request_id, req_ttl_ms
+RECALL_LUA = RETRY_LUA + """
+return recall(KEYS[1], ARGV[1], now, tonumber(ARGV[2]))
 """
 
 
@@ -134,7 +163,7 @@ def connect_cluster(url: str, *, socket_timeout_s: float = 2.0, connect_timeout_
 
 
 class RedisStore:
-    """Store on Redis: atomic Lua compare-and-set, capped event stream, shared pub/sub watch."""
+    """Store on Redis: atomic Lua compare-and-set, the game's log as a list, shared pub/sub watch."""
 
     def __init__(
         self,
@@ -143,7 +172,7 @@ class RedisStore:
         idle_ttl_s: float = DEFAULT_IDLE_TTL_S,
         finished_ttl_s: float = DEFAULT_FINISHED_TTL_S,
         request_ttl_s: float = DEFAULT_REQUEST_TTL_S,
-        max_events: int = DEFAULT_MAX_EVENTS,
+        max_requests: int = DEFAULT_MAX_REQUESTS,
         *,
         socket_timeout_s: float = 2.0,
         connect_timeout_s: float = 2.0,
@@ -161,7 +190,7 @@ class RedisStore:
         """
         if not prefix or "{" in prefix or "}" in prefix:
             raise ValueError(f"prefix must be non-empty and free of braces: {prefix!r}")
-        validate_ttls(idle_ttl_s, finished_ttl_s, request_ttl_s, max_events)
+        validate_limits(idle_ttl_s, finished_ttl_s, request_ttl_s, max_requests)
         if isinstance(url_or_client, str):
             if cluster:
                 self._client = connect_cluster(url_or_client, socket_timeout_s=socket_timeout_s,
@@ -182,9 +211,10 @@ class RedisStore:
         self._idle_ttl_ms = int(idle_ttl_s * 1000)
         self._finished_ttl_ms = int(finished_ttl_s * 1000)
         self._request_ttl_ms = int(request_ttl_s * 1000)
-        self._max_events = max_events
+        self._max_requests = max_requests
         self._create_script = self._client.register_script(CREATE_LUA)
         self._commit_script = self._client.register_script(COMMIT_LUA)
+        self._recall_script = self._client.register_script(RECALL_LUA)
         self._pubsub_client = pubsub_client or self._client
         self._hub = _PubSubHub(self, watch_timeout_s, liveness_s)
 
@@ -201,19 +231,17 @@ class RedisStore:
         self,
         game_id: str,
         state: bytes,
-        event: bytes,
+        entries: Sequence[bytes],
         request_id: str | None = None,
-        response: bytes | None = None,
+        retry: bytes | None = None,
     ) -> None:
-        """Store a new game at version 1 with its first event; raise GameExists if taken."""
+        """Store a new game with its first log entries (version = their count); GameExists if taken."""
         validate_request_id(request_id)
-        if not isinstance(state, bytes) or not isinstance(event, bytes):
-            raise ValueError("state and event must be bytes")
-        keys = self._keys(game_id, request_id)
-        args = [state, event, self._idle_ttl_ms, self._max_events, self.key(game_id, "changes"),
-                min(self._request_ttl_ms, self._idle_ttl_ms), response or b""]
+        validate_entries(state, entries)
+        args = [state, self._idle_ttl_ms, self.key(game_id, "changes"), self._request_ttl_ms, self._max_requests,
+                request_id or "", retry or b"", *entries]
         with unavailable_on_error("create"):
-            created = await self._create_script(keys=keys, args=args)
+            created = await self._create_script(keys=self._keys(game_id), args=args)
         if not created:
             raise GameExists(game_id)
 
@@ -231,31 +259,30 @@ class RedisStore:
         game_id: str,
         expected_version: int,
         state: bytes,
-        events: list[bytes],
+        entries: Sequence[bytes],
         request_id: str | None,
-        response: bytes | None,
+        retry: bytes | None,
         finished: bool,
         hands: Sequence[bytes] = (),
     ) -> Committed:
-        """Replace the state and append events (and hand records) if the version is still expected_version."""
+        """Replace the state and append log entries (and hand records) if the version is still expected_version."""
         validate_request_id(request_id)
-        validate_commit(expected_version, state, events)
-        keys = self._keys(game_id, request_id)
+        validate_commit(expected_version, state, entries)
         ttl_ms = self._finished_ttl_ms if finished else self._idle_ttl_ms
-        args = [expected_version, state, ttl_ms, self._max_events, self.key(game_id, "changes"),
-                min(self._request_ttl_ms, ttl_ms), response or b"", len(hands), *hands, *events]
+        args = [expected_version, state, ttl_ms, self.key(game_id, "changes"), self._request_ttl_ms,
+                self._max_requests, request_id or "", retry or b"", len(hands), *hands, *entries]
         with unavailable_on_error("commit"):
-            reply = await self._commit_script(keys=keys, args=args)
+            reply = await self._commit_script(keys=self._keys(game_id), args=args)
         if len(reply) == 3:
             return Committed(False, int(reply[1]), bytes(reply[2]))
         return Committed(bool(reply[0]), int(reply[1]), None)
 
-    async def get_response(self, game_id: str, request_id: str) -> bytes | None:
-        """Return the response recorded for this request id, or None."""
+    async def get_retry(self, game_id: str, request_id: str) -> bytes | None:
+        """Return the retry record kept for this request id, or None."""
         validate_request_id(request_id)
-        key = self.key(game_id, f"req:{request_id}")
-        with unavailable_on_error("get_response"):
-            return await self._client.get(key)
+        with unavailable_on_error("get_retry"):
+            found = await self._recall_script(keys=[self.key(game_id, "req")], args=[request_id, self._request_ttl_ms])
+        return None if found is None else bytes(found)
 
     async def hands(self, game_id: str) -> list[bytes]:
         """Return every hand record appended by commits, oldest first ([] for no such game)."""
@@ -263,19 +290,22 @@ class RedisStore:
         with unavailable_on_error("hands"):
             return await self._client.lrange(key, 0, -1)
 
-    async def events_after(self, game_id: str, version: int) -> list[tuple[int, bytes]]:
-        """Return retained (version, event) pairs with versions above ``version``, ascending."""
-        key = self.key(game_id, "events")
-        with unavailable_on_error("events_after"):
-            entries = await self._client.xrange(key, min=f"({max(version, 0)}-0", max="+")
-        return [(int(entry_id.split(b"-", 1)[0]), fields[b"e"]) for entry_id, fields in entries]
+    async def log_after(self, game_id: str, version: int, until: int | None = None) -> list[tuple[int, bytes]]:
+        """Return (version, entry) pairs with versions above ``version`` (and at most ``until``), ascending."""
+        first = max(version, 0)
+        if until is not None and until <= first:
+            return []
+        key = self.key(game_id, "log")
+        with unavailable_on_error("log_after"):
+            entries = await self._client.lrange(key, first, -1 if until is None else until - 1)
+        return list(enumerate(entries, first + 1))
 
     async def watch(self, game_id: str) -> AsyncIterator[int]:
         """Yield the game's current version (0 if none) once subscribed, then every newer one.
 
         Versions come from any process sharing the Redis. A slow reader skips to the newest
         version; after a lost pub/sub connection the current version is re-read and yielded,
-        so a reader that re-reads ``events_after`` on each yield misses nothing.
+        so a reader that re-reads ``log_after`` on each yield misses nothing.
         """
         channel = self.key(game_id, "changes").encode()
         watcher = Watcher()
@@ -307,12 +337,9 @@ class RedisStore:
                 with contextlib.suppress(RedisError, OSError):
                     await client.aclose()
 
-    def _keys(self, game_id: str, request_id: str | None) -> list[str]:
-        """Return the KEYS of a write script: state, events, hands and the request key if any."""
-        keys = [self.key(game_id, "state"), self.key(game_id, "events"), self.key(game_id, "hands")]
-        if request_id is not None:
-            keys.append(self.key(game_id, f"req:{request_id}"))
-        return keys
+    def _keys(self, game_id: str) -> list[str]:
+        """Return the KEYS of a write script: state, log, hands and retry records."""
+        return [self.key(game_id, part) for part in ("state", "log", "hands", "req")]
 
     def pubsub(self) -> PubSub:
         """Return a new PubSub object on the pub/sub client (used by the watch hub)."""

@@ -12,6 +12,7 @@ from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from service import auth, convert
 from service.errors import InvalidArgument, Unauthenticated
+from engine.games import BUILTIN
 from service.games import GameRecord, Seat
 
 
@@ -66,6 +67,25 @@ def test_request_conversion_rejects_malformed_input():
     with pytest.raises(InvalidArgument):
         convert.bid_action(pb.BidRequest(kind=pb.BID_KIND_NAME_SUIT, suit=99))
     duplicate = convert.exchange_action(pb.ExchangeRequest(cards=["2C", "2C", "3C"]))
-    assert duplicate & 15 == engine.Kind.EXCHANGE and duplicate >> 4 & engine.actions.DUPLICATE_FLAG
+    assert duplicate & 15 == engine.Kind.EXCHANGE and duplicate >> 4 & engine.core.actions.DUPLICATE_FLAG
     with pytest.raises(InvalidArgument):
-        convert.options("buck_euchre", convert.options_message(engine.SpadesOptions()))
+        convert.options("buck_euchre", convert.options_message("spades", engine.SpadesOptions()))
+
+
+def test_engine_and_proto_enums_map_one_to_one_by_name():
+    assert {p.name: convert.PHASES[p] for p in engine.Phase} == {
+        name[len("PHASE_"):]: value for name, value in enums.Phase.items() if value}
+    assert {k.name: convert.ACTION_KINDS[k] for k in engine.Kind} == {
+        name[len("ACTION_KIND_"):]: value for name, value in enums.ActionKind.items() if value}
+    assert set(convert.VARIANTS.values()) == {game.name for game in BUILTIN}
+    assert sorted(convert.VARIANTS) == sorted(v for v in enums.Variant.values() if v)
+    assert [enums.Suit.Name(s) for s in convert.SUITS] == ["SUIT_CLUBS", "SUIT_DIAMONDS", "SUIT_HEARTS", "SUIT_SPADES"]
+
+
+def test_act_notation_round_trips_every_listed_action():
+    state = engine.new_game("spades", rng=random.Random(5), first_dealer=0)
+    engine.apply(state, 0, engine.DEAL, random.Random(5))
+    for seat in range(4):
+        for action in engine.legal_actions(state, seat):
+            assert convert.act_action(convert.legal_action(action).notation) == action
+    assert convert.act_action("exchange 2C, 3D 4H") == engine.exchange(engine.parse_cards("2C 3D 4H"))

@@ -24,7 +24,7 @@ async def test_games_spread_over_shards_keep_every_store_guarantee(cluster):
     try:
         games = [f"game-{i}" for i in range(24)]  # their hash tags land on every shard
         for game in games:
-            await store.create(game, b"s1", b"e1")
+            await store.create(game, b"s1", [b"e1"])
         watch = store.watch(games[5])
         assert await watch.__anext__() == 1
         for game in games:
@@ -34,7 +34,7 @@ async def test_games_spread_over_shards_keep_every_store_guarantee(cluster):
             assert again.replay == b"answer" and not again.ok
             stale = await store.commit(game, 1, b"s9", [b"e9"], None, None, False)
             assert not stale.ok and stale.version == 3
-            assert await store.events_after(game, 1) == [(2, b"e2"), (3, b"e3")]
+            assert await store.log_after(game, 1) == [(2, b"e2"), (3, b"e3")]
             assert (await store.load(game)).state == b"s2"
         assert await asyncio.wait_for(watch.__anext__(), 5) == 3
         await watch.aclose()

@@ -19,7 +19,7 @@ from service.store import Committed, GameExists, Loaded, Store, StoreUnavailable
 from service.store_memory import MemoryStore
 from service.store_redis import RedisStore
 
-TTLS = {"idle_ttl_s": 1000, "finished_ttl_s": 100, "request_ttl_s": 500, "max_events": 10}
+TTLS = {"idle_ttl_s": 1000, "finished_ttl_s": 100, "request_ttl_s": 500, "max_requests": 10}
 WAIT_S = 5.0
 
 
@@ -48,7 +48,7 @@ def clock() -> FakeClock:
 @pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
 def store(request: pytest.FixtureRequest, clock: FakeClock,
           event_loop: asyncio.AbstractEventLoop) -> Iterator[Store]:
-    """Each store implementation, with short TTLs and a 10-event log."""
+    """Each store implementation, with short TTLs and retry records for 10 request ids."""
     if request.param == "memory":
         made: Store = MemoryStore(clock=clock, **TTLS)
     else:
@@ -75,10 +75,10 @@ def new_id() -> str:
 
 
 async def commit(store: Store, game_id: str, expected: int, state: bytes, *events: bytes,
-                 request_id: str | None = None, response: bytes | None = None,
+                 request_id: str | None = None, retry: bytes | None = None,
                  finished: bool = False, hands: tuple[bytes, ...] = ()) -> Committed:
     """Call store.commit with defaults for the optional parts."""
-    return await store.commit(game_id, expected, state, list(events), request_id, response,
+    return await store.commit(game_id, expected, state, list(events), request_id, retry,
                               finished, hands)
 
 
@@ -96,33 +96,33 @@ async def redis_ttls(store: RedisStore, game_id: str) -> dict[str, int]:
 
 async def test_create_then_load(store: Store) -> None:
     game = new_id()
-    await store.create(game, b"s1", b"e1")
+    await store.create(game, b"s1", [b"e1"])
     assert await store.load(game) == Loaded(1, b"s1")
-    assert await store.events_after(game, 0) == [(1, b"e1")]
+    assert await store.log_after(game, 0) == [(1, b"e1")]
 
 
 async def test_unknown_game(store: Store) -> None:
     game = new_id()
     assert await store.load(game) is None
-    assert await store.events_after(game, 0) == []
-    assert await store.get_response(game, "r1") is None
+    assert await store.log_after(game, 0) == []
+    assert await store.get_retry(game, "r1") is None
     assert await commit(store, game, 1, b"s", b"e") == Committed(False, 0, None)
     assert await store.load(game) is None
 
 
 async def test_create_twice_raises_and_keeps_first(store: Store) -> None:
     game = new_id()
-    await store.create(game, b"s1", b"e1")
+    await store.create(game, b"s1", [b"e1"])
     with pytest.raises(GameExists):
-        await store.create(game, b"other", b"other")
+        await store.create(game, b"other", [b"other"])
     assert await store.load(game) == Loaded(1, b"s1")
-    assert await store.events_after(game, 0) == [(1, b"e1")]
+    assert await store.log_after(game, 0) == [(1, b"e1")]
 
 
 async def test_create_records_request_id(store: Store) -> None:
     game = new_id()
-    await store.create(game, b"s1", b"e1", request_id="r1", response=b"created")
-    assert await store.get_response(game, "r1") == b"created"
+    await store.create(game, b"s1", [b"e1"], request_id="r1", retry=b"created")
+    assert await store.get_retry(game, "r1") == b"created"
     assert await commit(store, game, 1, b"s2", b"e2", request_id="r1") == \
         Committed(False, 1, b"created")
     assert await store.load(game) == Loaded(1, b"s1")
@@ -130,73 +130,86 @@ async def test_create_records_request_id(store: Store) -> None:
 
 async def test_commit_adds_one_version_per_event(store: Store) -> None:
     game = new_id()
-    await store.create(game, b"s1", b"e1")
+    await store.create(game, b"s1", [b"e1"])
     assert await commit(store, game, 1, b"s2", b"a", b"b", b"c") == Committed(True, 4, None)
     assert await store.load(game) == Loaded(4, b"s2")
     assert await commit(store, game, 4, b"s3", b"d") == Committed(True, 5, None)
-    assert await store.events_after(game, 1) == [(2, b"a"), (3, b"b"), (4, b"c"), (5, b"d")]
+    assert await store.log_after(game, 1) == [(2, b"a"), (3, b"b"), (4, b"c"), (5, b"d")]
 
 
 async def test_stale_version_conflicts_and_writes_nothing(store: Store) -> None:
     game = new_id()
-    await store.create(game, b"s1", b"e1")
+    await store.create(game, b"s1", [b"e1"])
     assert (await commit(store, game, 1, b"s2", b"a")).ok
-    stale = await commit(store, game, 1, b"s3", b"b", request_id="r9", response=b"x",
+    stale = await commit(store, game, 1, b"s3", b"b", request_id="r9", retry=b"x",
                          finished=True)
     assert stale == Committed(False, 2, None)
     assert await store.load(game) == Loaded(2, b"s2")
-    assert await store.events_after(game, 0) == [(1, b"e1"), (2, b"a")]
-    assert await store.get_response(game, "r9") is None
+    assert await store.log_after(game, 0) == [(1, b"e1"), (2, b"a")]
+    assert await store.get_retry(game, "r9") is None
     if isinstance(store, RedisStore):  # the finished TTL was not applied either
         assert (await redis_ttls(store, game))["state"] > 900_000
 
 
 async def test_request_replay_returns_first_response_and_writes_nothing(store: Store) -> None:
     game, other = new_id(), new_id()
-    await store.create(game, b"s1", b"e1")
-    await store.create(other, b"s1", b"e1")
-    first = await commit(store, game, 1, b"s2", b"a", request_id="r1", response=b"resp1")
+    await store.create(game, b"s1", [b"e1"])
+    await store.create(other, b"s1", [b"e1"])
+    first = await commit(store, game, 1, b"s2", b"a", request_id="r1", retry=b"resp1")
     assert first == Committed(True, 2, None)
-    again = await commit(store, game, 2, b"s3", b"b", request_id="r1", response=b"resp2")
+    again = await commit(store, game, 2, b"s3", b"b", request_id="r1", retry=b"resp2")
     assert again == Committed(False, 2, b"resp1")
-    stale = await commit(store, game, 1, b"s3", b"b", request_id="r1", response=b"resp2")
+    stale = await commit(store, game, 1, b"s3", b"b", request_id="r1", retry=b"resp2")
     assert stale == Committed(False, 2, b"resp1")
     assert await store.load(game) == Loaded(2, b"s2")
-    assert await store.events_after(game, 0) == [(1, b"e1"), (2, b"a")]
-    assert await store.get_response(game, "r1") == b"resp1"
-    assert await store.get_response(other, "r1") is None  # request ids are per game
+    assert await store.log_after(game, 0) == [(1, b"e1"), (2, b"a")]
+    assert await store.get_retry(game, "r1") == b"resp1"
+    assert await store.get_retry(other, "r1") is None  # request ids are per game
     assert (await commit(store, other, 1, b"t2", b"x", request_id="r1")).ok
 
 
-async def test_events_after_is_ascending_and_exclusive(store: Store) -> None:
+async def test_log_after_is_ascending_and_exclusive(store: Store) -> None:
     game = new_id()
-    await store.create(game, b"s", b"e1")
+    await store.create(game, b"s", [b"e1"])
     await commit(store, game, 1, b"s", b"e2", b"e3")
     await commit(store, game, 3, b"s", b"e4")
     await commit(store, game, 4, b"s", b"e5", b"e6")
     everything = [(v, f"e{v}".encode()) for v in range(1, 7)]
     for after in range(0, 8):
-        assert await store.events_after(game, after) == everything[after:]
-    assert await store.events_after(game, -3) == everything
+        assert await store.log_after(game, after) == everything[after:]
+    assert await store.log_after(game, -3) == everything
 
 
-async def test_capped_log_keeps_the_newest(store: Store) -> None:
+async def test_the_log_keeps_every_entry_and_reads_a_range(store: Store) -> None:
     game = new_id()
-    await store.create(game, b"s", b"e1")
-    version = 1
+    await store.create(game, b"s", [b"e1", b"e2"])
+    assert await store.load(game) == Loaded(2, b"s")   # a game starts at as many versions as entries
+    version = 2
     for _ in range(3):
-        events = [f"e{version + i}".encode() for i in range(1, 6)]
-        result = await commit(store, game, version, b"s", *events)
-        version = result.version
-    assert version == 16
-    assert await store.events_after(game, 0) == [(v, f"e{v}".encode()) for v in range(7, 17)]
-    assert await store.events_after(game, 14) == [(15, b"e15"), (16, b"e16")]
-    assert (await store.load(game)) == Loaded(16, b"s")
+        entries = [f"e{version + i}".encode() for i in range(1, 6)]
+        version = (await commit(store, game, version, b"s", *entries)).version
+    assert version == 17
+    assert await store.log_after(game, 0) == [(v, f"e{v}".encode()) for v in range(1, 18)]
+    assert await store.log_after(game, 14) == [(15, b"e15"), (16, b"e16"), (17, b"e17")]
+    assert await store.log_after(game, 3, until=6) == [(4, b"e4"), (5, b"e5"), (6, b"e6")]
+    assert await store.log_after(game, 6, until=6) == []
+
+
+async def test_retry_records_are_kept_for_the_latest_requests_only(store: Store) -> None:
+    game = new_id()
+    await store.create(game, b"s", [b"e1"], request_id="c", retry=b"created")
+    for i in range(15):
+        assert (await commit(store, game, i + 1, b"s", b"e", request_id=f"r{i}", retry=f"x{i}".encode())).ok
+    kept = [await store.get_retry(game, f"r{i}") for i in range(15)]
+    assert kept == [None] * 5 + [f"x{i}".encode() for i in range(5, 15)]   # max_requests = 10
+    assert await store.get_retry(game, "c") is None
+    forgotten = await commit(store, game, 16, b"s2", b"again", request_id="r0", retry=b"new")
+    assert forgotten == Committed(True, 17, None)   # a forgotten request id counts as new
 
 
 async def test_watch_yields_current_then_new_versions(store: Store) -> None:
     game = new_id()
-    await store.create(game, b"s1", b"e1")
+    await store.create(game, b"s1", [b"e1"])
     first, second = store.watch(game), store.watch(game)
     try:
         assert await next_version(first) == 1
@@ -216,7 +229,7 @@ async def test_watch_of_missing_game_starts_at_zero(store: Store) -> None:
     watch = store.watch(game)
     try:
         assert await next_version(watch) == 0
-        await store.create(game, b"s1", b"e1")
+        await store.create(game, b"s1", [b"e1"])
         assert await next_version(watch) == 1
     finally:
         await watch.aclose()
@@ -235,10 +248,10 @@ async def test_watch_ends_when_store_closes(store: Store) -> None:
 
 async def test_concurrent_commits_exactly_one_wins(store: Store) -> None:
     game = new_id()
-    await store.create(game, b"s1", b"e1")
+    await store.create(game, b"s1", [b"e1"])
     results = await asyncio.gather(*(
         commit(store, game, 1, f"s{i}".encode(), f"e{i}".encode(), request_id=f"r{i}",
-               response=f"resp{i}".encode())
+               retry=f"resp{i}".encode())
         for i in range(50)
     ))
     winners = [i for i, result in enumerate(results) if result.ok]
@@ -247,28 +260,28 @@ async def test_concurrent_commits_exactly_one_wins(store: Store) -> None:
     winner = winners[0]
     assert results[winner] == Committed(True, 2, None)
     assert await store.load(game) == Loaded(2, f"s{winner}".encode())
-    assert await store.events_after(game, 1) == [(2, f"e{winner}".encode())]
-    recorded = [await store.get_response(game, f"r{i}") for i in range(50)]
+    assert await store.log_after(game, 1) == [(2, f"e{winner}".encode())]
+    recorded = [await store.get_retry(game, f"r{i}") for i in range(50)]
     assert recorded == [f"resp{winner}".encode() if i == winner else None for i in range(50)]
 
 
 async def test_concurrent_retries_of_one_request_apply_once(store: Store) -> None:
     game = new_id()
-    await store.create(game, b"s1", b"e1")
+    await store.create(game, b"s1", [b"e1"])
     results = await asyncio.gather(*(
-        commit(store, game, 1, b"s2", b"a", request_id="same", response=b"resp")
+        commit(store, game, 1, b"s2", b"a", request_id="same", retry=b"resp")
         for _ in range(50)
     ))
     assert sum(result.ok for result in results) == 1
     assert all(r == Committed(False, 2, b"resp") for r in results if not r.ok)
-    assert await store.events_after(game, 0) == [(1, b"e1"), (2, b"a")]
+    assert await store.log_after(game, 0) == [(1, b"e1"), (2, b"a")]
 
 
 async def test_hand_records_are_appended_only_with_a_successful_commit(store: Store) -> None:
     game = new_id()
-    await store.create(game, b"s1", b"e1")
+    await store.create(game, b"s1", [b"e1"])
     assert await store.hands(game) == []
-    assert (await commit(store, game, 1, b"s2", b"a", request_id="r1", response=b"x", hands=(b"h1",))).ok
+    assert (await commit(store, game, 1, b"s2", b"a", request_id="r1", retry=b"x", hands=(b"h1",))).ok
     assert not (await commit(store, game, 1, b"s9", b"z", hands=(b"stale",))).ok
     assert (await commit(store, game, 2, b"s9", b"z", request_id="r1", hands=(b"replayed",))).replay == b"x"
     assert (await commit(store, game, 2, b"s3", b"b", b"c", hands=(b"h2", b"h3"))).version == 4
@@ -278,47 +291,42 @@ async def test_hand_records_are_appended_only_with_a_successful_commit(store: St
 
 async def test_finished_game_expires_after_finished_ttl(store: Store, clock: FakeClock) -> None:
     game = new_id()
-    await store.create(game, b"s1", b"e1", request_id="r0", response=b"c")
-    await commit(store, game, 1, b"s2", b"a", request_id="r1", response=b"resp1", hands=(b"h1",))
-    await commit(store, game, 2, b"s3", b"b", request_id="r2", response=b"resp2", finished=True, hands=(b"h2",))
+    await store.create(game, b"s1", [b"e1"], request_id="r0", retry=b"c")
+    await commit(store, game, 1, b"s2", b"a", request_id="r1", retry=b"resp1", hands=(b"h1",))
+    await commit(store, game, 2, b"s3", b"b", request_id="r2", retry=b"resp2", finished=True, hands=(b"h2",))
     if isinstance(store, RedisStore):
         ttls = await redis_ttls(store, game)
-        assert set(ttls) == {"state", "events", "hands", "req:r0", "req:r1", "req:r2"}
-        assert 95_000 < ttls["state"] <= 100_000
-        assert 95_000 < ttls["events"] <= 100_000
-        assert 95_000 < ttls["hands"] <= 100_000
-        assert 95_000 < ttls["req:r2"] <= 100_000
-        assert 0 < ttls["req:r0"] <= 500_000 and 0 < ttls["req:r1"] <= 500_000
+        assert set(ttls) == {"state", "log", "hands", "req"}
+        assert all(95_000 < ttl <= 100_000 for ttl in ttls.values()), ttls
         return
     clock.advance(99)
     assert await store.load(game) == Loaded(3, b"s3")
-    assert await store.get_response(game, "r2") == b"resp2"
+    assert await store.get_retry(game, "r2") == b"resp2"
     clock.advance(2)
     assert await store.load(game) is None
-    assert await store.events_after(game, 0) == []
+    assert await store.log_after(game, 0) == []
     assert await store.hands(game) == []
-    assert await store.get_response(game, "r2") is None
-    await store.create(game, b"again", b"e")  # the id is free again
+    assert await store.get_retry(game, "r2") is None
+    await store.create(game, b"again", [b"e"])  # the id is free again
     assert await store.load(game) == Loaded(1, b"again")
 
 
 async def test_idle_ttl_is_refreshed_by_each_commit(store: Store, clock: FakeClock) -> None:
     game = new_id()
-    await store.create(game, b"s1", b"e1", request_id="r0", response=b"c")
+    await store.create(game, b"s1", [b"e1"], request_id="r0", retry=b"c")
     if isinstance(store, RedisStore):
         ttls = await redis_ttls(store, game)
-        assert 990_000 < ttls["state"] <= 1_000_000 and 990_000 < ttls["events"] <= 1_000_000
-        assert 490_000 < ttls["req:r0"] <= 500_000
-        for part in ("state", "events"):
+        assert all(990_000 < ttl <= 1_000_000 for ttl in ttls.values()), ttls
+        for part in ("state", "log", "req"):
             await store.client.pexpire(store.key(game, part), 5_000)
         await commit(store, game, 1, b"s2", b"a")
         ttls = await redis_ttls(store, game)
-        assert 990_000 < ttls["state"] <= 1_000_000 and 990_000 < ttls["events"] <= 1_000_000
+        assert all(990_000 < ttl <= 1_000_000 for ttl in ttls.values()), ttls
         return
     clock.advance(499)
-    assert await store.get_response(game, "r0") == b"c"
+    assert await store.get_retry(game, "r0") == b"c"
     clock.advance(101)
-    assert await store.get_response(game, "r0") is None  # the request TTL is its own
+    assert await store.get_retry(game, "r0") is None  # the request TTL is its own
     await commit(store, game, 1, b"s2", b"a")
     clock.advance(999)
     assert await store.load(game) == Loaded(2, b"s2")
@@ -331,7 +339,7 @@ async def test_bad_game_id_is_rejected(store: Store, bad: str) -> None:
     with pytest.raises(ValueError):
         await store.load(bad)
     with pytest.raises(ValueError):
-        await store.create(bad, b"s", b"e")
+        await store.create(bad, b"s", [b"e"])
     with pytest.raises(ValueError):
         await commit(store, bad, 1, b"s", b"e")
     with pytest.raises(ValueError):
@@ -340,9 +348,11 @@ async def test_bad_game_id_is_rejected(store: Store, bad: str) -> None:
 
 async def test_malformed_commit_is_rejected(store: Store) -> None:
     game = new_id()
-    await store.create(game, b"s1", b"e1")
+    await store.create(game, b"s1", [b"e1"])
     with pytest.raises(ValueError):
-        await commit(store, game, 1, b"s2")  # no events
+        await commit(store, game, 1, b"s2")  # no entries
+    with pytest.raises(ValueError):
+        await store.create(new_id(), b"s", [])
     with pytest.raises(ValueError):
         await commit(store, game, 0, b"s2", b"a")
     with pytest.raises(ValueError):
@@ -380,7 +390,7 @@ def test_memory_and_redis_agree_on_any_commit_sequence(
         game = new_id()
         try:
             for made in (memory, redis_store):
-                await made.create(game, b"s0", b"e1", request_id="c", response=b"created")
+                await made.create(game, b"s0", [b"e1"], request_id="c", retry=b"created")
             version = 1
             for step, (lag, count, request_id, finished) in enumerate(ops):
                 events = [f"e{step}.{i}".encode() for i in range(count)]
@@ -390,10 +400,10 @@ def test_memory_and_redis_agree_on_any_commit_sequence(
                 assert await redis_store.commit(*args) == expected
                 version = expected.version
             assert await redis_store.load(game) == await memory.load(game)
-            assert await redis_store.events_after(game, 0) == await memory.events_after(game, 0)
+            assert await redis_store.log_after(game, 0) == await memory.log_after(game, 0)
             for request_id in ("a", "b", "c", "d"):
-                assert (await redis_store.get_response(game, request_id)
-                        == await memory.get_response(game, request_id))
+                assert (await redis_store.get_retry(game, request_id)
+                        == await memory.get_retry(game, request_id))
         finally:
             await memory.close()
             await redis_store.close()
@@ -407,17 +417,16 @@ def test_memory_and_redis_agree_on_any_commit_sequence(
 async def test_redis_key_layout(redis_pair: tuple[RedisStore, RedisStore]) -> None:
     store = redis_pair[0]
     game = new_id()
-    await store.create(game, b"s1", b"e1")
-    await commit(store, game, 1, b"s2", b"a", request_id="r1", response=b"resp")
+    await store.create(game, b"s1", [b"e1"])
+    await commit(store, game, 1, b"s2", b"a", request_id="r1", retry=b"resp")
     client = store.client
     tag = "{" + game + "}"
-    assert all(tag in key for key in (store.key(game, p) for p in ("state", "events", "hands")))
+    assert all(tag in key for key in (store.key(game, p) for p in ("state", "log", "hands", "req")))
     assert await client.type(store.key(game, "state")) == b"hash"
     assert await client.hgetall(store.key(game, "state")) == {b"v": b"2", b"s": b"s2"}
-    assert await client.type(store.key(game, "events")) == b"stream"
-    ids = [entry_id for entry_id, _ in await client.xrange(store.key(game, "events"))]
-    assert ids == [b"1-0", b"2-0"]
-    assert await client.get(store.key(game, "req:r1")) == b"resp"
+    assert await client.lrange(store.key(game, "log"), 0, -1) == [b"e1", b"a"]
+    pairs = await client.lrange(store.key(game, "req"), 0, -1)
+    assert pairs[0] == b"rr1" and pairs[1].startswith(b"d") and pairs[1].endswith(b" resp")
 
 
 async def test_redis_watch_sees_commits_from_another_process(
@@ -427,7 +436,7 @@ async def test_redis_watch_sees_commits_from_another_process(
     watch = watching.watch(game)
     try:
         assert await next_version(watch) == 0
-        await writing.create(game, b"s1", b"e1")
+        await writing.create(game, b"s1", [b"e1"])
         assert await next_version(watch) == 1
         await commit(writing, game, 1, b"s2", b"a", b"b")
         assert await next_version(watch) == 3
@@ -458,15 +467,15 @@ async def test_redis_down_fails_fast_then_recovers(private_redis, redis_prefix: 
     store = RedisStore(private_redis.url, prefix=redis_prefix, **TTLS)
     try:
         game = new_id()
-        await store.create(game, b"s1", b"e1")
+        await store.create(game, b"s1", [b"e1"])
         private_redis.stop()
         calls = {
             "ping": store.ping(),
             "load": store.load(game),
             "commit": commit(store, game, 1, b"s2", b"a", request_id="r1"),
-            "create": store.create(new_id(), b"s", b"e"),
-            "get_response": store.get_response(game, "r1"),
-            "events_after": store.events_after(game, 0),
+            "create": store.create(new_id(), b"s", [b"e"]),
+            "get_retry": store.get_retry(game, "r1"),
+            "log_after": store.log_after(game, 0),
             "watch": anext(store.watch(game)),
         }
         for name, call in calls.items():
@@ -477,7 +486,7 @@ async def test_redis_down_fails_fast_then_recovers(private_redis, redis_prefix: 
         private_redis.start()
         await store.ping()
         assert await store.load(game) is None  # a non-persistent Redis lost everything
-        await store.create(game, b"s1", b"e1")
+        await store.create(game, b"s1", [b"e1"])
         assert await commit(store, game, 1, b"s2", b"a") == Committed(True, 2, None)
     finally:
         await store.close()
@@ -493,7 +502,7 @@ async def test_redis_watch_survives_a_restart(private_redis, redis_prefix: str) 
         private_redis.stop()
         await asyncio.sleep(0.3)  # the watch connection notices and starts reconnecting
         private_redis.start()
-        await writing.create(game, b"s1", b"e1")
+        await writing.create(game, b"s1", [b"e1"])
         assert await asyncio.wait_for(anext(watch), 10) == 1
         await commit(writing, game, 1, b"s2", b"a")
         assert await next_version(watch) == 2
@@ -509,7 +518,7 @@ async def test_redis_hung_server_times_out_and_watch_recovers(private_redis,
     watching = RedisStore(private_redis.url, prefix=redis_prefix, **TTLS, **options)
     writing = RedisStore(private_redis.url, prefix=redis_prefix, **TTLS, **options)
     game = new_id()
-    await writing.create(game, b"s1", b"e1")
+    await writing.create(game, b"s1", [b"e1"])
     watch = watching.watch(game)
     try:
         assert await next_version(watch) == 1

@@ -107,7 +107,7 @@ def test_menu_keys():
         *(view_pb2.LegalAction(kind=enums.ACTION_KIND_BID, tricks=t) for t in range(14)),
         view_pb2.LegalAction(kind=enums.ACTION_KIND_DOUBLE_NIL)])
     assert [c.key for c in build_menu(bidding)] == ["r", *map(str, range(14)), "d"]
-    draw = view_pb2.GameView(offered_card="8D", legal_actions=[
+    draw = view_pb2.GameView(spades_two_player=view_pb2.SpadesTwoPlayerView(offered_card="8D"), legal_actions=[
         view_pb2.LegalAction(kind=enums.ACTION_KIND_DOUBLE_NIL), view_pb2.LegalAction(kind=enums.ACTION_KIND_DRAW_KEEP),
         view_pb2.LegalAction(kind=enums.ACTION_KIND_DRAW_DISCARD)])
     menu = build_menu(draw)

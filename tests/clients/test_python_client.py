@@ -120,6 +120,56 @@ def test_whole_game_through_every_wrapper_method(client, variant, seats, options
     assert view.phase == enums.PHASE_GAME_OVER and view.winner_side == score.winner_side
 
 
+class RecordMethods(grpc.UnaryUnaryClientInterceptor):
+    """Forwards every call and records the name of its method."""
+
+    def __init__(self):
+        self.methods: list[str] = []
+
+    def intercept_unary_unary(self, continuation, client_call_details, request):
+        """Record the method's name and forward the call."""
+        self.methods.append(client_call_details.method.rsplit("/", 1)[-1])
+        return continuation(client_call_details, request)
+
+
+@pytest.mark.parametrize("variant,seats,options,expected", [
+    ("spades", 4, {"target_score": 100}, {enums.ACTION_KIND_DEAL, enums.ACTION_KIND_BID,
+                                           enums.ACTION_KIND_DOUBLE_NIL, enums.ACTION_KIND_EXCHANGE}),
+    ("spades2", 2, {"target_score": 100}, {enums.ACTION_KIND_DEAL, enums.ACTION_KIND_BID,
+                                            enums.ACTION_KIND_DOUBLE_NIL, enums.ACTION_KIND_EXCHANGE}),
+    ("buck-euchre", 4, {"starting_score": 8}, {enums.ACTION_KIND_DEAL, enums.ACTION_KIND_ORDER_UP,
+                                                enums.ACTION_KIND_EXCHANGE}),
+])
+def test_whole_game_only_through_act(server, variant, seats, options, expected):
+    recorder = RecordMethods()
+    with GameClient(server.address, interceptors=[recorder]) as client:
+        created = client.create_game(variant, human_names(seats), options=options, first_dealer=0, shuffle_seed=21)
+        players = {seat: client.with_token(token) for seat, token in created.tokens.items()}
+        rng, kinds, moves = random.Random(f"act-{variant}"), set(), 0
+        while True:
+            seat, view = next_actor(client, created, players)
+            if seat is None:
+                break
+            action = pick(view, rng, first_hand=view.hand_number <= 1)
+            kinds.add(action.kind)
+            if action.kind == enums.ACTION_KIND_EXCHANGE and rng.random() < 0.5:
+                count = rng.randint(action.min_cards, action.max_cards)
+                after = seat.act(view.game_id, "exchange", rng.sample(list(action.cards), count))
+            elif action.kind == enums.ACTION_KIND_EXCHANGE:
+                after = seat.act(view, action)  # a random allowed choice of cards
+            elif rng.random() < 0.5:
+                after = seat.act(view.game_id, action.notation)
+            else:
+                after = seat.act(view, action, expected_version=view.version)
+            assert after.version > view.version and after.viewer_seat == view.viewer_seat
+            moves += 1
+            assert moves < 3000
+    assert view.phase == enums.PHASE_GAME_OVER and view.HasField("winner_side") and list(view.winner_seats)
+    assert expected | {enums.ACTION_KIND_PLAY} <= kinds
+    assert set(recorder.methods) == {"CreateGame", "GetGame", "Act"}
+    assert recorder.methods.count("Act") == moves
+
+
 def test_get_game_shows_the_seat_its_hand_and_legal_actions(client):
     created = client.create_game("buck-euchre", ["Me", ("B1", "basic"), ("B2", "random"), ("B3", "basic")],
                                  first_dealer=3)
@@ -133,6 +183,21 @@ def test_get_game_shows_the_seat_its_hand_and_legal_actions(client):
     after = seat.act(view, view.legal_actions[0])
     assert after.version > view.version
     assert client.get_score(created.game_id).totals[0].score == 25
+
+
+def test_views_carry_the_game_name_and_its_own_part(client):
+    for variant, name, rules, seat_rules in [("spades", "spades", "spades", "spades"),
+                                             ("spades2", "spades2", "spades_two_player", "spades"),
+                                             ("buck-euchre", "buck_euchre", "buck_euchre", "buck_euchre")]:
+        created = client.create_game(variant, human_names(2 if variant == "spades2" else 4), first_dealer=0)
+        view = client.with_token(created.tokens[0]).deal(created.game_id)
+        assert (view.variant_name, view.WhichOneof("rules")) == (name, rules)
+        assert {seat.WhichOneof("rules") for seat in view.seats} == {seat_rules}
+    assert view.buck_euchre.turn_up and not view.buck_euchre.HasField("maker")
+    with pytest.raises(errors.InvalidArgument):
+        client.create_game("no_such_game", human_names(4))
+    with pytest.raises(errors.InvalidArgument):
+        client.with_token(created.tokens[1]).act(created.game_id, "fly")
 
 
 def test_with_token_shares_the_channel_and_close_keeps_it_open(server):
@@ -233,11 +298,12 @@ def test_buck_euchre_reasons(client):
     error = raises(errors.SuitTurnedDown, p[1].bid, game, suit="H")
     assert error.reason == "SUIT_TURNED_DOWN" and isinstance(error, errors.IllegalMove)
     view = p[1].bid(game, suit="S")
-    assert view.trump == enums.SUIT_SPADES and view.maker == 1 and view.phase == enums.PHASE_DROP_OUT
+    assert view.buck_euchre.trump == enums.SUIT_SPADES and view.buck_euchre.maker == 1
+    assert view.phase == enums.PHASE_DROP_OUT and view.seats[1].last_call == "name S"
 
     game, p = euchre_game(client)
     view = p[1].bid(game, kind="order-up")
-    assert view.maker == 1 and view.phase == enums.PHASE_DEALER_DISCARD
+    assert view.buck_euchre.maker == 1 and view.phase == enums.PHASE_DEALER_DISCARD
     hand = p[0].get_game(game).hand
     assert raises(errors.InvalidExchange, p[0].exchange, game, list(hand[:2])).reason == "INVALID_EXCHANGE"
     assert p[0].exchange(game, [hand[0]]).phase == enums.PHASE_DROP_OUT
@@ -309,19 +375,20 @@ class _LostAnswer(grpc.RpcError):
 
 
 class LoseFirstAnswer(grpc.UnaryUnaryClientInterceptor):
-    """Forwards every call and records its request id; the first answer of ``method`` is lost."""
+    """Forwards every call and records it; the first answer of an Act whose action starts with ``action`` is lost."""
 
-    def __init__(self, method: str):
-        self.method = method
-        self.sent: list[tuple[str, str]] = []
+    def __init__(self, action: str):
+        self.action = action
+        self.sent: list[tuple[str, str, str]] = []
         self.lost = False
 
     def intercept_unary_unary(self, continuation, client_call_details, request):
-        """Record the call's request id, forward it, and lose the first answer of ``method``."""
+        """Record the call (method, action, request id), forward it, and lose the first matching answer."""
         name = client_call_details.method.rsplit("/", 1)[-1]
-        self.sent.append((name, getattr(request, "request_id", "")))
+        action = getattr(request, "action", "")
+        self.sent.append((name, action, getattr(request, "request_id", "")))
         outcome = continuation(client_call_details, request)
-        if name == self.method and not self.lost:
+        if name == "Act" and action.startswith(self.action) and not self.lost:
             outcome.result()  # the server has applied the move...
             self.lost = True
             raise _LostAnswer()  # ...but the answer never arrives
@@ -329,20 +396,21 @@ class LoseFirstAnswer(grpc.UnaryUnaryClientInterceptor):
 
 
 def test_a_retry_reuses_the_request_id_and_the_move_is_applied_once(server):
-    interceptor = LoseFirstAnswer("Bid")
+    interceptor = LoseFirstAnswer("bid ")
     with GameClient(server.address, interceptors=[interceptor]) as client:
         created = client.create_game("spades", human_names(4), first_dealer=0)
         game = created.game_id
         p = {seat: client.with_token(token) for seat, token in created.tokens.items()}
         before = p[0].deal(game)
         view = p[1].bid(game, 4)  # first answer lost, retried with the same id
-        bids = [rid for name, rid in interceptor.sent if name == "Bid"]
-        assert len(bids) == 2 and bids[0] == bids[1] and len(bids[0]) == 32
+        bids = [(action, rid) for name, action, rid in interceptor.sent if name == "Act" and action != "deal"]
+        assert len(bids) == 2 and bids[0] == bids[1] and bids[0][0] == "bid 4" and len(bids[0][1]) == 32
         assert view.version == before.version + 1 == client.get_game(game).version
         assert view.seats[1].bid_tricks == 4 and view.turn == 2
         p[2].bid(game, 3)
-        ids = [rid for name, rid in interceptor.sent if name in ("Bid", "Deal", "CreateGame")]
+        ids = [rid for name, _, rid in interceptor.sent if name in ("Act", "CreateGame")]
         assert len(set(ids)) == len(ids) - 1  # every call has its own id; only the retry repeats one
+        assert {name for name, _, _ in interceptor.sent} == {"CreateGame", "Act", "GetGame"}
 
 
 def test_the_same_request_id_twice_returns_the_first_answer(client):

@@ -15,7 +15,7 @@ import pytest
 
 import engine
 from engine import IllegalAction, Phase
-from engine.cards import EUCHRE_DECK, card_list, card_name, parse_card, parse_deck
+from engine.core.cards import EUCHRE_DECK, card_list, card_name, parse_card, parse_deck
 
 FULL = (1 << 52) - 1
 
@@ -255,21 +255,21 @@ def rejects(state, seat: int, action, reason: engine.Reason) -> IllegalAction:
     return info.value
 
 
-def last_record(state) -> dict:
+def last_record(state) -> object:
     return state.records[-1]
 
 
-def side_result(state, side: int, hand: int = -1) -> dict:
+def side_result(state, side: int, hand: int = -1) -> object:
     """The score breakdown of a side (partnership or two-player seat) in a hand record."""
-    return state.records[hand]["sides"][side]
+    return state.records[hand].sides[side]
 
 
-def seat_result(state, seat: int, hand: int = -1) -> dict:
+def seat_result(state, seat: int, hand: int = -1) -> object:
     """The score breakdown of a Buck Euchre seat in a hand record."""
-    return state.records[hand]["seats"][seat]
+    return state.records[hand].seats[seat]
 
 
-def auto_exchanges(bids: Sequence[int | str], hands: list[list[int]]) -> dict:
+def auto_exchanges(bids: Sequence[int | str], hands: list[list[int]]) -> object:
     """For each Double Nil seat whose partner did not bid Double Nil: it gives the first three
     cards of its partner's scripted (post-exchange) hand and gets the first three of its own."""
     ex = {}
@@ -308,7 +308,7 @@ def spades_game(hands_spec: Sequence[tuple[Sequence[int | str], Sequence[int]]],
             engine.apply(state, a ^ 2, engine.exchange(cs(b_gives)))
         assert state.phase == Phase.PLAY, state.phase
         play_script(state, scripts[h])
-        assert state.records[-1]["tricks"] == list(counts)
+        assert state.records[-1].tricks == list(counts)
     return state
 
 
@@ -337,7 +337,7 @@ def spades2_game(hands_spec: Sequence[tuple[Sequence[int | str], Sequence[int]]]
             engine.apply(state, state.turn, engine.bid(bids[state.turn]))
         assert state.phase == Phase.PLAY
         play_script(state, scripts[h])
-        assert state.records[-1]["tricks"] == list(counts)
+        assert state.records[-1].tricks == list(counts)
     return state
 
 
@@ -348,9 +348,11 @@ def private_cards(v) -> set[int]:
     out: set[int] = set()
     if v.hand is not None:
         out |= set(v.hand)
-    if v.offered is not None:
-        out.add(v.offered)
-    out |= set(v.seen_discards) | set(v.exchange_given) | set(v.exchange_received)
+    rules = v.rules
+    if getattr(rules, "offered", None) is not None:
+        out.add(rules.offered)
+    for name in ("seen_discards", "exchange_given", "exchange_received"):
+        out |= set(getattr(rules, name, []))
     if v.exchange is not None:
         out |= set(v.exchange.cards)
     for a in v.legal_actions:
@@ -365,8 +367,8 @@ def private_cards(v) -> set[int]:
 def public_cards(v) -> set[int]:
     """The cards a view shows face up to everybody."""
     out = {c for _, c in v.trick} | {c for _, c in v.last_trick}
-    if v.turn_up is not None:
-        out.add(v.turn_up)
+    if getattr(v.rules, "turn_up", None) is not None:
+        out.add(v.rules.turn_up)
     return out
 
 
@@ -376,7 +378,7 @@ def allowed_private(state, seat: int) -> int:
     mask = state.hands[seat] if state.looked >> seat & 1 else 0
     if state.variant == "spades2":
         mask |= state.seen[seat]
-    if state.xgiven[seat] != -1:
+    if state.variant != "buck_euchre" and state.xgiven[seat] != -1:
         mask |= state.xgiven[seat] | state.xgot[seat]
     return mask
 
@@ -384,8 +386,8 @@ def allowed_private(state, seat: int) -> int:
 def check_views(state) -> None:
     """Every seat's view shows no card it may not know; the spectator's shows nothing private."""
     spectator = engine.view(state, None)
-    assert spectator.viewer is None and spectator.hand is None and spectator.offered is None
-    assert spectator.seen_discards == [] and spectator.exchange_given == [] and spectator.exchange_received == []
+    assert spectator.viewer is None and spectator.hand is None and getattr(spectator.rules, "offered", None) is None
+    assert all(getattr(spectator.rules, name, []) == [] for name in ("seen_discards", "exchange_given", "exchange_received"))
     assert spectator.legal_actions == [] and spectator.exchange is None
     assert private_cards(spectator) == set()
     for seat in range(state.n):

@@ -10,8 +10,8 @@ import pytest
 import engine
 from engine import (DEAL, DROP_OUT, ORDER_UP, PASS, STAY_IN, BuckEuchreOptions, Phase, Reason, bid, exchange,
                     name_suit, play)
-from engine.cards import CLUBS, DIAMONDS, EUCHRE_DECK, HEARTS, SPADES, card_list
-from engine.tricks import euchre_rules
+from engine.core.cards import CLUBS, DIAMONDS, EUCHRE_DECK, HEARTS, SPADES, card_list
+from engine.core.tricks import euchre_rules
 from engine_helpers import C, act, cs, euchre_deck, new, rejects, seat_result, start
 
 R = Reason
@@ -56,7 +56,7 @@ def test_deal_five_each_turn_up_and_kitty(dealer):
     else:
         assert [h.bit_count() for h in state.hands] == [5] * 4
         assert state.phase == Phase.ORDER_UP and state.turn == (dealer + 1) % 4
-    assert engine.view(state, None).turn_up == deck[20]
+    assert engine.view(state, None).rules.turn_up == deck[20]
 
 
 # ---- standard deal: dealer 3, turn-up 9H --------------------------------------------------------
@@ -105,10 +105,10 @@ def test_order_up_dealer_takes_turn_up_and_discards_then_drop_round():
     assert state.turn == 1
     tricks(state, "AS 9S KS 10S QS KH")
     # maker with 2 tricks: -2 + 5 = +3; seat 1 -3; the dropped players do not change
-    assert state.records[0]["tricks"] == [2, 3, 0, 0]
+    assert state.records[0].tricks == [2, 3, 0, 0]
     assert state.scores == [28, 22, 25, 25]
-    assert seat_result(state, 0)["change"] == 3 and seat_result(state, 0)["penalty"] == 5
-    assert [seat_result(state, s)["active"] for s in range(4)] == [True, True, False, False]
+    assert seat_result(state, 0).change == 3 and seat_result(state, 0).penalty == 5
+    assert [seat_result(state, s).active for s in range(4)] == [True, True, False, False]
     assert state.phase == Phase.DEAL and state.dealer == 0 and state.turn == 0   # the deal passes left
     assert state.winner == []
 
@@ -134,7 +134,7 @@ def test_all_pass_turns_down_and_the_turned_down_suit_cannot_be_named():
     calls(state, PASS, PASS, PASS, PASS)
     assert state.phase == Phase.NAME_TRUMP and state.turned_down and state.turn == 0
     assert state.hands[3].bit_count() == 5                       # nobody took the turn-up
-    assert engine.view(state, None).turn_up_turned_down
+    assert engine.view(state, None).rules.turn_up_turned_down
     assert engine.legal_actions(state, 0) == [PASS, name_suit(CLUBS), name_suit(DIAMONDS), name_suit(SPADES)]
     rejects(state, 0, name_suit(HEARTS), R.SUIT_TURNED_DOWN)
     rejects(state, 0, ORDER_UP, R.WRONG_PHASE)
@@ -166,7 +166,7 @@ def test_dealer_may_pass_again_no_trump_and_every_player_decides():
     act(state, 3, PASS)
     assert state.trump == NO_TRUMP and state.maker == NOBODY
     v = engine.view(state, None)
-    assert v.no_trump and v.trump is None and v.maker is None
+    assert v.rules.no_trump and v.rules.trump is None and v.rules.maker is None
     assert state.phase == Phase.DROP_OUT and state.turn == 0
     order = []
     while state.phase == Phase.DROP_OUT:
@@ -211,7 +211,7 @@ def test_club_turn_up_forces_clubs_dealer_discards_nobody_may_drop():
     assert engine.legal_actions(state, 0) == [play(C("JC"))]
     act(state, 0, play(C("JC")))          # the right bower beats the ace of trump
     rec = state.records[0]
-    assert rec["tricks"] == [3, 2, 0, 0] and rec["clubs"] and rec["maker"] == NOBODY
+    assert rec.tricks == [3, 2, 0, 0] and rec.clubs and rec.maker == NOBODY
     # no maker: everyone needs one trick
     assert state.scores == [22, 23, 30, 30]
 
@@ -248,7 +248,7 @@ def test_left_bower_is_not_a_diamond_when_diamonds_are_led():
     tricks(state, "JD")                                      # trump beats the led diamond
     assert state.turn == 1
     tricks(state, "AS 9S KS QH KH QS")
-    assert state.records[0]["tricks"] == [3, 2, 0, 0]
+    assert state.records[0].tricks == [3, 2, 0, 0]
     assert state.scores == [22, 23, 25, 25]                  # maker made 3: no penalty
 
 
@@ -297,7 +297,7 @@ def test_no_trump_hand_plain_suits_and_everyone_needs_one_trick():
     tricks(state, "9S KH 10S")                                  # a heart discard does not win
     assert state.turn == 0
     tricks(state, "AC 9C AH KC 10H JH")
-    assert state.records[0]["tricks"] == [3, 2, 0, 0]
+    assert state.records[0].tricks == [3, 2, 0, 0]
     assert state.scores == [22, 23, 30, 25]                     # seat 2: no trick -> +5; seat 3 dropped
 
 
@@ -307,8 +307,8 @@ def test_only_one_player_remaining_is_credited_five_tricks_without_instant_win()
     act(state, 3, exchange(cs("9C")))
     calls(state, DROP_OUT, DROP_OUT, DROP_OUT)
     rec = state.records[0]
-    assert rec["tricks"] == [5, 0, 0, 0]
-    assert not rec["contested"] and rec["swept_by"] == NOBODY
+    assert rec.tricks == [5, 0, 0, 0]
+    assert not rec.contested and rec.swept_by == NOBODY
     assert state.scores == [20, 25, 25, 25]
     assert state.winner == [] and state.phase == Phase.DEAL and state.dealer == 0
 
@@ -319,7 +319,7 @@ def test_only_one_remaining_can_win_by_reaching_zero():
     act(state, 3, exchange(cs("9C")))
     calls(state, DROP_OUT, DROP_OUT, DROP_OUT)
     assert state.scores == [0, 5, 5, 5]
-    assert state.records[0]["swept_by"] == NOBODY
+    assert state.records[0].swept_by == NOBODY
     assert state.winner == [0] and state.phase == Phase.GAME_OVER
 
 
@@ -327,7 +327,7 @@ def test_only_one_remaining_in_a_no_trump_hand():
     state = be(3, MAKER_TWO, "9H")
     calls(state, *[PASS] * 8)
     calls(state, DROP_OUT, DROP_OUT, STAY_IN, DROP_OUT)
-    assert state.records[0]["tricks"] == [0, 0, 5, 0]
+    assert state.records[0].tricks == [0, 0, 5, 0]
     assert state.scores == [25, 25, 20, 25]
 
 
@@ -336,9 +336,9 @@ def test_nobody_remaining_scores_nothing():
     calls(state, *[PASS] * 8)
     calls(state, DROP_OUT, DROP_OUT, DROP_OUT, DROP_OUT)
     assert len(state.records) == 1
-    assert state.records[0]["tricks"] == [0, 0, 0, 0]
+    assert state.records[0].tricks == [0, 0, 0, 0]
     assert state.scores == [25] * 4
-    assert all(seat_result(state, s)["change"] == 0 for s in range(4))
+    assert all(seat_result(state, s).change == 0 for s in range(4))
     assert state.phase == Phase.DEAL and state.dealer == 0
 
 
@@ -358,8 +358,8 @@ def test_maker_without_a_trick_gets_one_penalty_only():
     tricks(state, "QS")
     rejects(state, 0, play(C("9D")), R.MUST_FOLLOW_SUIT)
     tricks(state, "9H AH 10S 10H KH 10D 9D")
-    assert state.records[0]["tricks"] == [0, 4, 1, 0]
-    assert seat_result(state, 0)["penalty"] == 5
+    assert state.records[0].tricks == [0, 4, 1, 0]
+    assert seat_result(state, 0).penalty == 5
     assert state.scores == [30, 21, 24, 25]
 
 
@@ -370,7 +370,7 @@ def test_penalty_and_maker_requirement_options():
     calls(state, STAY_IN, STAY_IN, DROP_OUT)
     # seat 2 (JD is the left bower) stays in and takes no trick
     tricks(state, "AC 9D 10D AH JH JD AS QD 9S KS KD 10S QS AD KH")
-    assert state.records[0]["tricks"] == [2, 3, 0, 0]
+    assert state.records[0].tricks == [2, 3, 0, 0]
     assert state.scores == [23, 22, 32, 25]                      # maker made 2 of 2; seat 2 +7
 
 
@@ -381,7 +381,7 @@ def test_five_trick_sweep_of_a_contested_hand_wins_at_once():
     calls(state, STAY_IN, DROP_OUT, DROP_OUT)
     tricks(state, "9C AC JH 9H JD 10H AH 9S KH 9D")
     rec = state.records[0]
-    assert rec["tricks"] == [0, 5, 0, 0] and rec["contested"] and rec["swept_by"] == 1
+    assert rec.tricks == [0, 5, 0, 0] and rec.contested and rec.swept_by == 1
     assert state.scores == [30, 20, 25, 25]
     assert state.winner == [1] and state.phase == Phase.GAME_OVER
     assert engine.legal_actions(state, 2) == []
@@ -400,7 +400,7 @@ def test_tie_at_zero_plays_another_hand_and_a_sweep_comes_before_the_zero_rule()
     act(state, 3, exchange(cs("9H")))
     calls(state, STAY_IN, STAY_IN, DROP_OUT)
     tricks(state, "AC 9C 10C KC QS JC 9D AD 10D KD AS 9S KS AH 10S")
-    assert state.records[0]["tricks"] == [2, 2, 1, 0]
+    assert state.records[0].tricks == [2, 2, 1, 0]
     assert state.scores == [0, 0, 6, 2]
     assert state.winner == [] and state.phase == Phase.DEAL and state.dealer == 0   # tie at 0: play on
     act(state, 0, DEAL)
@@ -410,7 +410,7 @@ def test_tie_at_zero_plays_another_hand_and_a_sweep_comes_before_the_zero_rule()
     calls(state, DROP_OUT, STAY_IN, DROP_OUT)        # seats 1, 3, 0
     assert state.turn == 2
     tricks(state, "JS AH JC KH AS QH KS AD QS KD")
-    assert state.records[1]["swept_by"] == 2
+    assert state.records[1].swept_by == 2
     assert state.scores == [0, 0, 1, 7]
     assert state.winner == [2] and state.phase == Phase.GAME_OVER     # 1 > 0, but the sweep wins
 

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
 from engine import BuckEuchreOptions, GameState, IllegalAction, Kind, Phase, SpadesOptions
-from engine.cards import EUCHRE_DECK, card_list
+from engine.core.cards import EUCHRE_DECK, card_list
 from engine_helpers import FULL, check_views, movers
 
 MAX_ACTIONS_PER_HAND = {"spades": 1 + 8 + 4 + 52, "spades2": 1 + 26 + 2 + 2 + 2 + 26, "buck_euchre": 1 + 8 + 1 + 4 + 20}
@@ -46,7 +48,7 @@ def foresee_tricks(state: GameState, seed: int) -> list[int]:
     play_rng = random.Random(seed)
     while sim.phase == Phase.PLAY:
         engine.apply(sim, sim.turn, play_choice(sim, play_rng))
-    return sim.records[-1]["tricks"]
+    return sim.records[-1].tricks
 
 
 def play_choice(state: GameState, play_rng: random.Random) -> int:
@@ -150,7 +152,8 @@ def check_cards(state: GameState, played: list[int]) -> None:
 def check_tricks(state: GameState, played: list[int]) -> None:
     if state.phase != Phase.PLAY:
         return
-    active = [s for s in range(state.n) if state.active >> s & 1]
+    mask = state.active if state.variant == "buck_euchre" else (1 << state.n) - 1
+    active = [s for s in range(state.n) if mask >> s & 1]
     size = len(active)
     done = sum(state.tricks)
     assert done * size + len(state.trick_cards) == len(played)
@@ -169,32 +172,32 @@ def check_tricks(state: GameState, played: list[int]) -> None:
 def check_scores(state: GameState, start: list[int]) -> None:
     if state.variant == "buck_euchre":
         for s in range(4):
-            assert state.scores[s] == start[s] + sum(r["seats"][s]["change"] for r in state.records)
+            assert state.scores[s] == start[s] + sum(r.seats[s].change for r in state.records)
         for r in state.records:
-            active = sum(x["active"] for x in r["seats"])
-            assert sum(r["tricks"]) == (5 if active >= 1 else 0)
-            assert r["contested"] == (active >= 2)
-            for x in r["seats"]:
-                if not x["active"]:
-                    assert x["change"] == 0 and x["tricks"] == 0
+            active = sum(x.active for x in r.seats)
+            assert sum(r.tricks) == (5 if active >= 1 else 0)
+            assert r.contested == (active >= 2)
+            for x in r.seats:
+                if not x.active:
+                    assert x.change == 0 and x.tricks == 0
     else:
         for side in range(state.sides):
-            assert state.scores[side] == start[side] + sum(r["sides"][side]["hand_points"] for r in state.records)
+            assert state.scores[side] == start[side] + sum(r.sides[side].hand_points for r in state.records)
             if state.records:
-                assert state.bags[side] == state.records[-1]["sides"][side]["bags_after"]
-                assert state.scores[side] == state.records[-1]["sides"][side]["total_after"]
+                assert state.bags[side] == state.records[-1].sides[side].bags_after
+                assert state.scores[side] == state.records[-1].sides[side].total_after
             assert 0 <= state.bags[side] < state.options.bag_limit
         for r in state.records:
-            assert sum(r["tricks"]) == 13
+            assert sum(r.tricks) == 13
     assert (state.phase == Phase.GAME_OVER) == bool(state.winner)
     if state.winner:
         (w,) = state.winner
         if state.variant == "buck_euchre":
-            if state.records[-1]["swept_by"] == -1:
+            if state.records[-1].swept_by == -1:
                 assert state.scores[w] <= 0
                 assert all(state.scores[s] > state.scores[w] for s in range(4) if s != w)
             else:
-                assert state.records[-1]["swept_by"] == w
+                assert state.records[-1].swept_by == w
         else:
             assert state.scores[w] >= state.options.target_score
             assert all(state.scores[s] < state.scores[w] for s in range(state.sides) if s != w)
@@ -202,7 +205,7 @@ def check_scores(state: GameState, start: list[int]) -> None:
 
 def check_serialisation(state: GameState) -> None:
     raw = state.to_bytes()
-    again = GameState.from_bytes(raw)
+    again = engine.state_from_bytes(raw)
     assert again == state
     assert again.to_bytes() == raw
     assert state.copy().to_bytes() == raw
@@ -264,6 +267,8 @@ def check_legal_accepted(state: GameState, rng: random.Random) -> None:
 
 def play_game(state: GameState, rng: random.Random, full_checks_every: int = 1) -> GameState:
     start = state.scores[:]
+    genesis = (state.variant, state.options, state.dealer, [d[:] for d in state.decks])
+    log: list[engine.LogEntry] = []
     policy = Policy(rng)
     played: list[int] = []
     actions_this_hand = 0
@@ -278,7 +283,7 @@ def play_game(state: GameState, rng: random.Random, full_checks_every: int = 1) 
             policy.new_hand()
         seat, action = policy.choose(state)
         assert action in engine.legal_actions(state, seat)
-        engine.apply(state, seat, action, rng)
+        log.append(engine.LogEntry(seat, action, engine.apply(state, seat, action, rng)))
         if action & 15 == Kind.PLAY:
             played.append(action >> 4)
         actions_this_hand += 1
@@ -292,14 +297,25 @@ def play_game(state: GameState, rng: random.Random, full_checks_every: int = 1) 
             check_rejections(state, rng)
             check_legal_accepted(state, rng)
             check_serialisation(state)
+        if state.phase == Phase.DEAL:
+            check_replay(genesis, log, state)
     for seat in range(state.n):
         assert engine.legal_actions(state, seat) == []
     check_rejections(state, rng, tries=5)
     check_serialisation(state)
+    check_replay(genesis, log, state)
     return state
 
 
-# ---- the properties ------------------------------------------------------------------------------
+def check_replay(genesis: tuple, log: list[engine.LogEntry], state: GameState) -> None:
+    """The game is a pure fold of its log: replaying it rebuilds the exact state, drawing nothing."""
+    variant, options, dealer, decks = genesis
+    assert engine.replay(variant, options, dealer, log, decks).to_bytes() == state.to_bytes()
+    if any(e.chance is not None for e in log):   # without its chance outcomes a log cannot be replayed
+        stripped = [engine.LogEntry(e.seat, e.action) for e in log]
+        with pytest.raises(ValueError, match="randomness"):
+            engine.replay(variant, options, dealer, stripped, decks)
+
 
 @settings(max_examples=40, **SETTINGS)
 @given(seed=st.integers(0, 2**32 - 1), target=st.integers(100, 200), dealer=st.integers(0, 3),

@@ -6,7 +6,7 @@ import random
 from collections import Counter
 from itertools import permutations
 
-from engine.common import shuffled
+from engine.core.dealing import shuffled
 
 
 def test_shuffle_returns_every_card_once_and_leaves_the_input_alone():

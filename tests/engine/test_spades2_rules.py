@@ -9,7 +9,7 @@ import pytest
 
 import engine
 from engine import DEAL, DOUBLE_NIL, DRAW_DISCARD, DRAW_KEEP, Phase, Reason, bid, exchange, play
-from engine.cards import card_list
+from engine.core.cards import card_list
 from engine_helpers import C, act, cl, cs, draw_all_keep, draw_deck, new, rejects, spades2_game, start
 
 R = Reason
@@ -30,28 +30,28 @@ def test_draw_keep_or_discard(first):
     rejects(state, second, DEAL, R.NOT_YOUR_TURN)
     act(state, first, DEAL)
     assert state.phase == Phase.DRAW and state.turn == first
-    assert engine.view(state, first).offered == D[0]
-    assert engine.view(state, second).offered is None
-    assert engine.view(state, None).offered is None
-    assert engine.view(state, first).stock_count == 51
+    assert engine.view(state, first).rules.offered == D[0]
+    assert engine.view(state, second).rules.offered is None
+    assert engine.view(state, None).rules.offered is None
+    assert engine.view(state, first).rules.stock_count == 51
     rejects(state, second, DRAW_KEEP, R.NOT_YOUR_TURN)
     assert engine.legal_actions(state, second) == []
     # keep: the next card goes to the discards, seen by the drawer only
     act(state, first, DRAW_KEEP)
     assert state.hands[first] == 1 << D[0]
     assert state.discards == 1 << D[1]
-    assert engine.view(state, first).seen_discards == [D[1]]
-    assert engine.view(state, second).seen_discards == []
-    assert state.turn == second and engine.view(state, second).offered == D[2]
-    assert engine.view(state, first).offered is None
+    assert engine.view(state, first).rules.seen_discards == [D[1]]
+    assert engine.view(state, second).rules.seen_discards == []
+    assert state.turn == second and engine.view(state, second).rules.offered == D[2]
+    assert engine.view(state, first).rules.offered is None
     # discard: the offered card is discarded and the next one must be kept
     act(state, second, DRAW_DISCARD)
     assert state.hands[second] == 1 << D[3]
     assert state.discards == 1 << D[1] | 1 << D[2]
-    assert engine.view(state, second).seen_discards == [D[2]]
-    assert engine.view(state, first).seen_discards == [D[1]]
-    assert state.turn == first and engine.view(state, first).offered == D[4]
-    assert engine.view(state, first).stock_count == 47
+    assert engine.view(state, second).rules.seen_discards == [D[2]]
+    assert engine.view(state, first).rules.seen_discards == [D[1]]
+    assert state.turn == first and engine.view(state, first).rules.offered == D[4]
+    assert engine.view(state, first).rules.stock_count == 47
 
 
 def test_the_draw_gives_thirteen_each_and_26_discards_then_second_player_bids():
@@ -69,8 +69,8 @@ def test_the_draw_gives_thirteen_each_and_26_discards_then_second_player_bids():
     assert state.hands[0] | state.hands[1] | state.discards == (1 << 52) - 1
     assert state.phase == Phase.BID and state.turn == 0          # the second player bids first
     for seat in (0, 1):                                         # every card seen by a drawer
-        assert engine.view(state, seat).seen_discards == card_list(state.discarded[seat])
-    seen_disc = [set(engine.view(state, s).seen_discards) for s in (0, 1)]
+        assert engine.view(state, seat).rules.seen_discards == card_list(state.discarded[seat])
+    seen_disc = [set(engine.view(state, s).rules.seen_discards) for s in (0, 1)]
     assert not seen_disc[0] & seen_disc[1]
     assert seen_disc[0] | seen_disc[1] == set(card_list(state.discards))
 
@@ -156,8 +156,8 @@ def test_exchange_zero_to_three_cards_from_the_discards_before_bidding():
     assert state.discards == before_discards & ~got | aside
     assert state.xgiven[0] == aside and state.xgot[0] == got
     v = engine.view(state, 0)
-    assert v.exchange_given == card_list(aside) and v.exchange_received == card_list(got)
-    assert set(card_list(aside)) <= set(v.seen_discards)                  # its own put-aside cards
+    assert v.rules.exchange_given == card_list(aside) and v.rules.exchange_received == card_list(got)
+    assert set(card_list(aside)) <= set(v.rules.seen_discards)                  # its own put-aside cards
     # the Double Nil player makes no other bid: only the second player bids, then plays first
     assert state.phase == Phase.BID and state.turn == 1
     act(state, 1, bid(4))
@@ -223,9 +223,9 @@ def test_spades_play_rules_apply():
 
 def test_roles_swap_each_hand():
     state = spades2_game([((7, 5), (8, 5)), ((3, 5), (6, 7))], dealer=1)
-    assert [r["dealer"] for r in state.records] == [1, 0]
+    assert [r.dealer for r in state.records] == [1, 0]
     assert state.phase == Phase.DEAL and state.dealer == 1 and state.turn == 1
     rejects(state, 0, DEAL, R.NOT_YOUR_TURN)
     act(state, 1, DEAL)
     assert state.phase == Phase.DRAW and state.turn == 1
-    assert engine.view(state, 1).offered is not None
+    assert engine.view(state, 1).rules.offered is not None

@@ -8,7 +8,7 @@ import pytest
 
 import engine
 from engine import DEAL, DOUBLE_NIL, PASS, REVEAL, Phase, Reason, bid, exchange, play
-from engine.cards import card_list
+from engine.core.cards import card_list
 from engine_helpers import C, act, bid_round, cl, cs, deal, new, rejects, spades_deck, spades_game, start
 
 R = Reason
@@ -100,10 +100,10 @@ def test_bid_out_of_turn_is_rejected():
 def test_contract_is_sum_of_non_nil_bids_sheet_example():
     # Sheet: A bids 4, B 3, C 2, D 2 -> A+C must win 6, B+D 5 (A = seat 0, B = seat 1, ...)
     done = spades_game([((4, 3, 2, 2), (4, 3, 3, 3))], dealer=3)
-    assert [s["contract"] for s in done.records[0]["sides"]] == [6, 5]
-    assert done.records[0]["bids"] == [4, 3, 2, 2]
+    assert [s.contract for s in done.records[0].sides] == [6, 5]
+    assert done.records[0].bids == [4, 3, 2, 2]
     done = spades_game([((4, 3, 0, 2), (4, 3, 0, 6))], dealer=3)   # a Nil adds nothing
-    assert [s["contract"] for s in done.records[0]["sides"]] == [4, 5]
+    assert [s.contract for s in done.records[0].sides] == [4, 5]
 
 
 # ---- looking and Double Nil -----------------------------------------------------------------
@@ -146,7 +146,7 @@ def test_bidding_a_number_without_looking_shows_the_hand_at_once():
     assert engine.view(state, 0).hand is None
     act(state, 0, bid(0))                                        # Nil, blind
     assert engine.view(state, 0).hand == card_list(state.hands[0])
-    assert engine.view(state, 0).seats[0].has_looked
+    assert engine.view(state, 0).seats[0].rules.has_looked
     act(state, 1, bid(5))
     assert engine.view(state, 1).hand == card_list(state.hands[1])
 
@@ -158,7 +158,7 @@ def test_double_nil_only_in_turn_and_only_before_looking():
     assert state.bids[0] == -2
     assert state.turn == 1
     v = engine.view(state, 0)
-    assert v.hand is None and v.seats[0].double_nil and v.seats[0].bid is None
+    assert v.hand is None and v.seats[0].rules.double_nil and v.seats[0].bid is None
     assert REVEAL not in engine.legal_actions(state, 0)          # it has bid: no looking now
     with pytest.raises(engine.IllegalAction):
         act(state, 0, REVEAL)
@@ -207,16 +207,16 @@ def test_exchange_is_simultaneous_and_swaps_when_both_have_chosen():
     act(state, 2, exchange(give2))          # the partner may choose first
     assert state.hands == [h0, state.hands[1], h2, state.hands[3]]      # nothing moves yet
     assert state.phase == Phase.EXCHANGE
-    assert engine.view(state, 2).exchange_given == card_list(give2)
-    assert engine.view(state, 2).exchange_received == []
-    assert engine.view(state, 0).exchange_given == []
+    assert engine.view(state, 2).rules.exchange_given == card_list(give2)
+    assert engine.view(state, 2).rules.exchange_received == []
+    assert engine.view(state, 0).rules.exchange_given == []
     rejects(state, 2, exchange(cs("8S 9C 9D")), R.NOT_YOUR_TURN)        # already chosen
     act(state, 0, exchange(give0))
     assert state.hands[0] == h0 & ~give0 | give2
     assert state.hands[2] == h2 & ~give2 | give0
     assert state.phase == Phase.PLAY and state.turn == 0
     v0 = engine.view(state, 0)
-    assert v0.exchange_given == card_list(give0) and v0.exchange_received == card_list(give2)
+    assert v0.rules.exchange_given == card_list(give0) and v0.rules.exchange_received == card_list(give2)
     assert state.xgot[0] == give2 and state.xgot[2] == give0
 
 
@@ -359,7 +359,7 @@ def test_play_out_of_turn_and_precedence():
 
 def test_next_hand_dealer_is_left_of_dealer():
     state = spades_game([((3, 3, 3, 3), (4, 3, 3, 3))] * 3, dealer=2)
-    assert [r["dealer"] for r in state.records] == [2, 3, 0]
+    assert [r.dealer for r in state.records] == [2, 3, 0]
     assert state.phase == Phase.DEAL and state.dealer == 1 and state.turn == 1
     assert engine.legal_actions(state, 1) == [DEAL]
     rejects(state, 0, DEAL, R.NOT_YOUR_TURN)

@@ -7,7 +7,7 @@ import random
 import engine
 from engine import (DOUBLE_NIL, DRAW_DISCARD, DRAW_KEEP, DROP_OUT, ORDER_UP, PASS, REVEAL, STAY_IN, Phase, bid,
                     exchange, play)
-from engine.cards import card_list
+from engine.core.cards import card_list
 from engine_helpers import (C, act, bid_round, check_views, cs, euchre_deck, movers, private_cards, public_cards,
                             spades_deck, start)
 
@@ -32,7 +32,7 @@ def test_no_seat_sees_any_hand_before_looking_and_never_another_seats_hand():
     assert engine.view(state, 2).hand == card_list(state.hands[2])
     for seat in (0, 1, 3):
         assert engine.view(state, seat).hand is None
-    assert engine.view(state, 0).seats[2].has_looked
+    assert engine.view(state, 0).seats[2].rules.has_looked
     bid_round(state, (3, 3, 3, 3))
     check_views(state)
     for seat in range(4):
@@ -66,19 +66,19 @@ def test_exchange_cards_are_shown_only_to_the_two_partners():
     give2 = cs(card_list(state.hands[2])[-3:])
     act(state, 0, exchange(give0))
     check_views(state)
-    assert engine.view(state, 0).exchange_given == card_list(give0)
-    assert engine.view(state, 2).exchange_given == []            # the partner does not see them yet
-    assert engine.view(state, 2).seats[0].exchange_done          # only that a choice was made
+    assert engine.view(state, 0).rules.exchange_given == card_list(give0)
+    assert engine.view(state, 2).rules.exchange_given == []            # the partner does not see them yet
+    assert engine.view(state, 2).seats[0].rules.exchange_done          # only that a choice was made
     act(state, 2, exchange(give2))
     check_views(state)
     for seat in (1, 3):
         v = engine.view(state, seat)
-        assert v.exchange_given == [] and v.exchange_received == []
+        assert v.rules.exchange_given == [] and v.rules.exchange_received == []
         assert not private_cards(v) & set(card_list(give0 | give2))
-    assert engine.view(state, 0).exchange_received == card_list(give2)
-    assert engine.view(state, 2).exchange_received == card_list(give0)
+    assert engine.view(state, 0).rules.exchange_received == card_list(give2)
+    assert engine.view(state, 2).rules.exchange_received == card_list(give0)
     spectator = engine.view(state, None)
-    assert spectator.exchange_given == [] and spectator.exchange_received == []
+    assert spectator.rules.exchange_given == [] and spectator.rules.exchange_received == []
 
 
 def test_spectator_sees_only_public_facts():
@@ -110,21 +110,21 @@ def test_two_player_offered_card_and_own_discards_only():
     while state.phase == Phase.DRAW:
         check_views(state)
         drawer, other = state.turn, 1 - state.turn
-        assert engine.view(state, drawer).offered == state.offered
-        assert engine.view(state, other).offered is None
-        assert engine.view(state, None).offered is None
+        assert engine.view(state, drawer).rules.offered == state.offered
+        assert engine.view(state, other).rules.offered is None
+        assert engine.view(state, None).rules.offered is None
         stock = set(deck[state.pos:])
         for seat in (0, 1, None):
             v = engine.view(state, seat)
             assert not private_cards(v) & stock                  # the undrawn stock is hidden
-            assert v.stock_count == len(stock)
+            assert v.rules.stock_count == len(stock)
         for seat in (0, 1):
             v = engine.view(state, seat)
-            assert set(v.seen_discards) == set(card_list(state.discarded[seat]))
+            assert set(v.rules.seen_discards) == set(card_list(state.discarded[seat]))
             assert not private_cards(v) & set(card_list(state.hands[1 - seat]))
         act(state, drawer, rng.choice([DRAW_KEEP, DRAW_DISCARD]))
     check_views(state)
-    d0, d1 = (set(engine.view(state, s).seen_discards) for s in (0, 1))
+    d0, d1 = (set(engine.view(state, s).rules.seen_discards) for s in (0, 1))
     assert not d0 & d1 and d0 | d1 == set(card_list(state.discards))
     assert len(d0) == len(d1) == 13
 
@@ -144,10 +144,10 @@ def test_two_player_exchange_replacements_visible_only_to_the_double_nil_player(
     act(state, 0, exchange(aside), rng=random.Random(4))
     check_views(state)
     got = set(card_list(state.xgot[0]))
-    assert engine.view(state, 0).exchange_received == sorted(got)
+    assert engine.view(state, 0).rules.exchange_received == sorted(got)
     v1 = engine.view(state, 1)
-    assert v1.exchange_given == [] and v1.exchange_received == []
-    assert not set(v1.seen_discards) & set(card_list(aside))      # seat 1 never saw what was put aside
+    assert v1.rules.exchange_given == [] and v1.rules.exchange_received == []
+    assert not set(v1.rules.seen_discards) & set(card_list(aside))      # seat 1 never saw what was put aside
 
 
 # ---- Buck Euchre ------------------------------------------------------------------------------
@@ -161,7 +161,7 @@ def test_kitty_and_dealer_discard_never_shown_and_dropped_hands_hidden():
     check_views(state)
     for seat in (0, 1, 2, 3, None):
         v = engine.view(state, seat)
-        assert v.turn_up == C("9H")                                 # the turn-up is public
+        assert v.rules.turn_up == C("9H")                                 # the turn-up is public
         assert not (private_cards(v) | public_cards(v)) & kitty
     act(state, 0, ORDER_UP)
     check_views(state)
@@ -179,7 +179,7 @@ def test_kitty_and_dealer_discard_never_shown_and_dropped_hands_hidden():
     dropped = set(card_list(state.hands[2]) + card_list(state.hands[3]))
     for seat in (0, 1, None):
         v = engine.view(state, seat)
-        assert v.seats[2].dropped_out and v.seats[3].dropped_out
+        assert v.seats[2].rules.dropped_out and v.seats[3].rules.dropped_out
         assert not private_cards(v) & dropped
     assert engine.view(state, 2).hand == card_list(state.hands[2])   # its own hand stays its own
     while state.phase == Phase.PLAY:
@@ -209,7 +209,7 @@ def test_views_of_no_trump_and_pass_rounds_show_no_cards_of_others():
         check_views(state)
         act(state, state.turn, PASS)
     v = engine.view(state, None)
-    assert v.no_trump and v.turn_up_turned_down and v.turn_up == C("9H")
+    assert v.rules.no_trump and v.rules.turn_up_turned_down and v.rules.turn_up == C("9H")
     check_views(state)
 
 
@@ -249,7 +249,7 @@ def test_two_player_own_discards_stay_visible_after_the_opponents_exchange():
     act(state, 1, DOUBLE_NIL)
     while state.phase == Phase.DRAW:
         act(state, state.turn, DRAW_KEEP)
-    mine_before = engine.view(state, 0).seen_discards
+    mine_before = engine.view(state, 0).rules.seen_discards
     assert len(mine_before) == 13
     aside = cs(card_list(state.hands[1])[:3])
     act(state, 1, exchange(aside), rng=random.Random(4))
@@ -258,6 +258,6 @@ def test_two_player_own_discards_stay_visible_after_the_opponents_exchange():
     v0 = engine.view(state, 0)
     assert not set(card_list(state.hands[1])) & (private_cards(v0) - set(mine_before)), \
         "seat 0 sees a card of seat 1's hand"
-    assert v0.seen_discards == mine_before, (
-        f"seat 0's own discards changed from {len(mine_before)} to {len(v0.seen_discards)} cards: "
-        f"it learns that seat 1 drew {engine.cards_text(cs(set(mine_before) - set(v0.seen_discards)))}")
+    assert v0.rules.seen_discards == mine_before, (
+        f"seat 0's own discards changed from {len(mine_before)} to {len(v0.rules.seen_discards)} cards: "
+        f"it learns that seat 1 drew {engine.cards_text(cs(set(mine_before) - set(v0.rules.seen_discards)))}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 import threading
 
 import grpc
@@ -88,15 +89,19 @@ def test_deal_commitment_is_revealed_and_checks_out(stub):
         assert {deck[i] for i in range(52) if (1 + i) % 4 == seat} == hands[seat]
 
 
-def _cards_in(view) -> set[str]:
-    """Every card string anywhere in a view."""
-    cards = set(view.hand) | set(view.seen_discards) | set(view.exchange_given) | set(view.exchange_received)
-    cards |= {p.card for p in view.current_trick.plays} | {p.card for p in view.last_trick.plays}
-    cards |= {a.card for a in view.legal_actions if a.card} | {c for a in view.legal_actions for c in a.cards}
-    if view.turn_up:
-        cards.add(view.turn_up)
-    if view.offered_card:
-        cards.add(view.offered_card)
+_CARD = re.compile(r"(10|[2-9JQKA])[CDHS]")
+
+
+def _cards_in(message) -> set[str]:
+    """Every card string anywhere in a message, nested messages and notations included."""
+    cards: set[str] = set()
+    for field, value in message.ListFields():
+        values = value if field.is_repeated else [value]
+        for item in values:
+            if field.type == field.TYPE_MESSAGE:
+                cards |= _cards_in(item)
+            elif field.type == field.TYPE_STRING:
+                cards |= {word for word in item.split() if _CARD.fullmatch(word)}
     return cards
 
 
@@ -111,9 +116,10 @@ def test_no_response_shows_a_seat_another_seats_cards(stub, server):
                      for s, t in tokens.items()}
             spectator = stub.GetGame(pb.GetGameRequest(game_id=game_id)).view
             public = {p.card for p in spectator.current_trick.plays} | {p.card for p in spectator.last_trick.plays}
-            if spectator.turn_up:
-                public.add(spectator.turn_up)
-            assert not spectator.hand and not spectator.offered_card and not spectator.seen_discards
+            if spectator.buck_euchre.turn_up:
+                public.add(spectator.buck_euchre.turn_up)
+            assert not spectator.hand and not spectator.spades_two_player.offered_card
+            assert not spectator.spades_two_player.seen_discards
             assert not (_cards_in(spectator) - public)
             for s, token in tokens.items():
                 mine = stub.GetGame(pb.GetGameRequest(game_id=game_id), metadata=auth(token)).view

@@ -15,23 +15,7 @@ import {
 import { createGrpcTransport } from "@connectrpc/connect-node";
 
 import { ActionKind } from "./gen/cardgame/v1/enums_pb.js";
-import {
-  BidKind,
-  type BidRequest,
-  BidRequestSchema,
-  type DealRequest,
-  DealRequestSchema,
-  DrawChoice,
-  type DrawRequest,
-  DrawRequestSchema,
-  type ExchangeRequest,
-  ExchangeRequestSchema,
-  GameService,
-  type PlayRequest,
-  PlayRequestSchema,
-  type RevealHandRequest,
-  RevealHandRequestSchema,
-} from "./gen/cardgame/v1/game_service_pb.js";
+import { type ActRequest, ActRequestSchema, GameService } from "./gen/cardgame/v1/game_service_pb.js";
 import type { GameView, LegalAction } from "./gen/cardgame/v1/view_pb.js";
 
 export * from "./gen/cardgame/v1/enums_pb.js";
@@ -84,15 +68,6 @@ export function errorReason(err: unknown): string | undefined {
   return undefined;
 }
 
-/** The GameService method that performs a {@link LegalAction}, with its request. */
-export type Move =
-  | { method: "deal"; request: DealRequest }
-  | { method: "revealHand"; request: RevealHandRequest }
-  | { method: "draw"; request: DrawRequest }
-  | { method: "bid"; request: BidRequest }
-  | { method: "exchange"; request: ExchangeRequest }
-  | { method: "play"; request: PlayRequest };
-
 /** Options of {@link requestFor}. */
 export interface MoveOptions {
   /** The idempotency key; a fresh random UUID when absent. Reuse it only to retry a move. */
@@ -106,77 +81,36 @@ export interface MoveOptions {
   cards?: readonly string[];
 }
 
-const BID_KINDS: Partial<Record<ActionKind, BidKind>> = {
-  [ActionKind.DOUBLE_NIL]: BidKind.DOUBLE_NIL,
-  [ActionKind.ORDER_UP]: BidKind.ORDER_UP,
-  [ActionKind.PASS]: BidKind.PASS,
-  [ActionKind.STAY_IN]: BidKind.STAY_IN,
-  [ActionKind.DROP_OUT]: BidKind.DROP_OUT,
-};
-
 /**
- * The move that takes `action` (one of a view's `legalActions`) in game `gameId`: which
- * method to call and its request. Send it with {@link sendMove}.
+ * The Act notation that takes `action` (one of a view's `legalActions`): its `notation`, or
+ * for an exchange "exchange" followed by the chosen cards, e.g. "exchange 2C 3D 4H".
  */
-export function requestFor(action: LegalAction, gameId: string, options: MoveOptions = {}): Move {
-  const { requestId = randomUUID(), expectedVersion } = options;
-  const base = { gameId, requestId, expectedVersion };
-  switch (action.kind) {
-    case ActionKind.DEAL:
-      return { method: "deal", request: create(DealRequestSchema, base) };
-    case ActionKind.REVEAL:
-      return { method: "revealHand", request: create(RevealHandRequestSchema, base) };
-    case ActionKind.DRAW_KEEP:
-    case ActionKind.DRAW_DISCARD: {
-      const choice = action.kind === ActionKind.DRAW_KEEP ? DrawChoice.KEEP : DrawChoice.DISCARD;
-      return { method: "draw", request: create(DrawRequestSchema, { ...base, choice }) };
-    }
-    case ActionKind.BID: {
-      const request = create(BidRequestSchema, { ...base, kind: BidKind.TRICKS, tricks: action.tricks });
-      return { method: "bid", request };
-    }
-    case ActionKind.NAME_SUIT: {
-      const request = create(BidRequestSchema, { ...base, kind: BidKind.NAME_SUIT, suit: action.suit });
-      return { method: "bid", request };
-    }
-    case ActionKind.EXCHANGE: {
-      const cards = [...(options.cards ?? action.cards.slice(0, action.minCards))];
-      return { method: "exchange", request: create(ExchangeRequestSchema, { ...base, cards }) };
-    }
-    case ActionKind.PLAY:
-      return { method: "play", request: create(PlayRequestSchema, { ...base, card: action.card }) };
-    default: {
-      const kind = BID_KINDS[action.kind];
-      if (kind === undefined) throw new RangeError(`no request performs action kind ${action.kind}`);
-      return { method: "bid", request: create(BidRequestSchema, { ...base, kind }) };
-    }
+export function notationFor(action: LegalAction, cards?: readonly string[]): string {
+  if (action.kind === ActionKind.EXCHANGE) {
+    return ["exchange", ...(cards ?? action.cards.slice(0, action.minCards))].join(" ");
   }
+  if (action.notation === "") throw new RangeError(`action kind ${action.kind} has no notation`);
+  return action.notation;
 }
 
-/** Sends a {@link Move}; resolves to the caller's view after it and any bot turns it caused. */
-export async function sendMove(client: GameServiceClient, move: Move, options?: CallOptions): Promise<GameView> {
-  let view: GameView | undefined;
-  switch (move.method) {
-    case "deal":
-      ({ view } = await client.deal(move.request, options));
-      break;
-    case "revealHand":
-      ({ view } = await client.revealHand(move.request, options));
-      break;
-    case "draw":
-      ({ view } = await client.draw(move.request, options));
-      break;
-    case "bid":
-      ({ view } = await client.bid(move.request, options));
-      break;
-    case "exchange":
-      ({ view } = await client.exchange(move.request, options));
-      break;
-    case "play":
-      ({ view } = await client.play(move.request, options));
-      break;
-  }
-  if (view === undefined) throw new Error(`${move.method}: the response carries no view`);
+/**
+ * The ActRequest that takes `action` (one of a view's `legalActions`) in game `gameId`.
+ * Send it with {@link sendMove}.
+ */
+export function requestFor(action: LegalAction, gameId: string, options: MoveOptions = {}): ActRequest {
+  const { requestId = randomUUID(), expectedVersion } = options;
+  const notation = notationFor(action, options.cards);
+  return create(ActRequestSchema, { gameId, requestId, expectedVersion, action: notation });
+}
+
+/** Sends an ActRequest; resolves to the caller's view after it and any bot turns it caused. */
+export async function sendMove(
+  client: GameServiceClient,
+  request: ActRequest,
+  options?: CallOptions,
+): Promise<GameView> {
+  const { view } = await client.act(request, options);
+  if (view === undefined) throw new Error(`${request.action}: the response carries no view`);
   return view;
 }
 

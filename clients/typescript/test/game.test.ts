@@ -1,7 +1,8 @@
 // Whole games against a live server (address in CARDGAME_SERVER, e.g. "http://127.0.0.1:50051"):
 // one human seat (this test) and three BOT_BASIC seats play Buck Euchre and four-player Spades
-// to the end through legal_actions alone, while WatchGame streams follow each game; the final
-// scores are checked against GetScore. Run by tests/clients/test_typescript_client.py, or by hand:
+// to the end through legal_actions alone, each move sent with Act, while WatchGame streams follow
+// each game; every view carries its game's own part (the `rules` oneof), and the final scores are
+// checked against GetScore. Run by tests/clients/test_typescript_client.py, or by hand:
 //   make run   # in another shell
 //   CARDGAME_SERVER=http://127.0.0.1:50051 npm test
 import assert from "node:assert/strict";
@@ -20,6 +21,8 @@ import {
   Phase,
   PlayerKind,
   type RuleOptionsSchema,
+  type SeatView,
+  Suit,
   Variant,
   createClient,
   errorReason,
@@ -129,6 +132,33 @@ async function failedPrecondition(call: Promise<unknown>): Promise<string> {
   return reason;
 }
 
+/** The registry name and `rules` oneof case of the games these tests play. */
+interface GameRules {
+  name: string;
+  rules: GameView["rules"]["case"];
+  seat: SeatView["rules"]["case"];
+}
+const GAMES: Partial<Record<Variant, GameRules>> = {
+  [Variant.SPADES]: { name: "spades", rules: "spades", seat: "spades" },
+  [Variant.BUCK_EUCHRE]: { name: "buck_euchre", rules: "buckEuchre", seat: "buckEuchre" },
+};
+
+/** Checks a view's game-specific part (`rules`, and every seat's); true when spades are broken. */
+function checkRules(view: GameView, variant: Variant): boolean {
+  const game = GAMES[variant];
+  assert.ok(game, `no expectations for ${Variant[variant]}`);
+  assert.equal(view.variantName, game.name);
+  assert.equal(view.rules.case, game.rules, `version ${view.version}: rules ${view.rules.case}`);
+  for (const seat of view.seats) assert.equal(seat.rules.case, game.seat, `seat ${seat.seat}: ${seat.rules.case}`);
+  if (view.rules.case === "buckEuchre" && view.phase === Phase.PLAY) {
+    const { turnUp, trump, noTrump, maker } = view.rules.value;
+    assert.match(turnUp, /^(9|10|[JQKA])[CDHS]$/, "a turn-up while playing");
+    assert.notEqual(trump !== Suit.UNSPECIFIED, noTrump, "trump is settled while playing: a suit or no trump");
+    assert.ok(maker === undefined || view.seats[maker] !== undefined, `maker ${maker}`);
+  }
+  return view.rules.case === "spades" && view.rules.value.spadesBroken;
+}
+
 function assertIncreasing(views: readonly GameView[], what: string): void {
   for (let i = 1; i < views.length; i++) {
     const [prev, next] = [views[i - 1], views[i]];
@@ -183,6 +213,7 @@ async function playAndCheck(
   assert.equal(view.viewerSeat, 0);
   const responses: GameView[] = [view];
   const kinds = new Set<ActionKind>();
+  let spadesBroken = checkRules(view, variant);
   let illegalTried = 0;
   while (view.phase !== Phase.GAME_OVER) {
     assert.ok(responses.length < MAX_MOVES, "the game does not end");
@@ -192,7 +223,8 @@ async function playAndCheck(
     const playable = new Set(view.legalActions.filter((a) => a.kind === ActionKind.PLAY).map((a) => a.card));
     const illegal = view.hand.find((card) => !playable.has(card));
     if (playable.size > 0 && illegal !== undefined && illegalTried < 3) {
-      const move = requestFor(create(LegalActionSchema, { kind: ActionKind.PLAY, card: illegal }), gameId);
+      const notation = `play ${illegal}`;
+      const move = requestFor(create(LegalActionSchema, { kind: ActionKind.PLAY, card: illegal, notation }), gameId);
       const reason = await failedPrecondition(sendMove(seat, move));
       assert.ok(["MUST_FOLLOW_SUIT", "SPADES_NOT_BROKEN"].includes(reason), reason);
       assert.equal((await seat.getGame({ gameId })).view?.version, view.version, "a refused move changed the game");
@@ -205,6 +237,7 @@ async function playAndCheck(
     const next = await sendMove(seat, requestFor(action, gameId, { cards }));
     assert.equal(next.viewerSeat, 0);
     assert.ok(next.version > view.version, `${action.notation}: version ${next.version} after ${view.version}`);
+    spadesBroken = checkRules(next, variant) || spadesBroken;
     responses.push(next);
     view = next;
   }
@@ -227,6 +260,8 @@ async function playAndCheck(
   assert.ok(seated.every((v) => v.viewerSeat === 0), "the seat stream shows another seat's view");
   assert.ok(seated.some((v) => v.handVisible && v.hand.length > 0), "the seat stream never showed the hand");
   assertIncreasing(responses, "move responses");
+  for (const v of [...spectated, ...seated]) checkRules(v, variant);
+  if (variant === Variant.SPADES) assert.ok(spadesBroken, "spades were never broken in a whole game");
 
   const score = await spectator.getScore({ gameId });
   assert.ok(score.hands.length > 0, "no completed hand");
@@ -293,10 +328,16 @@ describe("cardgame.v1.GameService through the TypeScript client", { concurrency:
 
     const reason = await failedPrecondition(seat.play({ gameId, requestId: crypto.randomUUID(), card: "AS" }));
     assert.equal(reason, "WRONG_PHASE");
+    assert.equal(await failedPrecondition(seat.act({ gameId, requestId: crypto.randomUUID(), action: "play AS" })),
+      "WRONG_PHASE");
+    const unknown = await seat.act({ gameId, requestId: crypto.randomUUID(), action: "fly" }).catch((e: unknown) => e);
+    assert.ok(unknown instanceof ConnectError && unknown.code === Code.InvalidArgument, String(unknown));
     assert.equal((await seat.getGame({ gameId })).view?.version, before?.version, "a refused move changed the game");
 
     // A spectator may read but not act.
     const denied = await spectator.deal({ gameId, requestId: crypto.randomUUID() }).catch((e: unknown) => e);
     assert.ok(denied instanceof ConnectError && denied.code === Code.PermissionDenied, String(denied));
+    const acted = await spectator.act({ gameId, requestId: crypto.randomUUID(), action: "deal" }).catch((e) => e);
+    assert.ok(acted instanceof ConnectError && acted.code === Code.PermissionDenied, String(acted));
   });
 });

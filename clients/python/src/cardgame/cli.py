@@ -3,10 +3,13 @@
 The table is drawn with rich; only the legal choices are offered, as a menu. A choice is made
 by its menu key, or by typing a card ("AS"), a bid ("bid 4", or just the number while
 bidding) or a call ("pass", "order up", "name H", "stay", "drop", "keep", "discard").
-Typed moves go to the server, which has the last word: a refusal is shown with its reason.
+Every move goes to the server by its Act notation, and the server has the last word: a refusal
+is shown with its reason.
 
 >>> parse_command("bid 4"), parse_command("AS"), parse_command("name hearts"), parse_command("ZZ")
 (('bid', 4), ('cards', ['AS']), ('name', 'H'), None)
+>>> command_notation(("cards", ["2C", "3D"]), exchanging=True), command_notation(("name", "H"), exchanging=False)
+('exchange 2C 3D', 'name H')
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from rich.text import Text
 
 from cardgame import errors
 from cardgame.client import GameClient, GameView, LegalAction, VARIANTS
+from cardgame.moves import EXCHANGE
 from cardgame.render import action_text, cards_text, normalize_card, score_table, view_panel, winner_text
 from cardgame.v1 import enums_pb2 as enums
 
@@ -73,13 +77,26 @@ def parse_command(text: str) -> tuple | None:
     return None
 
 
+def command_notation(command: tuple, exchanging: bool) -> str | None:
+    """The Act notation of a parsed command; None for several cards to play (one at a time)."""
+    kind, *args = command
+    if kind == "cards":
+        if exchanging:
+            return " ".join([EXCHANGE, *args[0]])
+        return f"play {args[0][0]}" if len(args[0]) == 1 else None
+    if kind in ("bid", "name"):
+        return f"{kind} {args[0]}"
+    return kind
+
+
 def suggested_cards(view: GameView, action: LegalAction) -> list[str]:
     """A sensible exchange: a Double Nil bidder gives its highest cards, its partner its lowest."""
     ranked = sorted(action.cards, key=lambda card: (RANKS.index(card[:-1]), card[-1] == "S"))
     me = view.seats[view.viewer_seat] if view.HasField("viewer_seat") else None
-    count = action.max_cards if me is not None and me.double_nil else action.min_cards
+    double_nil = me is not None and me.spades.double_nil
+    count = action.max_cards if double_nil else action.min_cards
     count = max(action.min_cards, min(count, action.max_cards))
-    if me is not None and me.double_nil:
+    if double_nil:
         return ranked[len(ranked) - count:] if count else []
     return ranked[:count]
 
@@ -263,7 +280,7 @@ class Session:
             if not all(cards):
                 self.say_error(f"{text!r} is not a list of cards such as AS 10H 2C.")
                 continue
-            return self.client.exchange(self.game_id, cards)
+            return self.client.act(view, action, cards)
 
     def typed(self, view: GameView, text: str) -> GameView | None:
         """Send a typed move to the server (which judges it); None after a local error message."""
@@ -272,27 +289,12 @@ class Session:
             self.say_error(f"{text!r} is not a choice, a card or a call. Type a number from the menu, "
                            "a card like AS, or 'help'.")
             return None
-        kind, *args = command
         exchanging = any(a.kind == enums.ACTION_KIND_EXCHANGE for a in view.legal_actions)
-        game = self.game_id
-        if kind == "cards":
-            if exchanging:
-                return self.client.exchange(game, args[0])
-            if len(args[0]) > 1:
-                self.say_error("Play one card at a time.")
-                return None
-            return self.client.play(game, args[0][0])
-        if kind == "bid":
-            return self.client.bid(game, args[0])
-        if kind == "name":
-            return self.client.bid(game, kind="name", suit=args[0])
-        if kind in ("pass", "order-up", "stay", "drop", "double-nil"):
-            return self.client.bid(game, kind=kind)
-        if kind in ("keep", "discard"):
-            return self.client.draw(game, keep=kind == "keep")
-        if kind == "reveal":
-            return self.client.reveal_hand(game)
-        return self.client.deal(game)
+        notation = command_notation(command, exchanging)
+        if notation is None:
+            self.say_error("Play one card at a time.")
+            return None
+        return self.client.act(self.game_id, notation)
 
 
 def build_parser() -> argparse.ArgumentParser:

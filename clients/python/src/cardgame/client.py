@@ -1,11 +1,14 @@
 """A small typed, synchronous wrapper around the generated GameService stub.
 
-Every mutating call gets a fresh ``request_id`` that is reused on each retry, so a retry after
-a lost answer never applies a move twice. Failures are raised as :mod:`cardgame.errors`
-exceptions that carry the ErrorInfo reason.
+Every move goes through the Act RPC, by the notation of the action ("play AS", "bid 4", "pass",
+"exchange 2C 3D"). Every mutating call gets a fresh ``request_id`` that is reused on each retry,
+so a retry after a lost answer never applies a move twice. Failures are raised as
+:mod:`cardgame.errors` exceptions that carry the ErrorInfo reason.
 
 >>> variant_of("buck-euchre") == enums.VARIANT_BUCK_EUCHRE
 True
+>>> bid_notation(4), bid_notation(kind="double-nil"), bid_notation(suit="hearts"), bid_notation(kind="stay")
+('bid 4', 'double-nil', 'name H', 'stay')
 >>> [seat.kind for seat in seat_configs(["You", ("Bot", "basic")])] == [
 ...     enums.PLAYER_KIND_HUMAN, enums.PLAYER_KIND_BOT_BASIC]
 True
@@ -21,7 +24,7 @@ from dataclasses import dataclass, field
 import grpc
 
 from cardgame import errors
-from cardgame.moves import request_for
+from cardgame.moves import EXCHANGE, notation_for
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
@@ -38,7 +41,11 @@ KINDS = {"human": enums.PLAYER_KIND_HUMAN, "basic": enums.PLAYER_KIND_BOT_BASIC,
 BID_KINDS = {"tricks": pb.BID_KIND_TRICKS, "double-nil": pb.BID_KIND_DOUBLE_NIL, "order-up": pb.BID_KIND_ORDER_UP,
              "pass": pb.BID_KIND_PASS, "name": pb.BID_KIND_NAME_SUIT, "stay": pb.BID_KIND_STAY_IN,
              "drop": pb.BID_KIND_DROP_OUT}
+# The Act notation of each call (bids of tricks and named suits carry a number or a suit letter).
+BID_NOTATIONS = {pb.BID_KIND_DOUBLE_NIL: "double-nil", pb.BID_KIND_ORDER_UP: "order-up", pb.BID_KIND_PASS: "pass",
+                 pb.BID_KIND_STAY_IN: "stay", pb.BID_KIND_DROP_OUT: "drop"}
 SUITS = {"C": enums.SUIT_CLUBS, "D": enums.SUIT_DIAMONDS, "H": enums.SUIT_HEARTS, "S": enums.SUIT_SPADES}
+SUIT_LETTERS = {value: letter for letter, value in SUITS.items()}
 RETRYABLE = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
 # Codes after which a watch stream is reopened: the server went away or the connection broke.
 RECONNECTABLE = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED, grpc.StatusCode.INTERNAL,
@@ -78,6 +85,24 @@ def suit_of(suit: str | int) -> int:
     return SUITS[key]
 
 
+def bid_notation(tricks: int | None = None, *, kind: str | int | None = None, suit: str | int | None = None) -> str:
+    """The Act notation of a bid or call, with the arguments of :meth:`GameClient.bid`."""
+    if kind is None:
+        kind = "name" if suit is not None else "tricks"
+    kind = BID_KINDS[kind] if isinstance(kind, str) else kind
+    if kind == pb.BID_KIND_TRICKS:
+        if tricks is None:
+            raise ValueError("a bid of tricks needs the number of tricks")
+        return f"bid {tricks}"
+    if kind == pb.BID_KIND_NAME_SUIT:
+        if suit is None:
+            raise ValueError("naming trump needs a suit")
+        return f"name {SUIT_LETTERS[suit_of(suit)]}"
+    if kind not in BID_NOTATIONS:
+        raise ValueError(f"unknown bid kind {kind!r}")
+    return BID_NOTATIONS[kind]
+
+
 def seat_configs(seats: Sequence[str | tuple[str, str | int] | pb.SeatConfig]) -> list[pb.SeatConfig]:
     """SeatConfig messages from names (humans), (name, kind) pairs or SeatConfig messages."""
     result = []
@@ -99,7 +124,9 @@ def rule_options(variant: int, options: options_pb2.RuleOptions | Mapping[str, o
         return options
     if variant == enums.VARIANT_BUCK_EUCHRE:
         return options_pb2.RuleOptions(buck_euchre=options_pb2.BuckEuchreOptions(**options))
-    return options_pb2.RuleOptions(spades=options_pb2.SpadesOptions(**options))
+    if variant in (enums.VARIANT_SPADES, enums.VARIANT_SPADES_TWO_PLAYER):
+        return options_pb2.RuleOptions(spades=options_pb2.SpadesOptions(**options))
+    raise ValueError("options of a game without a Variant value must be a RuleOptions message")
 
 
 class GameClient:
@@ -157,12 +184,11 @@ class GameClient:
             time.sleep(min(BACKOFF_S * 2 ** attempt, MAX_BACKOFF_S))
         raise AssertionError("unreachable")
 
-    def _move(self, method: str, request, expected_version: int | None, request_id: str | None) -> GameView:
+    def _act(self, game_id: str, action: str, expected_version: int | None, request_id: str | None) -> GameView:
+        request = pb.ActRequest(game_id=game_id, action=action, request_id=request_id or "")
         if expected_version is not None:
             request.expected_version = expected_version
-        if request_id:
-            request.request_id = request_id
-        return self.send(method, request).view
+        return self.send("Act", request).view
 
     # ---- the API ----
 
@@ -170,9 +196,16 @@ class GameClient:
                     *, options: options_pb2.RuleOptions | Mapping[str, object] | None = None,
                     first_dealer: int | None = None, decks: Sequence[Sequence[str]] = (),
                     shuffle_seed: int | None = None, request_id: str | None = None) -> CreatedGame:
-        """Create a game; ``seats`` are names (humans) or (name, "human"|"basic"|"random") pairs."""
+        """Create a game; ``seats`` are names (humans) or (name, "human"|"basic"|"random") pairs.
+
+        ``variant`` is "spades", "spades2", "buck-euchre", a Variant value, or the registry name of
+        another game the server registers (sent as ``variant_name``).
+        """
+        name = ""
+        if isinstance(variant, str) and variant.strip().lower().replace("_", "-") not in VARIANTS:
+            name, variant = variant.strip(), enums.VARIANT_UNSPECIFIED
         variant = variant_of(variant)
-        request = pb.CreateGameRequest(variant=variant, seats=seat_configs(seats),
+        request = pb.CreateGameRequest(variant=variant, variant_name=name, seats=seat_configs(seats),
                                        options=rule_options(variant, options),
                                        decks=[pb.Deck(cards=list(deck)) for deck in decks],
                                        request_id=request_id or "")
@@ -193,48 +226,47 @@ class GameClient:
 
     def deal(self, game_id: str, *, expected_version: int | None = None, request_id: str | None = None) -> GameView:
         """Deal the next hand (two-player Spades: start the draw)."""
-        return self._move("Deal", pb.DealRequest(game_id=game_id), expected_version, request_id)
+        return self._act(game_id, "deal", expected_version, request_id)
 
     def draw(self, game_id: str, keep: bool, *, expected_version: int | None = None,
              request_id: str | None = None) -> GameView:
         """Two-player Spades: keep (True) or discard (False) the offered card."""
-        choice = pb.DRAW_CHOICE_KEEP if keep else pb.DRAW_CHOICE_DISCARD
-        return self._move("Draw", pb.DrawRequest(game_id=game_id, choice=choice), expected_version, request_id)
+        return self._act(game_id, "keep" if keep else "discard", expected_version, request_id)
 
     def reveal_hand(self, game_id: str, *, expected_version: int | None = None,
                     request_id: str | None = None) -> GameView:
         """Look at one's cards (gives up Double Nil for this hand)."""
-        return self._move("RevealHand", pb.RevealHandRequest(game_id=game_id), expected_version, request_id)
+        return self._act(game_id, "reveal", expected_version, request_id)
 
     def bid(self, game_id: str, tricks: int | None = None, *, kind: str | int | None = None,
             suit: str | int | None = None, expected_version: int | None = None,
             request_id: str | None = None) -> GameView:
         """Bid ``tricks`` (0 = Nil), or call: kind "double-nil", "order-up", "pass", "name" (+ suit), "stay", "drop"."""
-        if kind is None:
-            kind = "name" if suit is not None else "tricks"
-        request = pb.BidRequest(game_id=game_id, kind=BID_KINDS[kind] if isinstance(kind, str) else kind)
-        if tricks is not None:
-            request.tricks = tricks
-        if suit is not None:
-            request.suit = suit_of(suit)
-        return self._move("Bid", request, expected_version, request_id)
+        return self._act(game_id, bid_notation(tricks, kind=kind, suit=suit), expected_version, request_id)
 
     def exchange(self, game_id: str, cards: Sequence[str], *, expected_version: int | None = None,
                  request_id: str | None = None) -> GameView:
         """Give / put aside the Double Nil exchange cards, or make the Buck Euchre dealer's discard."""
-        return self._move("Exchange", pb.ExchangeRequest(game_id=game_id, cards=list(cards)), expected_version,
-                          request_id)
+        return self._act(game_id, " ".join([EXCHANGE, *cards]), expected_version, request_id)
 
     def play(self, game_id: str, card: str, *, expected_version: int | None = None,
              request_id: str | None = None) -> GameView:
         """Play one card, e.g. "AS" or "10H"."""
-        return self._move("Play", pb.PlayRequest(game_id=game_id, card=card), expected_version, request_id)
+        return self._act(game_id, f"play {card}", expected_version, request_id)
 
-    def act(self, view: GameView, action: LegalAction, cards: Sequence[str] | None = None, *,
+    def act(self, game: GameView | str, action: LegalAction | str, cards: Sequence[str] | None = None, *,
             expected_version: int | None = None, request_id: str | None = None) -> GameView:
-        """Take one of ``view.legal_actions`` (``cards`` chooses an exchange; random when omitted)."""
-        method, request = request_for(action, view.game_id, cards)
-        return self._move(method, request, expected_version, request_id)
+        """Take an action (Act): one of a view's legal_actions, or a notation such as "play AS" or "bid 4".
+
+        ``game`` is the view the action comes from, or the game id. For an exchange, ``cards`` are the
+        chosen cards (a LegalAction without them: a random allowed choice).
+        """
+        game_id = game if isinstance(game, str) else game.game_id
+        if isinstance(action, str):
+            notation = " ".join([action, *cards]) if cards else action
+        else:
+            notation = notation_for(action, cards)
+        return self._act(game_id, notation, expected_version, request_id)
 
     def watch(self, game_id: str, from_version: int = 0, *, reconnect_timeout: float = 30.0) -> Iterator[GameView]:
         """Views after every change from ``from_version`` on, ending after the GAME_OVER view.

@@ -1,9 +1,16 @@
-"""Turn a LegalAction from a view into the request that performs it.
+"""Turn a LegalAction from a view into the Act request that takes it.
+
+Act takes an action by the notation its LegalAction gives ("play AS", "bid 4", "pass", "deal");
+an exchange is "exchange" followed by the chosen cards. ``request_for`` maps an action to one of
+the six older move RPCs instead, for callers that still use those.
 
 >>> from cardgame.v1 import view_pb2, enums_pb2
->>> method, request = request_for(view_pb2.LegalAction(kind=enums_pb2.ACTION_KIND_PLAY, card="AS"), "g1")
->>> method, request.card
-('Play', 'AS')
+>>> act_request(view_pb2.LegalAction(kind=enums_pb2.ACTION_KIND_PLAY, card="AS", notation="play AS"), "g1").action
+'play AS'
+>>> discard = view_pb2.LegalAction(kind=enums_pb2.ACTION_KIND_EXCHANGE, notation="exchange", cards=["9C", "AH"],
+...                                min_cards=1, max_cards=1)
+>>> notation_for(discard, ["AH"]), notation_for(discard, rng=random.Random(1)) in ("exchange 9C", "exchange AH")
+('exchange AH', True)
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import view_pb2
 
+EXCHANGE = "exchange"
 _BID_KINDS = {
     enums.ACTION_KIND_DOUBLE_NIL: pb.BID_KIND_DOUBLE_NIL,
     enums.ACTION_KIND_ORDER_UP: pb.BID_KIND_ORDER_UP,
@@ -24,12 +32,32 @@ _BID_KINDS = {
 }
 
 
+def random_exchange(action: view_pb2.LegalAction, rng: random.Random | None = None) -> list[str]:
+    """A random allowed choice of an EXCHANGE action's cards (between min_cards and max_cards of them)."""
+    rng = rng or random.Random()
+    return rng.sample(list(action.cards), rng.randint(action.min_cards, action.max_cards))
+
+
+def notation_for(action: view_pb2.LegalAction, cards: Sequence[str] | None = None,
+                 rng: random.Random | None = None) -> str:
+    """The Act notation of ``action``; for an EXCHANGE "exchange" and ``cards`` (a random allowed choice if None)."""
+    if action.kind == enums.ACTION_KIND_EXCHANGE:
+        chosen = random_exchange(action, rng) if cards is None else list(cards)
+        return " ".join([EXCHANGE, *chosen])
+    if not action.notation:
+        raise ValueError(f"the action has no notation (kind {action.kind}); take one of a view's legal_actions")
+    return action.notation
+
+
+def act_request(action: view_pb2.LegalAction, game_id: str, cards: Sequence[str] | None = None,
+                rng: random.Random | None = None) -> pb.ActRequest:
+    """The ActRequest that takes ``action`` in game ``game_id`` (``cards`` chooses an exchange, see notation_for)."""
+    return pb.ActRequest(game_id=game_id, action=notation_for(action, cards, rng))
+
+
 def request_for(action: view_pb2.LegalAction, game_id: str, cards: Sequence[str] | None = None,
                 rng: random.Random | None = None) -> tuple[str, object]:
-    """The RPC name and request message that take ``action`` in game ``game_id``.
-
-    For an EXCHANGE, ``cards`` chooses the cards; without it a random allowed choice is made.
-    """
+    """The older per-kind RPC (Deal, Draw, RevealHand, Bid, Exchange, Play) and request that take ``action``."""
     kind = action.kind
     if kind == enums.ACTION_KIND_PLAY:
         return "Play", pb.PlayRequest(game_id=game_id, card=action.card)
@@ -47,8 +75,6 @@ def request_for(action: view_pb2.LegalAction, game_id: str, cards: Sequence[str]
         choice = pb.DRAW_CHOICE_KEEP if kind == enums.ACTION_KIND_DRAW_KEEP else pb.DRAW_CHOICE_DISCARD
         return "Draw", pb.DrawRequest(game_id=game_id, choice=choice)
     if kind == enums.ACTION_KIND_EXCHANGE:
-        if cards is None:
-            rng = rng or random.Random()
-            cards = rng.sample(list(action.cards), rng.randint(action.min_cards, action.max_cards))
-        return "Exchange", pb.ExchangeRequest(game_id=game_id, cards=list(cards))
+        chosen = random_exchange(action, rng) if cards is None else list(cards)
+        return "Exchange", pb.ExchangeRequest(game_id=game_id, cards=chosen)
     raise ValueError(f"unknown action kind {kind}")

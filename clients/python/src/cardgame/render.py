@@ -1,11 +1,17 @@
 """Rich renderables for a game: cards with suit symbols and colours, the table, trick, scores.
 
+What every game has comes from a view's common fields; what only one game has comes from its
+``rules`` oneof (``view.spades``, ``view.spades_two_player``, ``view.buck_euchre``).
+
 >>> card_text("10H").plain, card_text("AS").plain
 ('10♥', 'A♠')
 >>> str(card_text("QD").style)
 'bold red'
 >>> normalize_card(" 10h "), normalize_card("ZZ")
 ('10H', None)
+>>> view = view_pb2.GameView(variant_name="spades2", spades_two_player=view_pb2.SpadesTwoPlayerView(offered_card="8D"))
+>>> rules_of(view), game_title(view), action_text(view_pb2.LegalAction(kind=enums.ACTION_KIND_DRAW_KEEP), view).plain
+('spades_two_player', 'Two-player Spades', 'keep 8♦')
 """
 
 from __future__ import annotations
@@ -25,8 +31,8 @@ SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 SUIT_LETTER = {enums.SUIT_CLUBS: "C", enums.SUIT_DIAMONDS: "D", enums.SUIT_HEARTS: "H", enums.SUIT_SPADES: "S"}
 RED, BLACK = "bold red", "bold"
-VARIANT_TITLES = {enums.VARIANT_SPADES: "Spades", enums.VARIANT_SPADES_TWO_PLAYER: "Two-player Spades",
-                  enums.VARIANT_BUCK_EUCHRE: "Buck Euchre"}
+GAME_TITLES = {"spades": "Spades", "spades2": "Two-player Spades", "buck_euchre": "Buck Euchre"}
+SPADES_RULES = ("spades", "spades_two_player")
 PHASE_TITLES = {enums.PHASE_DEAL: "waiting for the deal", enums.PHASE_DRAW: "the draw", enums.PHASE_BID: "bidding",
                 enums.PHASE_EXCHANGE: "Double Nil exchange", enums.PHASE_ORDER_UP: "ordering up",
                 enums.PHASE_DEALER_DISCARD: "dealer's discard", enums.PHASE_NAME_TRUMP: "naming trump",
@@ -61,6 +67,17 @@ def suit_text(suit: int) -> Text:
     return Text(f"{SYMBOLS[letter]} {SUIT_NAMES[letter]}", style=RED if letter in "HD" else BLACK)
 
 
+def rules_of(view: view_pb2.GameView) -> str | None:
+    """Which game's own part the view carries: "spades", "spades_two_player", "buck_euchre", or None."""
+    return view.WhichOneof("rules")
+
+
+def game_title(view: view_pb2.GameView) -> str:
+    """The game's display name, from its registry name ("spades2" -> "Two-player Spades")."""
+    name = view.variant_name
+    return GAME_TITLES.get(name) or name.replace("_", " ").capitalize() or "Game"
+
+
 def seat_name(view: view_pb2.GameView, seat: int) -> str:
     """The display name of a seat, marked "(you)" for the viewer."""
     name = view.seats[seat].name if seat < len(view.seats) else f"seat {seat}"
@@ -86,16 +103,16 @@ def action_text(action: view_pb2.LegalAction, view: view_pb2.GameView | None = N
     if kind == enums.ACTION_KIND_REVEAL:
         return Text("look at your cards")
     if kind == enums.ACTION_KIND_DEAL:
-        two = view is not None and view.variant == enums.VARIANT_SPADES_TWO_PLAYER
+        two = view is not None and rules_of(view) == "spades_two_player"
         return Text("start the draw" if two else "deal the next hand")
+    offered = view.spades_two_player.offered_card if view is not None else ""
     if kind == enums.ACTION_KIND_DRAW_KEEP:
-        return Text("keep ") + card_text(view.offered_card) if view and view.offered_card else Text("keep")
+        return Text("keep ") + card_text(offered) if offered else Text("keep")
     if kind == enums.ACTION_KIND_DRAW_DISCARD:
-        offered = card_text(view.offered_card) if view and view.offered_card else Text("it")
-        return Text("discard ") + offered + Text(" and take the next card")
+        return Text("discard ") + (card_text(offered) if offered else Text("it")) + Text(" and take the next card")
     if kind == enums.ACTION_KIND_ORDER_UP:
-        turn_up = card_text(view.turn_up) if view and view.turn_up else Text("the turn-up")
-        return Text("order up ") + turn_up
+        turn_up = view.buck_euchre.turn_up if view is not None else ""
+        return Text("order up ") + (card_text(turn_up) if turn_up else Text("the turn-up"))
     if kind == enums.ACTION_KIND_PASS:
         return Text("pass")
     if kind == enums.ACTION_KIND_NAME_SUIT:
@@ -111,28 +128,25 @@ def action_text(action: view_pb2.LegalAction, view: view_pb2.GameView | None = N
     return Text(action.notation or "?")
 
 
-def _call_of(view: view_pb2.GameView, seat: view_pb2.SeatView) -> Text:
-    if view.variant == enums.VARIANT_BUCK_EUCHRE:
-        if seat.dropped_out:
-            return Text("dropped out", style="dim")
-        call = seat.last_call
-        if call.startswith("name ") and call[5:] in SYMBOLS:
-            return Text("name ") + Text(SYMBOLS[call[5:]], style=RED if call[5:] in "HD" else BLACK)
-        return Text(call or "—", style="" if call else "dim")
-    if seat.double_nil:
+def _call_of(seat: view_pb2.SeatView) -> Text:
+    if seat.buck_euchre.dropped_out:
+        return Text("dropped out", style="dim")
+    if seat.spades.double_nil:
         return Text("Double Nil", style="magenta")
     if seat.HasField("bid_tricks"):
         return Text("Nil", style="magenta") if seat.bid_tricks == 0 else Text(str(seat.bid_tricks))
-    return Text("—", style="dim")
+    call = seat.last_call
+    if call.startswith("name ") and call[5:] in SYMBOLS:
+        return Text("name ") + Text(SYMBOLS[call[5:]], style=RED if call[5:] in "HD" else BLACK)
+    return Text(call or "—", style="" if call else "dim")
 
 
 def seats_table(view: view_pb2.GameView) -> Table:
     """One row per seat: name, bid or call, tricks won, cards held, markers for turn/dealer/maker."""
-    euchre = view.variant == enums.VARIANT_BUCK_EUCHRE
     table = Table(box=None, pad_edge=False, show_header=True, header_style="bold")
     table.add_column("")
     table.add_column("Player")
-    table.add_column("Call" if euchre else "Bid")
+    table.add_column("Bid" if rules_of(view) in SPADES_RULES else "Call")
     table.add_column("Tricks", justify="right")
     table.add_column("Cards", justify="right")
     for seat in view.seats:
@@ -141,10 +155,10 @@ def seats_table(view: view_pb2.GameView) -> Table:
             marks.append("▶")
         if view.dealer == seat.seat:
             marks.append("D")
-        if view.HasField("maker") and view.maker == seat.seat:
+        if view.buck_euchre.HasField("maker") and view.buck_euchre.maker == seat.seat:
             marks.append("M")
         name = Text(seat_name(view, seat.seat), style="bold cyan" if "▶" in marks else "")
-        table.add_row(" ".join(marks), name, _call_of(view, seat), str(seat.tricks_won), str(seat.card_count))
+        table.add_row(" ".join(marks), name, _call_of(seat), str(seat.tricks_won), str(seat.card_count))
     return table
 
 
@@ -156,40 +170,57 @@ def trick_text(view: view_pb2.GameView, trick: view_pb2.Trick) -> Text:
 
 def scores_text(view: view_pb2.GameView) -> Text:
     """Every side's running total (and bags in Spades)."""
-    euchre = view.variant == enums.VARIANT_BUCK_EUCHRE
+    spades = rules_of(view) in SPADES_RULES
     parts = []
     for total in view.scores:
         part = Text(f"{side_name(view, total.seats)} {total.score}", style="bold")
-        if not euchre:
+        if spades:
             part.append(f" ({total.bags} bag{'s' if total.bags != 1 else ''})", style="dim")
         parts.append(part)
     return Text("   ").join(parts)
 
 
+def euchre_lines(view: view_pb2.GameView) -> list[RenderableType]:
+    """Buck Euchre's own lines: the turn-up, trump and the maker (none before the deal)."""
+    part = view.buck_euchre
+    if not part.turn_up:
+        return []
+    line = Text("Turn-up: ") + card_text(part.turn_up)
+    if part.turn_up_turned_down:
+        line.append(" (turned down)", style="dim")
+    line.append("   Trump: ")
+    line += Text("no trump", style="yellow") if part.no_trump else suit_text(part.trump) \
+        if part.trump else Text("not settled yet", style="dim")
+    if part.HasField("maker"):
+        line.append(f"   Maker: {view.seats[part.maker].name}")
+    return [line]
+
+
+def spades_lines(view: view_pb2.GameView, part: view_pb2.SpadesView | view_pb2.SpadesTwoPlayerView
+                 ) -> list[RenderableType]:
+    """Either Spades game's own lines: spades broken, the draw (two players) and the Double Nil exchange."""
+    lines: list[RenderableType] = []
+    if view.phase == enums.PHASE_PLAY:
+        lines.append(Text("Spades broken: " + ("yes" if part.spades_broken else "no")))
+    if isinstance(part, view_pb2.SpadesTwoPlayerView) and part.offered_card:
+        lines.append(Text("Offered card: ") + card_text(part.offered_card)
+                     + Text(f"   ({part.stock_count} left in the stock)"))
+    if isinstance(part, view_pb2.SpadesTwoPlayerView) and part.seen_discards:
+        lines.append(Text("Your discards: ") + cards_text(part.seen_discards))
+    if part.exchange_given or part.exchange_received:
+        lines.append(Text("Exchange: gave ") + cards_text(part.exchange_given) + Text(", received ")
+                     + cards_text(part.exchange_received))
+    return lines
+
+
 def view_panel(view: view_pb2.GameView) -> Panel:
     """The whole table as the caller sees it: players, trump, tricks, scores and the caller's hand."""
     lines: list[RenderableType] = [seats_table(view), Text()]
-    euchre = view.variant == enums.VARIANT_BUCK_EUCHRE
-    if euchre and view.turn_up:
-        line = Text("Turn-up: ") + card_text(view.turn_up)
-        if view.turn_up_turned_down:
-            line.append(" (turned down)", style="dim")
-        line.append("   Trump: ")
-        line += Text("no trump", style="yellow") if view.no_trump else suit_text(view.trump) \
-            if view.trump else Text("not settled yet", style="dim")
-        if view.HasField("maker"):
-            line.append(f"   Maker: {view.seats[view.maker].name}")
-        lines.append(line)
-    elif not euchre and view.phase == enums.PHASE_PLAY:
-        lines.append(Text("Spades broken: " + ("yes" if view.spades_broken else "no")))
-    if view.offered_card:
-        lines.append(Text("Offered card: ") + card_text(view.offered_card)
-                     + Text(f"   ({view.stock_count} left in the stock)"))
-    if view.seen_discards:
-        lines.append(Text("Your discards: ") + cards_text(view.seen_discards))
-    if view.exchange_given or view.exchange_received:
-        lines.append(Text("Exchange: gave ") + cards_text(view.exchange_given) + Text(", received ")
-                     + cards_text(view.exchange_received))
+    rules = rules_of(view)
+    if rules == "buck_euchre":
+        lines += euchre_lines(view)
+    elif rules in SPADES_RULES:
+        lines += spades_lines(view, getattr(view, rules))
     if view.HasField("last_trick") and view.last_trick.plays:
         winner = view.seats[view.last_trick.winner].name if view.last_trick.HasField("winner") else "?"
         lines.append(Text(f"Last trick (won by {winner}): ") + trick_text(view, view.last_trick))
@@ -205,7 +236,7 @@ def view_panel(view: view_pb2.GameView) -> Panel:
                           style="italic"))
     phase = PHASE_TITLES.get(view.phase, "?")
     hand = "" if view.phase == enums.PHASE_DEAL else f" · hand {view.hand_number}"
-    title = f"{VARIANT_TITLES.get(view.variant, 'Game')}{hand} · {phase}"
+    title = f"{game_title(view)}{hand} · {phase}"
     return Panel(Group(*lines), title=title, title_align="left", expand=False)
 
 
@@ -232,7 +263,7 @@ def spades_cell(side: score_pb2.SideScore) -> Text:
 
 def score_rows(score: pb.GetScoreResponse, view: view_pb2.GameView) -> list[list[Text]]:
     """One row of cells per completed hand, one cell per side (totals recomputed where not sent)."""
-    euchre = view.variant == enums.VARIANT_BUCK_EUCHRE
+    euchre = rules_of(view) == "buck_euchre"
     running = {t.side: view.options.buck_euchre.starting_score for t in score.totals}
     rows = []
     for hand in score.hands:
@@ -252,7 +283,7 @@ def score_rows(score: pb.GetScoreResponse, view: view_pb2.GameView) -> list[list
 
 def score_table(score: pb.GetScoreResponse, view: view_pb2.GameView) -> Table:
     """The running score table: one row per completed hand, one column per side, totals at the foot."""
-    euchre = view.variant == enums.VARIANT_BUCK_EUCHRE
+    euchre = rules_of(view) == "buck_euchre"
     caption = "tricks won, points (+ adds, − takes away) → points left; M = maker" if euchre else \
         "contract/tricks won, hand points → total"
     table = Table(title="Score", caption=caption, show_footer=True)

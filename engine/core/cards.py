@@ -80,9 +80,15 @@ def cards_of(mask: CardSet) -> Iterator[Card]:
         mask ^= low
 
 
+_BY_SUIT = tuple(tuple(tuple(s * 13 + r for r in range(13) if m >> r & 1) for m in range(1 << 13)) for s in SUITS)
+_C, _D, _H, _S = _BY_SUIT
+
+
 def card_list(mask: CardSet) -> list[Card]:
-    """The cards of a set as a list, lowest first."""
-    return list(cards_of(mask))
+    """The cards of a set as a list, lowest first (one table lookup per suit)."""
+    if mask >> 52:
+        return list(cards_of(mask))
+    return [*_C[mask & 8191], *_D[mask >> 13 & 8191], *_H[mask >> 26 & 8191], *_S[mask >> 39]]
 
 
 def to_set(cards: Iterable[Card]) -> CardSet:

@@ -7,25 +7,25 @@ when it is made (bags) or when the seat bid Nil, and covers a partner who bid Ni
 
 from __future__ import annotations
 
-from engine import actions as A
-from engine.actions import Action
-from engine.cards import SPADES, Card
-from engine.state import Phase, Variant
-from engine.tricks import SPADES_RULES
-from engine.views import View
+from engine.core import actions as A
+from engine.core.actions import Action
+from engine.core.cards import SPADES, Card
+from engine import Phase
+from engine.core.tricks import SPADES_RULES
+from engine.core.views import View
 
 WIN, DUCK, COVER = "win", "duck", "cover"
 
 # Weights of the hand features (fitted by least squares on self-play of this bot,
 # tricks actually won when every seat tries to win), one table per variant.
 WEIGHTS = {
-    Variant.SPADES: (0.94, 0.87, 0.44, 0.54, 0.09, 0.3, 0.27, 0.96, 0.7, 0.19, 0.5, 0.16, 0.35,
+    "spades": (0.94, 0.87, 0.44, 0.54, 0.09, 0.3, 0.27, 0.96, 0.7, 0.19, 0.5, 0.16, 0.35,
                      0.34, 0.47, 0.5, 0.17, -0.39, 0.24, 0.09, 0.43),
-    Variant.SPADES2: (0.81, 0.93, 0.35, 0.47, 0.09, 0.28, 0.15, 0.84, 0.89, 0.4, 0.67, 0.17, 0.49,
+    "spades2": (0.81, 0.93, 0.35, 0.47, 0.09, 0.28, 0.15, 0.84, 0.89, 0.4, 0.67, 0.17, 0.49,
                       0.08, 0.13, 0.05, 0.03, -0.37, 0.15, 0.12, 0.73),
 }
-BID_MARGIN = {Variant.SPADES: 0.4, Variant.SPADES2: 0.9}   # bid this much under the estimate
-NIL_BELOW = {Variant.SPADES: 2.0, Variant.SPADES2: 3.5}    # Nil only with an estimate below this
+BID_MARGIN = {"spades": 0.4, "spades2": 0.9}   # bid this much under the estimate
+NIL_BELOW = {"spades": 2.0, "spades2": 3.5}    # Nil only with an estimate below this
 KEEP_RANK = 13           # two-player draw: keep spades and side cards of this rank or higher
 SET_SLACK = 2            # contract made: keep winning while the opponents can still be set
 
@@ -137,8 +137,8 @@ def _bid(v: View, legal) -> Action:
         return legal[0]
     me = v.viewer
     hand = v.hand or []
-    partner = v.seats[me ^ 2] if v.variant == Variant.SPADES else None
-    partner_nil = partner is not None and (partner.bid == 0 or partner.double_nil)
+    partner = v.seats[me ^ 2] if v.variant == "spades" else None
+    partner_nil = partner is not None and (partner.bid == 0 or partner.rules.double_nil)
     est = estimate(hand, v.variant)
     if not partner_nil and est < NIL_BELOW[v.variant] and nil_ok(hand):
         return A.bid(0)
@@ -148,7 +148,7 @@ def _bid(v: View, legal) -> Action:
 
 
 def _draw(v: View) -> Action:
-    card = v.offered
+    card = v.rules.offered
     if card is None:
         return A.DRAW_KEEP
     keep = _suit(card) == SPADES or _rank(card) >= KEEP_RANK
@@ -164,7 +164,7 @@ def _exchange(v: View) -> Action:
     rule = v.exchange
     cards = sorted(rule.cards, key=_danger)
     me = v.seats[v.viewer]
-    if me.double_nil:
+    if me.rules.double_nil:
         high = [c for c in reversed(cards) if _danger(c) >= 10]
         give = high[:rule.most] if len(high) >= rule.fewest else cards[-rule.fewest:]
     else:
@@ -178,11 +178,11 @@ def _exchange(v: View) -> Action:
 # ---- trick play ----
 
 def _nil(info) -> bool:
-    return info.bid == 0 or info.double_nil
+    return info.bid == 0 or info.rules.double_nil
 
 
 def _side(v: View, seat: int) -> list[int]:
-    return [seat, seat ^ 2] if v.variant == Variant.SPADES else [seat]
+    return [seat, seat ^ 2] if v.variant == "spades" else [seat]
 
 
 def _need(v: View, seats: list[int]) -> int:
@@ -194,7 +194,7 @@ def _mode(v: View) -> str:
     me = v.viewer
     if _nil(v.seats[me]):
         return DUCK
-    if v.variant == Variant.SPADES:
+    if v.variant == "spades":
         partner = v.seats[me ^ 2]
         if _nil(partner) and partner.tricks_won == 0:
             return COVER

@@ -4,20 +4,58 @@ draw turn with an exchange against the discards, then the Spades bidding, play a
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
-from . import actions as A
-from .actions import Action, Kind
-from .cards import card_list
-from .common import check_cards, reject, require_turn, start_hand, wrong_phase
-from .errors import Reason
-from .spades import (BIDS, DECK, apply_play, exchange_actions_for,
-                     legal_play, start_play)
-from .state import DOUBLE_NIL_BID, NO_BID, NO_CARD, GameState, Phase, Seat
+from ..core import actions as A
+from ..core.actions import Action, Kind
+from ..core.cards import card_list
+from ..core.dealing import Chance, deal_chance, start_hand
+from ..core.errors import Reason
+from ..core.rules import check_cards, reject, require_turn, wrong_phase
+from ..core.table import NO_BID, NO_CARD, Phase, Seat
+from ..core.views import View
+from ..game import Game
+from .spades import (BIDS, DECK, SpadesHandRecord, SpadesOptions, SpadesRules, SpadesState, apply_play, exchanged,
+                     exchange_actions_for, legal_play, spades_view, start_play)
+from .spades_scoring import DOUBLE_NIL_BID
 
+NAME = "spades2"
 MAX_PUT_ASIDE = 3
 
 
-def legal(state: GameState, seat: Seat) -> list[Action]:
+class Spades2State(SpadesState):
+    """A two-player Spades game: the Spades state plus the draw."""
+
+    __slots__ = ("pos", "offered", "discards", "seen", "discarded", "draw_turns")
+
+    def reset_hand(self) -> None:
+        """Clear everything that belongs to one hand, the draw included."""
+        super().reset_hand()
+        n = self.n
+        self.pos = 0                  # next card of the stock
+        self.offered = NO_CARD
+        self.discards = 0
+        self.seen = [0] * n           # every card that passed through each seat's hands
+        self.discarded = [0] * n      # the cards each seat discarded or put aside
+        self.draw_turns = [0] * n
+
+    def seats_of(self, side: int) -> list[Seat]:
+        """Each player is a side of its own."""
+        return [side]
+
+
+@dataclass
+class Spades2Rules(SpadesRules):
+    """What a two-player Spades view shows beyond the common part."""
+
+    offered: int | None
+    seen_discards: list[int]
+    stock_count: int
+
+
+
+def legal(state: Spades2State, seat: Seat) -> list[Action]:
     """Every action open to ``seat`` now in two-player Spades."""
     phase = state.phase
     if phase == Phase.PLAY:
@@ -39,25 +77,28 @@ def legal(state: GameState, seat: Seat) -> list[Action]:
     return []
 
 
-def exchange_choice(state: GameState, seat: Seat) -> tuple[int, int, int] | None:
+def exchange_choice(state: Spades2State, seat: Seat) -> tuple[int, int, int] | None:
     """(eligible cards, fewest, most) this seat may put aside, or None."""
     if state.phase != Phase.EXCHANGE or seat != state.turn:
         return None
     return state.hands[seat], 0, min(MAX_PUT_ASIDE, state.options.exchange_size)
 
 
-def apply_deal(state: GameState, seat: Seat, action: Action, rng: random.Random) -> None:
+def apply_deal(state: Spades2State, seat: Seat, action: Action, rng: random.Random,
+               chance: Chance | None = None) -> Chance | None:
     """The first drawer shuffles the stock and is offered its top card."""
     if action != A.DEAL:
         wrong_phase(state, A.action_name(action))
     require_turn(state, seat)
-    start_hand(state, rng, DECK)
+    chance = chance or deal_chance(state, DECK, rng)
+    start_hand(state, chance)
     state.looked = 3
     state.phase = Phase.DRAW
     _offer(state, seat)
+    return chance
 
 
-def _offer(state: GameState, seat: Seat) -> None:
+def _offer(state: Spades2State, seat: Seat) -> None:
     card = state.deck[state.pos]
     state.pos += 1
     state.turn = seat
@@ -65,7 +106,8 @@ def _offer(state: GameState, seat: Seat) -> None:
     state.seen[seat] |= 1 << card
 
 
-def apply_draw(state: GameState, seat: Seat, action: Action, rng: random.Random) -> None:
+def apply_draw(state: Spades2State, seat: Seat, action: Action, rng: random.Random,
+               chance: Chance | None = None) -> Chance | None:
     """Keep the offered card (the next is discarded) or discard it (the next is kept)."""
     kind = action & 15
     if action == A.DOUBLE_NIL:
@@ -78,7 +120,7 @@ def apply_draw(state: GameState, seat: Seat, action: Action, rng: random.Random)
             reject(Reason.BLIND_NIL_AFTER_LOOKING, "Double Nil is declared before the first draw choice")
         state.bids[seat] = DOUBLE_NIL_BID
         state.calls[seat] = action
-        return
+        return None
     if action != A.DRAW_KEEP and action != A.DRAW_DISCARD:
         wrong_phase(state, A.action_name(action))
     require_turn(state, seat)
@@ -93,7 +135,7 @@ def apply_draw(state: GameState, seat: Seat, action: Action, rng: random.Random)
     state.draw_turns[seat] += 1
     if state.pos < len(state.deck):
         _offer(state, 1 - seat)
-        return
+        return None
     state.xneed = sum(1 << s for s in (0, 1) if state.bids[s] == DOUBLE_NIL_BID)
     if state.xneed and state.options.exchange_size > 0:
         state.phase = Phase.EXCHANGE
@@ -103,7 +145,8 @@ def apply_draw(state: GameState, seat: Seat, action: Action, rng: random.Random)
         _start_bidding(state)
 
 
-def apply_exchange(state: GameState, seat: Seat, action: Action, rng: random.Random) -> None:
+def apply_exchange(state: Spades2State, seat: Seat, action: Action, rng: random.Random,
+               chance: Chance | None = None) -> Chance | None:
     """Put up to three cards aside, each replaced by a random card from the discards."""
     if action & 15 != Kind.EXCHANGE:
         wrong_phase(state, A.action_name(action))
@@ -111,7 +154,12 @@ def apply_exchange(state: GameState, seat: Seat, action: Action, rng: random.Ran
     _, low, high = exchange_choice(state, seat)
     mask = check_cards(state, seat, action, low, high)
     pile = card_list(state.discards)
-    replacements = rng.sample(pile, mask.bit_count())
+    k = mask.bit_count()
+    if chance is None:
+        chance = Chance(tuple(rng.sample(pile, k)))
+    elif len(chance.cards) != k or not set(chance.cards) <= set(pile):
+        raise ValueError(f"a recorded draw of {len(chance.cards)} cards does not fit an exchange of {k}")
+    replacements = chance.cards
     got = 0
     for c in replacements:
         got |= 1 << c
@@ -126,9 +174,10 @@ def apply_exchange(state: GameState, seat: Seat, action: Action, rng: random.Ran
         state.turn = 1 - seat
     else:
         _start_bidding(state)
+    return chance
 
 
-def _start_bidding(state: GameState) -> None:
+def _start_bidding(state: Spades2State) -> None:
     second = 1 - state.dealer
     order = [s for s in (second, state.dealer) if state.bids[s] == NO_BID]
     if order:
@@ -138,7 +187,8 @@ def _start_bidding(state: GameState) -> None:
         start_play(state, second)
 
 
-def apply_bid(state: GameState, seat: Seat, action: Action, rng: random.Random) -> None:
+def apply_bid(state: Spades2State, seat: Seat, action: Action, rng: random.Random,
+               chance: Chance | None = None) -> Chance | None:
     """Bid 0..13 in turn: the second player first, then the first player."""
     kind = action & 15
     if action == A.DOUBLE_NIL:
@@ -159,7 +209,33 @@ def apply_bid(state: GameState, seat: Seat, action: Action, rng: random.Random) 
         start_play(state, 1 - state.dealer)
 
 
+def view(state: Spades2State, seat: Seat | None) -> View:
+    """What ``seat`` (None: a spectator) may know of a two-player Spades game."""
+    if seat is None:
+        v = spades_view(state, None, [], None)
+    else:
+        v = spades_view(state, seat, LEGAL[state.phase](state, seat) if state.phase in LEGAL else [],
+                        exchange_choice(state, seat))
+    drawing = state.phase == Phase.DRAW
+    v.rules = Spades2Rules(
+        state.broken, *exchanged(state, seat),
+        offered=state.offered if drawing and seat is not None and seat == state.turn else None,
+        seen_discards=card_list(state.discarded[seat]) if seat is not None else [],
+        stock_count=len(state.deck) - state.pos if drawing else 0)
+    return v
+
+
 APPLY = {Phase.DEAL: apply_deal, Phase.DRAW: apply_draw, Phase.EXCHANGE: apply_exchange,
          Phase.BID: apply_bid, Phase.PLAY: apply_play}
-LEGAL = {phase: legal for phase in APPLY}
+LEGAL: dict[Phase, Callable[[Spades2State, Seat], Sequence[Action]]] = {phase: legal for phase in APPLY}
 LEGAL[Phase.PLAY] = legal_play
+
+
+def new_state(options: SpadesOptions, first_dealer: Seat) -> Spades2State:
+    """A two-player Spades game before its first draw."""
+    return Spades2State(NAME, options, 2, 2, first_dealer)
+
+
+GAME = Game(name=NAME, seats=2, cards=tuple(DECK), options_type=SpadesOptions, state_type=Spades2State,
+            record_type=SpadesHandRecord, new_state=new_state, legal=LEGAL, apply=APPLY, view=view,
+            bags=lambda state: state.bags[:])

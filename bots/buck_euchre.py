@@ -6,12 +6,12 @@ dealer, stays in when the hand should take a trick, and in play wins as cheaply 
 
 from __future__ import annotations
 
-from engine import actions as A
-from engine.actions import Action, Kind
-from engine.cards import Card
-from engine.state import Phase
-from engine.tricks import euchre_rules
-from engine.views import View
+from engine.core import actions as A
+from engine.core.actions import Action, Kind
+from engine.core.cards import Card
+from engine import Phase
+from engine.core.tricks import euchre_rules
+from engine.core.views import View
 
 # Value of a trump by its power above the trump bonus: 9, 10, Q, K, A, left, right bower.
 TRUMP_VALUE = {9: 0.3, 10: 0.35, 12: 0.4, 13: 0.5, 14: 0.7, 15: 0.85, 16: 1.0}
@@ -38,14 +38,14 @@ def choose(v: View, legal, rng) -> Action:
     """The basic bot's action for the viewer of ``v`` (Buck Euchre), from ``legal``."""
     hand = v.hand or []
     if v.phase == Phase.ORDER_UP:
-        trump = v.turn_up // 13
+        trump = v.rules.turn_up // 13
         if v.viewer == v.dealer:
-            mine = hand + [v.turn_up]
+            mine = hand + [v.rules.turn_up]
             mine.remove(_discard(mine, trump))
             return A.ORDER_UP if _makes(*strength(mine, trump)) else A.PASS
         return A.ORDER_UP if _makes(*strength(hand, trump), ORDER_PENALTY) else A.PASS
     if v.phase == Phase.DEALER_DISCARD:
-        return A.exchange(1 << _discard(hand, v.trump))
+        return A.exchange(1 << _discard(hand, v.rules.trump))
     if v.phase == Phase.NAME_TRUMP:
         suits = [a >> 4 for a in legal if a & 15 == Kind.NAME_SUIT]
         if suits:
@@ -72,7 +72,7 @@ def _discard(hand: list[Card], trump: int | None) -> Card:
 
 def _stays(v: View, hand: list[Card]) -> bool:
     """Stay in when the hand should take a trick: a bower, trump ace, off ace or two trumps."""
-    trump = v.trump
+    trump = v.rules.trump
     rules = euchre_rules(trump)
     aces = sum(1 for c in hand if c % 13 == 12 and rules.suit[c] != trump)
     if trump is None:
@@ -80,14 +80,14 @@ def _stays(v: View, hand: list[Card]) -> bool:
     trumps = [rules.power[c] - 100 for c in hand if rules.suit[c] == trump]
     if aces or len(trumps) >= 2 or any(p >= 14 for p in trumps):
         return True
-    dropped = sum(1 for s in v.seats if s.dropped_out)
+    dropped = sum(1 for s in v.seats if s.rules.dropped_out)
     kings = sum(1 for c in hand if c % 13 == 11 and rules.suit[c] != trump)
     return dropped >= 2 and (bool(trumps) or kings > 0)
 
 
 def _play(v: View, cards: list[Card], hand: list[Card]) -> Card:
-    rules = euchre_rules(v.trump)
-    trump, power, suit = v.trump, rules.power, rules.suit
+    rules = euchre_rules(v.rules.trump)
+    trump, power, suit = v.rules.trump, rules.power, rules.suit
     if not v.trick:
         return _lead(v, cards, hand, rules)
     _, best = rules.winner([c for _, c in v.trick])
@@ -98,9 +98,9 @@ def _play(v: View, cards: list[Card], hand: list[Card]) -> Card:
 
 
 def _lead(v: View, cards: list[Card], hand: list[Card], rules) -> Card:
-    trump, power, suit = v.trump, rules.power, rules.suit
+    trump, power, suit = v.rules.trump, rules.power, rules.suit
     trumps = sorted((c for c in cards if suit[c] == trump), key=lambda c: power[c])
-    if trumps and (power[trumps[-1]] == 116 or (v.maker == v.viewer and len(trumps) >= 2)):
+    if trumps and (power[trumps[-1]] == 116 or (v.rules.maker == v.viewer and len(trumps) >= 2)):
         return trumps[-1]
     aces = [c for c in cards if suit[c] != trump and c % 13 == 12]
     if aces:

@@ -1,0 +1,72 @@
+"""Steps and checks every game shares: typed rejections, turn order, trick closing."""
+
+from __future__ import annotations
+
+from .actions import DUPLICATE_FLAG, Action
+from .cards import cards_text
+from .errors import IllegalAction, Reason
+from .table import NOBODY, Phase, Seat, TableState
+
+
+def reject(reason: Reason, message: str) -> None:
+    """Raise the typed error for a rejected action."""
+    raise IllegalAction(reason, message)
+
+
+def wrong_phase(state: TableState, what: str) -> None:
+    """Reject an action that has no place in the current phase."""
+    if state.phase == Phase.GAME_OVER:
+        reject(Reason.WRONG_PHASE, "the game is over")
+    reject(Reason.WRONG_PHASE, f"{what} is not possible in the {state.phase.name} phase")
+
+
+def require_turn(state: TableState, seat: Seat) -> None:
+    """Reject the action unless it is this seat's turn."""
+    if seat != state.turn:
+        if state.turn == NOBODY:
+            reject(Reason.NOT_YOUR_TURN, f"seat {seat} has nothing to do now")
+        reject(Reason.NOT_YOUR_TURN, f"it is seat {state.turn}'s turn, not seat {seat}'s")
+
+
+def finish_trick(state: TableState, winner_index: int) -> Seat:
+    """Close the complete trick: credit its winner, keep it as the last trick, clear the table."""
+    winner = state.trick_seats[winner_index]
+    state.tricks[winner] += 1
+    state.last_trick = [state.trick_seats, state.trick_cards, winner]
+    state.trick_seats = []
+    state.trick_cards = []
+    state.turn = winner
+    return winner
+
+
+def end_game_or_pass_deal(state: TableState) -> None:
+    """After a hand: game over when there is a winner, else the deal passes to the left."""
+    if state.winner:
+        state.phase = Phase.GAME_OVER
+        state.turn = NOBODY
+    else:
+        state.dealer = (state.dealer + 1) % state.n
+        state.phase = Phase.DEAL
+        state.turn = state.dealer
+
+
+def has(mask: int, card: int) -> bool:
+    """Whether a card set holds a card (any int accepted; out-of-range cards are never held)."""
+    return 0 <= card < 52 and mask >> card & 1 == 1
+
+
+def check_cards(state: TableState, seat: Seat, action: Action, low: int, high: int) -> int:
+    """The card set of an EXCHANGE action, checked: no duplicates, all held, ``low..high`` cards."""
+    mask = action >> 4
+    if mask & DUPLICATE_FLAG:
+        reject(Reason.INVALID_EXCHANGE, "a card is listed twice")
+    if mask >> 52:
+        reject(Reason.INVALID_EXCHANGE, "only cards 0..51 exist")
+    missing = mask & ~state.hands[seat]
+    if missing:
+        reject(Reason.INVALID_EXCHANGE, f"seat {seat} does not hold {cards_text(missing)}")
+    k = mask.bit_count()
+    if not low <= k <= high:
+        wanted = str(low) if low == high else f"{low} to {high}"
+        reject(Reason.INVALID_EXCHANGE, f"choose {wanted} cards, not {k}")
+    return mask

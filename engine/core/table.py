@@ -1,0 +1,140 @@
+"""What every trick-taking game's state has: seats, phase, turn, hands, the trick, scores.
+
+A game's own state class subclasses :class:`TableState` and adds its fields in ``__slots__``;
+copying, (de)serialisation and equality work over the slots of the whole class chain.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import IntEnum
+from typing import Any, ClassVar
+
+Seat = int
+NOBODY: Seat = -1
+NO_CARD = -1
+NO_BID = -1
+SCHEMA_VERSION = 2
+
+
+class Phase(IntEnum):
+    """Where a hand stands; each game uses some of these and has legal/apply steps for each.
+
+    The values are those of the proto ``cardgame.v1.Phase`` (pinned by a test).
+    """
+
+    DEAL = 1            # waiting for the dealer (2-player Spades: the first drawer) to start
+    DRAW = 2            # 2-player Spades: the draw
+    BID = 3             # bidding
+    EXCHANGE = 4        # Double Nil card exchange
+    ORDER_UP = 5        # Buck Euchre: first trump round (order up or pass)
+    DEALER_DISCARD = 6  # Buck Euchre: the dealer discards after taking the turn-up
+    NAME_TRUMP = 7      # Buck Euchre: second trump round (name a suit or pass)
+    DROP_OUT = 8        # Buck Euchre: stay in or drop out
+    PLAY = 9            # trick play
+    GAME_OVER = 10
+
+
+_PHASES = tuple(Phase)
+
+
+class TableState:
+    """The fields every game shares; a game's state subclasses it and adds its own slots.
+
+    Everything about one game, hidden cards included, lives here; only ``engine.view`` shows
+    it to a seat. ``records`` holds the finished hands' score records (typed, per game).
+    """
+
+    __slots__ = (
+        "variant", "options", "n", "phase", "dealer", "hand_no", "turn", "hands", "deck", "salt",
+        "commitment", "looked", "calls", "tricks", "trick_seats", "trick_cards", "last_trick", "scores",
+        "winner", "decks", "records",
+    )
+    _fields: ClassVar[tuple[str, ...]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        names: list[str] = []
+        for klass in reversed(cls.__mro__):
+            names.extend(klass.__dict__.get("__slots__", ()))
+        cls._fields = tuple(names)
+
+    def __init__(self, variant: str, options: Any, n: int, sides: int, first_dealer: Seat, start_score: int = 0):
+        self.variant = variant
+        self.options = options
+        self.n = n
+        self.phase = Phase.DEAL
+        self.dealer = first_dealer
+        self.hand_no = 0
+        self.turn = first_dealer
+        self.scores = [start_score] * sides
+        self.records: list[Any] = []
+        self.winner: list[int] = []   # winning sides; empty while playing
+        self.decks: list[list[int]] = []  # prearranged decks still to be dealt
+        self.deck: list[int] = []
+        self.salt = ""
+        self.commitment = ""          # SHA-256 of the salt and this hand's deck, fixed at the deal
+        self.reset_hand()
+
+    def reset_hand(self) -> None:
+        """Clear what belongs to one hand; a game's state extends this for its own fields."""
+        n = self.n
+        self.hands = [0] * n
+        self.looked = 0               # bit per seat: the seat sees its cards
+        self.calls = [0] * n          # last bidding/trump/drop action of each seat (0 = none)
+        self.tricks = [0] * n
+        self.trick_seats: list[int] = []
+        self.trick_cards: list[int] = []
+        self.last_trick: list | None = None   # [seats, cards, winner]
+
+    @property
+    def sides(self) -> int:
+        """How many scoring sides."""
+        return len(self.scores)
+
+    def seats_of(self, side: int) -> list[Seat]:
+        """The seats of a scoring side (one seat per side unless a game says otherwise)."""
+        return [side]
+
+    def copy(self) -> TableState:
+        """An independent copy (lists copied one level deep; records shared, never changed)."""
+        other = type(self).__new__(type(self))
+        for name in self._fields:
+            value = getattr(self, name)
+            setattr(other, name, value[:] if type(value) is list else value)
+        return other
+
+    def to_dict(self) -> dict:
+        """The state as plain JSON-ready data (hand records left out), with its schema version."""
+        data = {name: getattr(self, name) for name in self._fields}
+        data["options"] = dict(vars(self.options))
+        data["phase"] = int(self.phase)
+        data["records"] = [record.to_dict() for record in self.records]
+        data["schema_version"] = SCHEMA_VERSION
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict, options: Any, record_type: Any) -> TableState:
+        """The state stored by :meth:`to_dict`; ValueError for another schema version."""
+        version = data.get("schema_version")
+        if version != SCHEMA_VERSION:
+            raise ValueError(f"unsupported game state schema version {version!r} (this release reads {SCHEMA_VERSION})")
+        state = cls.__new__(cls)
+        for name in cls._fields:
+            setattr(state, name, data[name])
+        state.options = options
+        state.phase = _PHASES[data["phase"] - 1]
+        state.records = [record_type.from_dict(r) for r in data["records"]]
+        return state
+
+    def to_bytes(self) -> bytes:
+        """The compact stored form: UTF-8 JSON with a schema version (``engine.state_from_bytes`` reads it)."""
+        return json.dumps(self.to_dict(), separators=(",", ":")).encode()
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self.to_dict() == other.to_dict()  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+
+TableState._fields = TableState.__slots__

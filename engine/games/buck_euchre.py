@@ -1,0 +1,400 @@
+"""Buck Euchre: four players each for themselves, 24 cards, a turn-up, two trump rounds,
+staying in or dropping out, and scores counting down from 25 to 0."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..core import actions as A
+from ..core.actions import Action, Kind
+from ..core.cards import CLUBS, EUCHRE_DECK, SUIT_LETTERS, SUITS, card_list, card_name, cards_text
+from ..core.dealing import Chance, deal_chance, deal_round_robin, start_hand
+from ..core.errors import Reason
+from ..core.options import GameOptions, check_flag, check_range
+from ..core.records import HandRecord, Record, record_base
+from ..core.rules import (check_cards, end_game_or_pass_deal, finish_trick, has, reject, require_turn,
+                          wrong_phase)
+from ..core.table import NO_CARD, NOBODY, Phase, Seat, TableState
+from ..core.tricks import euchre_rules
+from ..core.views import View, in_hand, table_view
+from ..game import Game
+from .spades_scoring import best_side
+
+NAME = "buck_euchre"
+NO_TRUMP = 4  # trump settled as "no trump"
+
+
+@dataclass(frozen=True)
+class BuckEuchreOptions(GameOptions):
+    """Options of Buck Euchre."""
+
+    starting_score: int = 25
+    maker_requirement: int = 3
+    penalty: int = 5
+    club_turn_up_forces_clubs: bool = True
+    turned_down_suit_may_be_named: bool = False
+
+    def validate(self) -> None:
+        """Raise ValueError when an option is out of its sensible range."""
+        check_range("starting_score", self.starting_score, 1, 100_000)
+        check_range("maker_requirement", self.maker_requirement, 0, 5)
+        check_range("penalty", self.penalty, 0, 100_000)
+        check_flag("club_turn_up_forces_clubs", self.club_turn_up_forces_clubs)
+        check_flag("turned_down_suit_may_be_named", self.turned_down_suit_may_be_named)
+
+
+class BuckEuchreState(TableState):
+    """A Buck Euchre game: the table plus the turn-up, trump, maker and who plays the hand."""
+
+    __slots__ = ("turnup", "trump", "maker", "active", "kitty", "turned_down", "dealer_discard", "clubs", "swept")
+    options: BuckEuchreOptions
+
+    def reset_hand(self) -> None:
+        """Clear everything that belongs to one hand (cards, calls, tricks, trump)."""
+        super().reset_hand()
+        self.turnup = NO_CARD
+        self.trump = NO_CARD
+        self.maker = NOBODY
+        self.active = (1 << self.n) - 1   # bit per seat: plays this hand
+        self.kitty = 0
+        self.turned_down = False
+        self.dealer_discard = NO_CARD
+        self.clubs = False
+        self.swept = NOBODY
+
+
+@dataclass
+class EuchreSeatScore(Record):
+    """One player's hand: tricks needed, penalty, and the change of its (falling) score."""
+
+    requirement: int
+    penalty: int
+    change: int
+    seat: int = -1
+    tricks: int = 0
+    active: bool = True
+    is_maker: bool = False
+    total_after: int = 0
+
+
+@dataclass
+class BuckEuchreHandRecord(HandRecord):
+    """A finished Buck Euchre hand: turn-up, trump, maker, the kitty, and each seat's result."""
+
+    turn_up: str
+    trump: int
+    maker: int
+    clubs: bool
+    contested: bool
+    dealer_discard: str
+    kitty: str
+    seats: list[EuchreSeatScore]
+    swept_by: int
+
+
+@dataclass
+class BuckEuchreRules:
+    """What a Buck Euchre view shows beyond the common part."""
+
+    trump: int | None
+    no_trump: bool
+    turn_up: int | None
+    turn_up_turned_down: bool
+    maker: int | None
+
+
+@dataclass
+class BuckEuchreSeat:
+    """A seat's Buck Euchre facts."""
+
+    dropped_out: bool
+
+
+def buck_euchre_seat(tricks: int, active: bool, is_maker: bool, maker_requirement: int,
+                     penalty: int) -> EuchreSeatScore:
+    """The change of one Buck Euchre player's score in a hand (points go down).
+
+    >>> buck_euchre_seat(2, True, True, 3, 5).change
+    3
+    """
+    if not active:
+        return EuchreSeatScore(0, 0, 0)
+    requirement = maker_requirement if is_maker else 1
+    owed = penalty if tricks < requirement else 0
+    return EuchreSeatScore(requirement, owed, -tricks + owed)
+
+
+def buck_euchre_winners(scores: list[int]) -> list[int]:
+    """The winning seat (as a one-item list) when someone is at 0 or below, lowest first; [] on ties.
+
+    >>> buck_euchre_winners([3, -1, 0, 7]), buck_euchre_winners([0, 0, 4, 5])
+    ([1], [])
+    """
+    return best_side(scores, [s for s in range(len(scores)) if scores[s] <= 0], high=False)
+
+
+DECK = card_list(EUCHRE_DECK)
+HAND_SIZE = 5
+
+
+def legal(state: BuckEuchreState, seat: Seat) -> list[Action]:
+    """Every action open to ``seat`` now in Buck Euchre."""
+    if seat != state.turn:
+        return []
+    phase = state.phase
+    if phase == Phase.PLAY:
+        rules = euchre_rules(state.trump)
+        hand = state.hands[seat]
+        mask = rules.follow(hand, rules.suit[state.trick_cards[0]]) if state.trick_cards else hand
+        return A.play_actions(mask)
+    if phase == Phase.DEAL:
+        return [A.DEAL]
+    if phase == Phase.ORDER_UP:
+        return [A.ORDER_UP, A.PASS]
+    if phase == Phase.DEALER_DISCARD:
+        return [A.exchange(1 << c) for c in card_list(state.hands[seat])]
+    if phase == Phase.NAME_TRUMP:
+        return [A.PASS] + [A.name_suit(s) for s in SUITS if _may_name(state, s)]
+    if phase == Phase.DROP_OUT:
+        return [A.STAY_IN, A.DROP_OUT]
+    return []
+
+
+def exchange_choice(state: BuckEuchreState, seat: Seat) -> tuple[int, int, int] | None:
+    """(eligible cards, fewest, most) for the dealer's discard, or None."""
+    if state.phase != Phase.DEALER_DISCARD or seat != state.turn:
+        return None
+    return state.hands[seat], 1, 1
+
+
+def _may_name(state: BuckEuchreState, suit: int) -> bool:
+    return suit != state.turnup // 13 or state.options.turned_down_suit_may_be_named
+
+
+def _next_active(state: BuckEuchreState, seat: Seat) -> Seat:
+    for i in range(1, 5):
+        s = (seat + i) % 4
+        if state.active >> s & 1:
+            return s
+    return NOBODY
+
+
+def apply_deal(state: BuckEuchreState, seat: Seat, action: Action, rng: random.Random,
+               chance: Chance | None = None) -> Chance | None:
+    """Deal five cards each and turn up the 21st; a club turn-up makes clubs trump at once."""
+    if action != A.DEAL:
+        wrong_phase(state, A.action_name(action))
+    require_turn(state, seat)
+    chance = chance or deal_chance(state, DECK, rng)
+    deck = start_hand(state, chance)
+    deal_round_robin(state, deck, 20)
+    state.looked = 15
+    state.turnup = deck[20]
+    state.kitty = sum(1 << c for c in deck[21:])
+    if state.turnup // 13 == CLUBS and state.options.club_turn_up_forces_clubs:
+        state.clubs = True
+        _take_turnup(state, CLUBS)
+    else:
+        state.phase = Phase.ORDER_UP
+        state.turn = (state.dealer + 1) % 4
+    return chance
+
+
+def _take_turnup(state: BuckEuchreState, trump: int) -> None:
+    state.trump = trump
+    state.hands[state.dealer] |= 1 << state.turnup
+    state.phase = Phase.DEALER_DISCARD
+    state.turn = state.dealer
+
+
+def _wrong_phase(state: BuckEuchreState, action: Action) -> None:
+    """Reject an action foreign to this phase, naming the club rule when it forbids dropping out."""
+    if action == A.DROP_OUT and state.clubs and state.phase != Phase.DEAL:
+        reject(Reason.CANNOT_DROP_ON_CLUBS, "nobody may drop out when the turn-up is a club")
+    wrong_phase(state, A.action_name(action))
+
+
+def apply_order_up(state: BuckEuchreState, seat: Seat, action: Action, rng: random.Random,
+               chance: Chance | None = None) -> Chance | None:
+    """First round: order the turn-up's suit as trump, or pass."""
+    if action != A.ORDER_UP and action != A.PASS:
+        wrong_phase(state, A.action_name(action))
+    require_turn(state, seat)
+    state.calls[seat] = action
+    if action == A.ORDER_UP:
+        state.maker = seat
+        _take_turnup(state, state.turnup // 13)
+    elif seat == state.dealer:
+        state.turned_down = True
+        state.phase = Phase.NAME_TRUMP
+        state.turn = (seat + 1) % 4
+    else:
+        state.turn = (seat + 1) % 4
+
+
+def apply_dealer_discard(state: BuckEuchreState, seat: Seat, action: Action, rng: random.Random,
+               chance: Chance | None = None) -> Chance | None:
+    """The dealer, holding six cards, discards one face down."""
+    if action & 15 != Kind.EXCHANGE:
+        _wrong_phase(state, action)
+    require_turn(state, seat)
+    mask = check_cards(state, seat, action, 1, 1)
+    state.hands[seat] &= ~mask
+    state.dealer_discard = mask.bit_length() - 1
+    if state.clubs:
+        _start_play(state)
+    else:
+        _start_drop_round(state)
+
+
+def apply_name_trump(state: BuckEuchreState, seat: Seat, action: Action, rng: random.Random,
+               chance: Chance | None = None) -> Chance | None:
+    """Second round: name a suit other than the turned-down one, or pass."""
+    kind = action & 15
+    if kind != Kind.NAME_SUIT and action != A.PASS:
+        wrong_phase(state, A.action_name(action))
+    require_turn(state, seat)
+    if kind == Kind.NAME_SUIT:
+        suit = action >> 4
+        if suit not in SUITS:
+            reject(Reason.INVALID_BID, f"there is no suit #{suit}")
+        if not _may_name(state, suit):
+            reject(Reason.SUIT_TURNED_DOWN, f"{SUIT_LETTERS[suit]} was turned down and cannot be named")
+        state.calls[seat] = action
+        state.trump = suit
+        state.maker = seat
+        _start_drop_round(state)
+        return None
+    state.calls[seat] = action
+    if seat == state.dealer:
+        state.trump = NO_TRUMP
+        _start_drop_round(state)
+    else:
+        state.turn = (seat + 1) % 4
+
+
+def _drop_order(state: BuckEuchreState) -> list[Seat]:
+    return [s for s in ((state.dealer + i) % 4 for i in range(1, 5)) if s != state.maker]
+
+
+def _start_drop_round(state: BuckEuchreState) -> None:
+    state.phase = Phase.DROP_OUT
+    state.turn = _drop_order(state)[0]
+
+
+def apply_drop_round(state: BuckEuchreState, seat: Seat, action: Action, rng: random.Random,
+               chance: Chance | None = None) -> Chance | None:
+    """Each player but the maker, in turn, stays in or drops out of the hand."""
+    if action != A.STAY_IN and action != A.DROP_OUT:
+        wrong_phase(state, A.action_name(action))
+    if action == A.DROP_OUT and seat == state.maker:
+        reject(Reason.MAKER_CANNOT_DROP, f"seat {seat} made trump and must play")
+    require_turn(state, seat)
+    state.calls[seat] = action
+    if action == A.DROP_OUT:
+        state.active &= ~(1 << seat)
+    order = _drop_order(state)
+    i = order.index(seat)
+    if i + 1 < len(order):
+        state.turn = order[i + 1]
+        return None
+    players = state.active.bit_count()
+    if players >= 2:
+        _start_play(state)
+    else:
+        if players == 1:
+            state.tricks[state.active.bit_length() - 1] = HAND_SIZE
+        _end_hand(state)
+
+
+def _start_play(state: BuckEuchreState) -> None:
+    state.phase = Phase.PLAY
+    state.turn = _next_active(state, state.dealer)
+
+
+def apply_play(state: BuckEuchreState, seat: Seat, action: Action, rng: random.Random,
+               chance: Chance | None = None) -> Chance | None:
+    """Play a card; follow the led suit (the left bower counts as trump) when possible."""
+    if action & 15 != Kind.PLAY:
+        _wrong_phase(state, action)
+    require_turn(state, seat)
+    card = action >> 4
+    hand = state.hands[seat]
+    if not has(hand, card):
+        reject(Reason.CARD_NOT_IN_HAND, f"seat {seat} does not hold {card_name(card) if 0 <= card < 52 else card}")
+    rules = euchre_rules(state.trump)
+    if state.trick_cards:
+        led = rules.suit[state.trick_cards[0]]
+        if rules.suit[card] != led and hand & rules.masks[led]:
+            reject(Reason.MUST_FOLLOW_SUIT,
+                   f"{card_name(card)} does not follow {SUIT_LETTERS[led]} and seat {seat} holds one")
+    state.hands[seat] = hand ^ (1 << card)
+    state.trick_seats.append(seat)
+    state.trick_cards.append(card)
+    if len(state.trick_cards) < state.active.bit_count():
+        state.turn = _next_active(state, seat)
+        return None
+    finish_trick(state, rules.winner(state.trick_cards)[0])
+    if sum(state.tricks) == HAND_SIZE:
+        _end_hand(state)
+
+
+def _end_hand(state: BuckEuchreState) -> None:
+    contested = state.active.bit_count() >= 2
+    options = state.options
+    seats = []
+    for s in range(4):
+        active = bool(state.active >> s & 1)
+        result = buck_euchre_seat(state.tricks[s], active, s == state.maker, options.maker_requirement,
+                                  options.penalty)
+        state.scores[s] += result.change
+        result.seat, result.tricks, result.active = s, state.tricks[s], active
+        result.is_maker, result.total_after = s == state.maker, state.scores[s]
+        seats.append(result)
+    if contested and HAND_SIZE in state.tricks:
+        state.swept = state.tricks.index(HAND_SIZE)
+    state.records.append(BuckEuchreHandRecord(
+        **record_base(state), points=[r.change for r in seats], totals=state.scores[:],
+        turn_up=card_name(state.turnup), trump=state.trump, maker=state.maker, clubs=state.clubs,
+        contested=contested,
+        dealer_discard=card_name(state.dealer_discard) if state.dealer_discard != NO_CARD else "",
+        kitty=cards_text(state.kitty), seats=seats, swept_by=state.swept))
+    state.winner = [state.swept] if state.swept != NOBODY else buck_euchre_winners(state.scores)
+    state.hands = [0] * 4
+    end_game_or_pass_deal(state)
+
+
+def view(state: BuckEuchreState, seat: Seat | None) -> View:
+    """What ``seat`` (None: a spectator) may know of a Buck Euchre game."""
+    if seat is None:
+        v = table_view(state, None, [], None)
+    else:
+        v = table_view(state, seat, legal(state, seat), exchange_choice(state, seat))
+    playing = in_hand(state)
+    for info in v.seats:
+        info.rules = BuckEuchreSeat(playing and not state.active >> info.seat & 1)
+    if playing:
+        v.rules = BuckEuchreRules(
+            trump=state.trump if 0 <= state.trump < 4 else None, no_trump=state.trump == NO_TRUMP,
+            turn_up=state.turnup, turn_up_turned_down=state.turned_down,
+            maker=state.maker if state.maker != NOBODY else None)
+    else:
+        v.rules = BuckEuchreRules(None, False, None, False, None)
+    return v
+
+
+APPLY = {Phase.DEAL: apply_deal, Phase.ORDER_UP: apply_order_up,
+         Phase.DEALER_DISCARD: apply_dealer_discard, Phase.NAME_TRUMP: apply_name_trump,
+         Phase.DROP_OUT: apply_drop_round, Phase.PLAY: apply_play}
+LEGAL = {phase: legal for phase in APPLY}
+
+
+
+def new_state(options: BuckEuchreOptions, first_dealer: Seat) -> BuckEuchreState:
+    """A Buck Euchre game before its first deal, every player at the starting score."""
+    return BuckEuchreState(NAME, options, 4, 4, first_dealer, options.starting_score)
+
+
+GAME = Game(name=NAME, seats=4, cards=tuple(DECK), options_type=BuckEuchreOptions, state_type=BuckEuchreState,
+            record_type=BuckEuchreHandRecord, new_state=new_state, legal=LEGAL, apply=APPLY, view=view)

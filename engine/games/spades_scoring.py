@@ -1,0 +1,99 @@
+"""Spades scoring of one hand, as pure functions of bids, tricks and the running totals."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..core.records import Record
+
+DOUBLE_NIL_BID = -2
+NIL_NONE, NIL_MADE, NIL_FAILED = "none", "made", "failed"
+
+
+@dataclass
+class NilScore(Record):
+    """One member's Nil outcome: whether it was Double Nil, none/made/failed, and its points."""
+
+    double: bool
+    result: str
+    points: int
+    seat: int = -1
+
+
+@dataclass
+class SideScore(Record):
+    """One Spades side's hand: contract, tricks counted, points by source, the new total and bags."""
+
+    contract: int
+    tricks: int
+    contract_points: int
+    bags_gained: int
+    nils: list[NilScore]
+    nil_points: int
+    bag_penalty: int
+    hand_points: int
+    total_after: int
+    bags_after: int
+    side: int = -1
+    seats: list[int] | None = None
+
+
+def spades_side(bids: list[int], tricks: list[int], score: int, bags: int, bag_limit: int, bag_penalty: int,
+                nil_value: int, double_nil_value: int) -> SideScore:
+    """Score one Spades side (a partnership's members, or one player) for a hand.
+
+    ``bids`` and ``tricks`` are per member; a bid is 0 (Nil), ``DOUBLE_NIL_BID`` or 1..13.
+
+    >>> r = spades_side([5], [7], 0, 0, 10, 100, 100, 200)
+    >>> r.contract_points, r.bags_gained, r.hand_points
+    (50, 2, 52)
+    """
+    contract = sum(b for b in bids if b > 0)
+    counted = sum(t for b, t in zip(bids, tricks) if b > 0)
+    nils = []
+    nil_points = 0
+    failed_nil_tricks = 0
+    for b, t in zip(bids, tricks):
+        if b == 0 or b == DOUBLE_NIL_BID:
+            value = nil_value if b == 0 else double_nil_value
+            made = t == 0
+            nil_points += value if made else -value
+            failed_nil_tricks += t
+            nils.append(NilScore(b == DOUBLE_NIL_BID, NIL_MADE if made else NIL_FAILED, value if made else -value))
+        else:
+            nils.append(NilScore(False, NIL_NONE, 0))
+    if contract == 0:
+        contract_points, overtricks = 0, counted
+    elif counted >= contract:
+        contract_points, overtricks = 10 * contract, counted - contract
+    else:
+        contract_points, overtricks = -10 * contract, 0
+    bags_gained = overtricks + failed_nil_tricks
+    bags_after = bags + bags_gained
+    penalties = 0
+    while bags_after >= bag_limit:
+        bags_after -= bag_limit
+        penalties += 1
+    penalty = penalties * bag_penalty
+    hand_points = contract_points + bags_gained + nil_points - penalty
+    return SideScore(contract, counted, contract_points, bags_gained, nils, nil_points, penalty, hand_points,
+                     score + hand_points, bags_after)
+
+
+def spades_winners(scores: list[int], target: int) -> list[int]:
+    """The winning side after a hand (as a one-item list), or [] when play goes on.
+
+    >>> spades_winners([510, 530], 500), spades_winners([520, 520], 500), spades_winners([499, 0], 500)
+    ([1], [], [])
+    """
+    return best_side(scores, [s for s in range(len(scores)) if scores[s] >= target], high=True)
+
+
+def best_side(scores: list[int], qualified: list[int], high: bool) -> list[int]:
+    """The one qualified side with the best score (highest or lowest) as a list; [] on a tie or none."""
+    if not qualified:
+        return []
+    pick = max if high else min
+    best = pick(scores[s] for s in qualified)
+    leaders = [s for s in qualified if scores[s] == best]
+    return leaders if len(leaders) == 1 else []

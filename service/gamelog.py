@@ -1,0 +1,82 @@
+"""The stored log of a game: its genesis, then one entry per action, chance outcomes included.
+
+A game is a pure fold of its log (``engine.replay``), so the store keeps entries instead of
+state snapshots, and any version of a game can be rebuilt from them. Entries are short text:
+
+- the genesis (version 1): ``G`` and the JSON of the variant, options, first dealer and any
+  prearranged decks, as ``engine.new_game`` takes them;
+- an action: ``<seat> <action>``, then ``<salt>:<cards as 2-hex-digit numbers>`` for an
+  action that drew a chance outcome (a deal's deck, a draw's cards);
+- ``-``: a version without an action (written only by the benchmark's no-op).
+
+>>> import random, engine
+>>> state = engine.new_game("spades", rng=random.Random(1), first_dealer=0)
+>>> log = [genesis(state)]
+>>> log.append(entry(0, engine.DEAL, engine.apply(state, 0, engine.DEAL, random.Random(1))))
+>>> rebuild(log).to_bytes() == state.to_bytes(), len(log[1])
+(True, 141)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import orjson
+
+import engine
+from engine import Chance, LogEntry, TableState
+
+NOOP = b"-"
+_GENESIS = b"G"
+
+
+def genesis(state: TableState) -> bytes:
+    """The first entry of a new game's log (call before any action is applied)."""
+    return _GENESIS + orjson.dumps({"variant": state.variant, "options": vars(state.options),
+                                    "dealer": state.dealer, "decks": state.decks})
+
+
+def entry(seat: int, action: int, chance: Chance | None) -> bytes:
+    """The log entry of one applied action and the chance outcome it drew."""
+    head = b"%d %d" % (seat, action)
+    if chance is None:
+        return head
+    return b"%s %s:%s" % (head, chance.salt.encode(), bytes(chance.cards).hex().encode())
+
+
+def parse(raw: bytes) -> LogEntry | None:
+    """The action of an entry, or None for a version without one; ValueError if malformed."""
+    if raw == NOOP:
+        return None
+    parts = raw.split(b" ")
+    if len(parts) not in (2, 3) or raw.startswith(_GENESIS):
+        raise ValueError(f"not an action log entry: {raw[:40]!r}")
+    chance = None
+    if len(parts) == 3:
+        salt, _, cards = parts[2].partition(b":")
+        chance = Chance(tuple(bytes.fromhex(cards.decode())), salt.decode())
+    return LogEntry(int(parts[0]), int(parts[1]), chance)
+
+
+def start(raw: bytes) -> TableState:
+    """The new game a genesis entry describes; ValueError if it is not one."""
+    if not raw.startswith(_GENESIS):
+        raise ValueError("the log does not start with a genesis entry")
+    data = orjson.loads(raw[1:])
+    game = engine.game_of(data["variant"])
+    return engine.new_game(game.name, game.options_type.from_dict(data["options"]), None, data["dealer"],
+                           data["decks"])
+
+
+def fold(state: TableState, raw: Iterable[bytes]) -> TableState:
+    """Apply log entries (after the genesis) to ``state`` in place; returns it."""
+    for item in raw:
+        step = parse(item)
+        if step is not None:
+            engine.fold(state, step)
+    return state
+
+
+def rebuild(raw: list[bytes]) -> TableState:
+    """The state a whole log (genesis first) leads to."""
+    return fold(start(raw[0]), raw[1:])
