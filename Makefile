@@ -57,9 +57,11 @@ $(TS)/src/gen/.stamp: $(PROTOS) buf.yaml $(TS)/buf.gen.yaml $(NPM_DONE)
 clients: proto $(TS)/src/gen/.stamp
 	cd $(TS) && npm run --silent typecheck
 
-lint: $(NPM_DONE)
+lint: install $(NPM_DONE)
 	$(BUF) lint
 	$(BUF) format --diff --exit-code
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 
 clean:
 	rm -rf $(VENV) $(GEN) clients/typescript/node_modules clients/typescript/src/gen

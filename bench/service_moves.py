@@ -21,8 +21,8 @@ import engine
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
-from engine.core.cards import deck_text
 from engine import Phase
+from engine.core.cards import deck_text
 from service.launcher import ServerProcess
 from service.noop import METHOD as NOOP_METHOD
 

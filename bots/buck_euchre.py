@@ -6,10 +6,10 @@ dealer, stays in when the hand should take a trick, and in play wins as cheaply 
 
 from __future__ import annotations
 
+from engine import Phase
 from engine.core import actions as A
 from engine.core.actions import Action, Kind
 from engine.core.cards import Card
-from engine import Phase
 from engine.core.tricks import euchre_rules
 from engine.core.views import View
 

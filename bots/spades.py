@@ -7,10 +7,10 @@ when it is made (bags) or when the seat bid Nil, and covers a partner who bid Ni
 
 from __future__ import annotations
 
+from engine import Phase
 from engine.core import actions as A
 from engine.core.actions import Action
 from engine.core.cards import SPADES, Card
-from engine import Phase
 from engine.core.tricks import SPADES_RULES
 from engine.core.views import View
 
@@ -96,7 +96,7 @@ def features(hand: list[Card]) -> list[float]:
 
 def estimate(hand: list[Card], variant: str) -> float:
     """The number of tricks this hand is expected to take."""
-    return sum(w * x for w, x in zip(WEIGHTS[variant], features(hand)))
+    return sum(w * x for w, x in zip(WEIGHTS[variant], features(hand), strict=True))
 
 
 def nil_ok(hand: list[Card]) -> bool:
@@ -136,6 +136,7 @@ def _bid(v: View, legal) -> Action:
     if v.turn != v.viewer:
         return legal[0]
     me = v.viewer
+    assert me is not None    # a bot acts for a seat, never as a spectator
     hand = v.hand or []
     partner = v.seats[me ^ 2] if v.variant == "spades" else None
     partner_nil = partner is not None and (partner.bid == 0 or partner.rules.double_nil)
@@ -161,10 +162,10 @@ def _danger(c: Card) -> int:
 
 
 def _exchange(v: View) -> Action:
-    rule = v.exchange
+    rule, me = v.exchange, v.viewer
+    assert rule is not None and me is not None   # the seat to act in the exchange has a rule
     cards = sorted(rule.cards, key=_danger)
-    me = v.seats[v.viewer]
-    if me.rules.double_nil:
+    if v.seats[me].rules.double_nil:
         high = [c for c in reversed(cards) if _danger(c) >= 10]
         give = high[:rule.most] if len(high) >= rule.fewest else cards[-rule.fewest:]
     else:
@@ -192,6 +193,7 @@ def _need(v: View, seats: list[int]) -> int:
 
 def _mode(v: View) -> str:
     me = v.viewer
+    assert me is not None
     if _nil(v.seats[me]):
         return DUCK
     if v.variant == "spades":
@@ -225,6 +227,7 @@ def _play(v: View, cards: list[Card]) -> Card:
     if not v.trick:
         return _lead(v, cards, hand, mode)
     me, n = v.viewer, len(v.seats)
+    assert me is not None
     seats = [s for s, _ in v.trick]
     _, best = SPADES_RULES.winner([c for _, c in v.trick])
     top = seats[[c for _, c in v.trick].index(best)]   # the seat winning the trick so far

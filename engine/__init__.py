@@ -12,17 +12,54 @@ are registered here, and ``register`` adds more. The entry points dispatch on th
 True
 """
 
-from .core.actions import (DEAL, DOUBLE_NIL, DRAW_DISCARD, DRAW_KEEP, DROP_OUT, ORDER_UP, PASS, REVEAL, STAY_IN,
-                           Action, Kind, action_name, bid, exchange, exchange_of, kind_of, name_suit, parse_action,
-                           payload_of, play)
+from .core.actions import (
+    DEAL,
+    DOUBLE_NIL,
+    DRAW_DISCARD,
+    DRAW_KEEP,
+    DROP_OUT,
+    ORDER_UP,
+    PASS,
+    REVEAL,
+    STAY_IN,
+    Action,
+    Kind,
+    action_name,
+    bid,
+    exchange,
+    exchange_of,
+    kind_of,
+    name_suit,
+    parse_action,
+    payload_of,
+    play,
+)
 from .core.cards import card_name, cards_text, parse_card, parse_cards, parse_deck
 from .core.dealing import Chance
 from .core.errors import IllegalAction, Reason
 from .core.records import HandRecord
 from .core.table import NOBODY, Phase, Seat, TableState
 from .core.views import SeatInfo, SideInfo, View
-from .game import (GAMES, Game, LogEntry, Score, apply, check_deck, fold, game_of, legal_actions, new_game,
-                   register, replay, score, side_bags, state_from_bytes, state_from_dict, unregister, view)
+from .game import (
+    GAMES,
+    Game,
+    LogEntry,
+    Score,
+    apply,
+    check_deck,
+    fold,
+    game_of,
+    legal_actions,
+    new_game,
+    register,
+    replay,
+    score,
+    side_bags,
+    state_from_bytes,
+    state_from_dict,
+    unregister,
+    view,
+)
 from .games import BUILTIN
 from .games.buck_euchre import BuckEuchreOptions
 from .games.spades import SpadesOptions
@@ -39,6 +76,6 @@ __all__ = [
     "payload_of", "play", "card_name", "cards_text", "parse_card", "parse_cards", "parse_deck", "Chance",
     "IllegalAction", "Reason", "HandRecord", "NOBODY", "Phase", "Seat", "TableState", "GameState", "SeatInfo",
     "SideInfo", "View", "GAMES", "Game", "LogEntry", "Score", "apply", "check_deck", "fold", "game_of",
-    "legal_actions", "new_game", "register", "replay", "score", "side_bags", "state_from_bytes", "state_from_dict", "unregister",
-    "view", "BuckEuchreOptions", "SpadesOptions",
+    "legal_actions", "new_game", "register", "replay", "score", "side_bags", "state_from_bytes", "state_from_dict",
+    "unregister", "view", "BuckEuchreOptions", "SpadesOptions",
 ]

@@ -23,6 +23,7 @@ from .core.actions import DEAL, Action
 from .core.cards import Card, card_name, to_set
 from .core.dealing import Chance
 from .core.errors import IllegalAction, Reason
+from .core.options import GameOptions
 from .core.records import HandRecord
 from .core.table import Phase, Seat, TableState
 from .core.views import View
@@ -50,13 +51,13 @@ class Game:
     name: str
     seats: int
     cards: tuple[Card, ...]
-    options_type: type
+    options_type: type[GameOptions]
     state_type: type[TableState]
     record_type: type[HandRecord]
     new_state: Callable[[Any, Seat], TableState]
     legal: Mapping[Phase, LegalStep]
     apply: Mapping[Phase, ApplyStep]
-    view: Callable[[Any, "Seat | None"], View]
+    view: Callable[[Any, Seat | None], View]
     bags: Callable[[Any], list[int]] | None = None
     deck_mask: int = field(init=False)
 

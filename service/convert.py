@@ -23,10 +23,10 @@ from engine.core.views import View
 from engine.games.buck_euchre import NO_TRUMP, BuckEuchreHandRecord, BuckEuchreRules, BuckEuchreSeat
 from engine.games.spades import SpadesHandRecord, SpadesRules, SpadesSeat
 from engine.games.spades2 import Spades2Rules
-from engine.games.spades_scoring import DOUBLE_NIL_BID
+from engine.games.spades_scoring import DOUBLE_NIL_BID, NilScore
 from service.errors import InvalidArgument
 
-VARIANTS = {enums.VARIANT_SPADES: "spades", enums.VARIANT_SPADES_TWO_PLAYER: "spades2",
+VARIANTS: dict[enums.Variant, str] = {enums.VARIANT_SPADES: "spades", enums.VARIANT_SPADES_TWO_PLAYER: "spades2",
             enums.VARIANT_BUCK_EUCHRE: "buck_euchre"}
 VARIANT_ENUM = {name: value for value, name in VARIANTS.items()}
 PHASES = {Phase.DEAL: enums.PHASE_DEAL, Phase.DRAW: enums.PHASE_DRAW, Phase.BID: enums.PHASE_BID,
@@ -52,7 +52,7 @@ MAX_ACTION_TEXT = 80
 BadRequest = InvalidArgument  # malformed input; the message says what is wrong
 
 
-def variant(value: int, name: str = "") -> str:
+def variant(value: enums.Variant, name: str = "") -> str:
     """The engine game of a request's ``variant`` and ``variant_name``; BadRequest when unknown."""
     if value:
         if value not in VARIANTS:
@@ -286,7 +286,7 @@ _NIL = {"none": score_pb2.NIL_RESULT_NONE, "made": score_pb2.NIL_RESULT_MADE, "f
 
 
 def _spades_hand(m: score_pb2.HandScore, record: SpadesHandRecord) -> None:
-    nil_by_seat = {}
+    nil_by_seat: dict[int, NilScore] = {}
     for side in record.sides:
         m.sides.add(side=side.side, seats=side.seats or [], contract=side.contract, tricks=side.tricks,
                     contract_points=side.contract_points, bags_gained=side.bags_gained,
@@ -299,10 +299,10 @@ def _spades_hand(m: score_pb2.HandScore, record: SpadesHandRecord) -> None:
         s.double_nil = bid == DOUBLE_NIL_BID
         if bid >= 0:
             s.bid_tricks = bid
-        nil = nil_by_seat.get(seat)
-        if nil is not None:
-            s.nil_result = _NIL[nil.result]
-            s.nil_points = nil.points
+        found = nil_by_seat.get(seat)
+        if found is not None:
+            s.nil_result = _NIL[found.result]
+            s.nil_points = found.points
 
 
 def _buck_euchre_hand(m: score_pb2.HandScore, record: BuckEuchreHandRecord) -> None:

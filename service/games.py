@@ -71,14 +71,14 @@ class GameRecord:
         """The score records of the hands finished since the record was loaded, serialised."""
         return [orjson.dumps(hand.to_dict()) for hand in self.state.records]
 
-    def with_hands(self, hands: list[bytes]) -> "GameRecord":
+    def with_hands(self, hands: list[bytes]) -> GameRecord:
         """Put every stored hand record back into the state (for scores); returns self."""
         record_type = engine.game_of(self.state.variant).record_type
         self.state.records = [record_type.from_dict(orjson.loads(hand)) for hand in hands]
         return self
 
     @classmethod
-    def from_bytes(cls, raw: bytes) -> "GameRecord":
+    def from_bytes(cls, raw: bytes) -> GameRecord:
         """The record from its stored form."""
         data = orjson.loads(raw)
         if data.get("r") != RECORD_VERSION:

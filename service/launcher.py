@@ -10,6 +10,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import IO
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -39,9 +40,9 @@ class ServerProcess:
             self.args += ["--key-prefix", prefix]
         self.env = {**os.environ, "LOG_LEVEL": os.environ.get("LOG_LEVEL", "WARNING"), **(env or {})}
         self.proc: subprocess.Popen | None = None
-        self.log = None
+        self.log: IO[bytes] | None = None
 
-    def start(self, timeout_s: float = 20.0) -> "ServerProcess":
+    def start(self, timeout_s: float = 20.0) -> ServerProcess:
         """Start the process and wait until health says SERVING."""
         self.log = tempfile.NamedTemporaryFile(prefix="cardgame-server-", suffix=".log", delete=False)
         self.proc = subprocess.Popen(self.args, cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL,
@@ -63,7 +64,7 @@ class ServerProcess:
 
     def log_text(self) -> str:
         """Everything the server wrote to stderr so far."""
-        return Path(self.log.name).read_text(errors="replace")
+        return Path(self.log.name).read_text(errors="replace") if self.log is not None else ""
 
     def stop(self, timeout_s: float = 15.0) -> int | None:
         """SIGTERM the server and wait for it to exit; returns its exit code."""
@@ -76,7 +77,7 @@ class ServerProcess:
             self.proc.kill()
             return self.proc.wait()
 
-    def __enter__(self) -> "ServerProcess":
+    def __enter__(self) -> ServerProcess:
         return self.start()
 
     def __exit__(self, *exc) -> None:

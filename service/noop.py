@@ -24,6 +24,7 @@ def noop_handler(store: Store) -> grpc.GenericRpcHandler:
         loaded = await store.load(game_id)
         if loaded is None:
             await context.abort(grpc.StatusCode.NOT_FOUND, "no such game")
+            return b""  # abort raises; never reached
         result = await store.commit(game_id, loaded.version, loaded.state, [NOOP], None, None, False)
         return str(result.version).encode()
 

@@ -10,6 +10,7 @@ import multiprocessing
 import os
 import signal
 import sys
+from typing import Any
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -70,8 +71,8 @@ async def serve(config: Config, stop: asyncio.Event | None = None) -> None:
     await store.close()
 
 
-def _store_options(config: Config) -> dict:
-    options = {"idle_ttl_s": config.idle_ttl_s, "finished_ttl_s": config.finished_ttl_s,
+def _store_options(config: Config) -> dict[str, Any]:
+    options: dict[str, Any] = {"idle_ttl_s": config.idle_ttl_s, "finished_ttl_s": config.finished_ttl_s,
                "request_ttl_s": config.request_ttl_s, "max_requests": config.max_requests}
     if config.redis_url:
         options["prefix"] = config.key_prefix
@@ -121,7 +122,7 @@ def run(config: Config) -> None:
 
     def forward(signum, _frame):
         for w in workers:
-            if w.is_alive():
+            if w.is_alive() and w.pid is not None:
                 os.kill(w.pid, signal.SIGTERM)
 
     signal.signal(signal.SIGTERM, forward)

@@ -20,15 +20,23 @@ from functools import wraps
 
 import grpc
 
+import bots
 import engine
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
-import bots
 from engine import Phase
 from service import auth, convert, gamelog
-from service.errors import (Aborted, IllegalMove, InvalidArgument, NotFound, PermissionDenied, ServiceError,
-                            Unavailable, to_status)
+from service.errors import (
+    Aborted,
+    IllegalMove,
+    InvalidArgument,
+    NotFound,
+    PermissionDenied,
+    ServiceError,
+    Unavailable,
+    to_status,
+)
 from service.games import GameRecord, Seat, UnsupportedRecord
 from service.store import GameExists, Store, StoreUnavailable, validate_game_id, validate_request_id
 
@@ -241,7 +249,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
             await self.store.create(game_id, record.to_bytes(), entries, request_id, retry)
         except GameExists:
             replay = await self.store.get_retry(game_id, request_id) if request_id else None
-            if replay is not None:
+            if replay is not None and request_id:
                 return await self._replay_create(replay, request, request_id, game_id)
             if request_id:
                 raise InvalidArgument("request_id was already used to create a game") from None

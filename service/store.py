@@ -16,7 +16,7 @@ entries, so a game created with ``n`` entries is at version ``n``. Version 0 mea
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -101,7 +101,7 @@ class Store(Protocol):
         """Return (version, entry) pairs with versions above ``version`` (and at most ``until``), ascending."""
         ...
 
-    def watch(self, game_id: str) -> AsyncIterator[int]:
+    def watch(self, game_id: str) -> AsyncGenerator[int, None]:
         """Yield the game's current version once subscribed, then every newer version."""
         ...
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncGenerator, Callable, Sequence
 from dataclasses import dataclass, field
 
 from service.store import (
@@ -158,7 +158,7 @@ class MemoryStore:
         entries = game.log[first:until]
         return list(enumerate(entries, first + 1))
 
-    async def watch(self, game_id: str) -> AsyncIterator[int]:
+    async def watch(self, game_id: str) -> AsyncGenerator[int, None]:
         """Yield the game's current version (0 if none), then every newer version."""
         validate_game_id(game_id)
         self._check_open()

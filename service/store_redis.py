@@ -29,12 +29,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncGenerator, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from redis.asyncio import Redis
-from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.client import PubSub
+from redis.asyncio.cluster import RedisCluster
 from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
@@ -191,6 +192,9 @@ class RedisStore:
         if not prefix or "{" in prefix or "}" in prefix:
             raise ValueError(f"prefix must be non-empty and free of braces: {prefix!r}")
         validate_limits(idle_ttl_s, finished_ttl_s, request_ttl_s, max_requests)
+        # redis-py types each command as returning "value or awaitable of value" (one class serves
+        # both its sync and asyncio clients), so the client is held untyped here.
+        self._client: Any
         if isinstance(url_or_client, str):
             if cluster:
                 self._client = connect_cluster(url_or_client, socket_timeout_s=socket_timeout_s,
@@ -215,7 +219,7 @@ class RedisStore:
         self._create_script = self._client.register_script(CREATE_LUA)
         self._commit_script = self._client.register_script(COMMIT_LUA)
         self._recall_script = self._client.register_script(RECALL_LUA)
-        self._pubsub_client = pubsub_client or self._client
+        self._pubsub_client: Any = pubsub_client or self._client
         self._hub = _PubSubHub(self, watch_timeout_s, liveness_s)
 
     @property
@@ -238,8 +242,8 @@ class RedisStore:
         """Store a new game with its first log entries (version = their count); GameExists if taken."""
         validate_request_id(request_id)
         validate_entries(state, entries)
-        args = [state, self._idle_ttl_ms, self.key(game_id, "changes"), self._request_ttl_ms, self._max_requests,
-                request_id or "", retry or b"", *entries]
+        args: list[Any] = [state, self._idle_ttl_ms, self.key(game_id, "changes"), self._request_ttl_ms,
+                           self._max_requests, request_id or "", retry or b"", *entries]
         with unavailable_on_error("create"):
             created = await self._create_script(keys=self._keys(game_id), args=args)
         if not created:
@@ -269,7 +273,7 @@ class RedisStore:
         validate_request_id(request_id)
         validate_commit(expected_version, state, entries)
         ttl_ms = self._finished_ttl_ms if finished else self._idle_ttl_ms
-        args = [expected_version, state, ttl_ms, self.key(game_id, "changes"), self._request_ttl_ms,
+        args: list[Any] = [expected_version, state, ttl_ms, self.key(game_id, "changes"), self._request_ttl_ms,
                 self._max_requests, request_id or "", retry or b"", len(hands), *hands, *entries]
         with unavailable_on_error("commit"):
             reply = await self._commit_script(keys=self._keys(game_id), args=args)
@@ -300,7 +304,7 @@ class RedisStore:
             entries = await self._client.lrange(key, first, -1 if until is None else until - 1)
         return list(enumerate(entries, first + 1))
 
-    async def watch(self, game_id: str) -> AsyncIterator[int]:
+    async def watch(self, game_id: str) -> AsyncGenerator[int, None]:
         """Yield the game's current version (0 if none) once subscribed, then every newer one.
 
         Versions come from any process sharing the Redis. A slow reader skips to the newest
@@ -459,8 +463,8 @@ class _PubSubHub:
         loop = asyncio.get_running_loop()
         pubsub = self._pubsub = self._store.pubsub()
         subscribed: dict[bytes, _Subscription] = {}
-        reader: asyncio.Future[object] | None = None
-        waker: asyncio.Future[object] | None = None
+        reader: asyncio.Future[Any] | None = None
+        waker: asyncio.Future[Any] | None = None
         last_heard, pinged_at = loop.time(), None
         try:
             while self._subs and not self._closed:
@@ -478,7 +482,7 @@ class _PubSubHub:
                 if message is not None:
                     last_heard, pinged_at = now, None
                     self._backoff_s = 0.05
-                    await self._dispatch(message)  # type: ignore[arg-type]
+                    await self._dispatch(message)
                 elif pinged_at is not None and now - pinged_at >= self._liveness_s:
                     raise RedisConnectionError("pub/sub connection silent: PING unanswered")
                 elif pinged_at is None and now - last_heard >= self._liveness_s:

@@ -7,12 +7,11 @@ import random
 
 import pytest
 
+import bots
 import engine
 from engine import NOBODY, Phase
 from engine.core.actions import REVEAL
 from engine.core.cards import EUCHRE_DECK, card_list, parse_card, parse_cards
-
-import bots
 
 
 def basic_action(state, seat, legal, rng):

@@ -10,9 +10,9 @@ import pytest
 import engine
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
+from engine.games import BUILTIN
 from service import auth, convert
 from service.errors import InvalidArgument, Unauthenticated
-from engine.games import BUILTIN
 from service.games import GameRecord, Seat
 
 

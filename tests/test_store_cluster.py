@@ -7,8 +7,8 @@ import random
 
 import grpc
 import pytest
-
 from redis_server import PrivateRedisCluster
+
 from service.store_redis import RedisStore
 
 

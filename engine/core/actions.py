@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from .cards import Card, CardSet, Suit, SUIT_LETTERS, card_name, cards_text, parse_card, parse_cards, parse_suit
+from .cards import SUIT_LETTERS, Card, CardSet, Suit, card_name, cards_text, parse_card, parse_cards, parse_suit
 
 Action = int
 
@@ -51,7 +51,7 @@ PASS: Action = Kind.PASS
 STAY_IN: Action = Kind.STAY_IN
 DROP_OUT: Action = Kind.DROP_OUT
 
-_WORDS = {
+_WORDS: dict[int, str] = {
     Kind.DEAL: "deal", Kind.REVEAL: "reveal", Kind.DRAW_KEEP: "keep",
     Kind.DRAW_DISCARD: "discard", Kind.DOUBLE_NIL: "double-nil", Kind.ORDER_UP: "order-up",
     Kind.PASS: "pass", Kind.STAY_IN: "stay", Kind.DROP_OUT: "drop",

@@ -12,7 +12,7 @@ when card ``c`` is in it, so membership, removal and "cards of one suit" are sin
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 Card = int
 Suit = int

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 
-class Reason(str, Enum):
+class Reason(StrEnum):
     """Stable reason codes (RULES.md); where several apply the earliest listed wins."""
 
     WRONG_PHASE = "WRONG_PHASE"

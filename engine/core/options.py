@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, TypeVar
-
-O = TypeVar("O", bound="GameOptions")
+from typing import Any, Self
 
 
 @dataclass(frozen=True)
@@ -16,7 +14,7 @@ class GameOptions:
         """Raise ValueError when an option is out of its range (a game's options override this)."""
 
     @classmethod
-    def from_dict(cls: type[O], data: dict[str, Any]) -> O:
+    def from_dict(cls, data: dict[str, Any]) -> Self:
         """Options from a dict, ignoring unknown keys written by newer versions."""
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in known})

@@ -23,7 +23,8 @@ class Record:
 
     def to_dict(self) -> dict:
         """The record as plain data (nested records included)."""
-        return {name: _plain(getattr(self, name)) for name in _nested(type(self))}
+        cls: type = type(self)  # plain ``type``: mypy wrongly finds ``type[Record]`` unhashable for ``@cache``
+        return {name: _plain(getattr(self, name)) for name in _nested(cls)}
 
     @classmethod
     def from_dict(cls: type[R], data: dict) -> R:

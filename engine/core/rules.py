@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 from .actions import DUPLICATE_FLAG, Action
 from .cards import cards_text
 from .errors import IllegalAction, Reason
 from .table import NOBODY, Phase, Seat, TableState
 
 
-def reject(reason: Reason, message: str) -> None:
+def reject(reason: Reason, message: str) -> NoReturn:
     """Raise the typed error for a rejected action."""
     raise IllegalAction(reason, message)
 
 
-def wrong_phase(state: TableState, what: str) -> None:
+def wrong_phase(state: TableState, what: str) -> NoReturn:
     """Reject an action that has no place in the current phase."""
     if state.phase == Phase.GAME_OVER:
         reject(Reason.WRONG_PHASE, "the game is over")

@@ -132,7 +132,7 @@ class TableState:
         return json.dumps(self.to_dict(), separators=(",", ":")).encode()
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self.to_dict() == other.to_dict()  # type: ignore[attr-defined]
+        return type(other) is type(self) and self.to_dict() == other.to_dict()
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 

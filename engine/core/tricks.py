@@ -64,7 +64,7 @@ class TrumpRules:
 
 
 SPADES_RULES = TrumpRules(SPADES, bowers=False)
-_EUCHRE = {t: TrumpRules(t, bowers=True) for t in SUITS}
+_EUCHRE: dict[Suit | None, TrumpRules] = {t: TrumpRules(t, bowers=True) for t in SUITS}
 _NO_TRUMP = TrumpRules(None, bowers=False)
 
 

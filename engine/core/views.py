@@ -103,10 +103,10 @@ def table_view(state: TableState, viewer: Seat | None, legal: Sequence[Action],
     v = View(
         variant=state.variant, phase=state.phase, hand_number=state.hand_no, dealer=state.dealer,
         turn=state.turn if state.turn != NOBODY else None, viewer=viewer, seats=seats,
-        hand=None, trick=list(zip(state.trick_seats, state.trick_cards)),
+        hand=None, trick=list(zip(state.trick_seats, state.trick_cards, strict=True)),
         trick_leader=state.trick_seats[0] if state.trick_seats else (
             state.turn if state.phase == Phase.PLAY else None),
-        last_trick=list(zip(last[0], last[1])) if last else [],
+        last_trick=list(zip(last[0], last[1], strict=True)) if last else [],
         last_trick_winner=last[2] if last else None,
         sides=[SideInfo(side, state.seats_of(side), state.scores[side], bags[side] if bags else 0)
                for side in range(state.sides)],

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import NoReturn
 
 from ..core import actions as A
 from ..core.actions import Action, Kind
@@ -13,8 +14,7 @@ from ..core.dealing import Chance, deal_chance, deal_round_robin, start_hand
 from ..core.errors import Reason
 from ..core.options import GameOptions, check_flag, check_range
 from ..core.records import HandRecord, Record, record_base
-from ..core.rules import (check_cards, end_game_or_pass_deal, finish_trick, has, reject, require_turn,
-                          wrong_phase)
+from ..core.rules import check_cards, end_game_or_pass_deal, finish_trick, has, reject, require_turn, wrong_phase
 from ..core.table import NO_CARD, NOBODY, Phase, Seat, TableState
 from ..core.tricks import euchre_rules
 from ..core.views import View, in_hand, table_view
@@ -208,7 +208,7 @@ def _take_turnup(state: BuckEuchreState, trump: int) -> None:
     state.turn = state.dealer
 
 
-def _wrong_phase(state: BuckEuchreState, action: Action) -> None:
+def _wrong_phase(state: BuckEuchreState, action: Action) -> NoReturn:
     """Reject an action foreign to this phase, naming the club rule when it forbids dropping out."""
     if action == A.DROP_OUT and state.clubs and state.phase != Phase.DEAL:
         reject(Reason.CANNOT_DROP_ON_CLUBS, "nobody may drop out when the turn-up is a club")
@@ -231,6 +231,7 @@ def apply_order_up(state: BuckEuchreState, seat: Seat, action: Action, rng: rand
         state.turn = (seat + 1) % 4
     else:
         state.turn = (seat + 1) % 4
+    return None
 
 
 def apply_dealer_discard(state: BuckEuchreState, seat: Seat, action: Action, rng: random.Random,
@@ -246,6 +247,7 @@ def apply_dealer_discard(state: BuckEuchreState, seat: Seat, action: Action, rng
         _start_play(state)
     else:
         _start_drop_round(state)
+    return None
 
 
 def apply_name_trump(state: BuckEuchreState, seat: Seat, action: Action, rng: random.Random,
@@ -272,6 +274,7 @@ def apply_name_trump(state: BuckEuchreState, seat: Seat, action: Action, rng: ra
         _start_drop_round(state)
     else:
         state.turn = (seat + 1) % 4
+    return None
 
 
 def _drop_order(state: BuckEuchreState) -> list[Seat]:
@@ -306,6 +309,7 @@ def apply_drop_round(state: BuckEuchreState, seat: Seat, action: Action, rng: ra
         if players == 1:
             state.tricks[state.active.bit_length() - 1] = HAND_SIZE
         _end_hand(state)
+    return None
 
 
 def _start_play(state: BuckEuchreState) -> None:
@@ -338,6 +342,7 @@ def apply_play(state: BuckEuchreState, seat: Seat, action: Action, rng: random.R
     finish_trick(state, rules.winner(state.trick_cards)[0])
     if sum(state.tricks) == HAND_SIZE:
         _end_hand(state)
+    return None
 
 
 def _end_hand(state: BuckEuchreState) -> None:

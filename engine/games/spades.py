@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from ..core import actions as A
 from ..core.actions import PLAYS_BY_SUIT, Action, Kind
-from ..core.cards import FULL_DECK, SPADES, SUIT_MASKS, card_list, card_name, cards_text
+from ..core.cards import SPADES, SUIT_MASKS, card_list, card_name, cards_text
 from ..core.choices import ExchangeChoices
 from ..core.dealing import Chance, deal_chance, deal_round_robin, start_hand
 from ..core.errors import Reason
@@ -18,7 +18,7 @@ from ..core.records import HandRecord, Record, record_base
 from ..core.rules import check_cards, end_game_or_pass_deal, finish_trick, reject, require_turn, wrong_phase
 from ..core.table import NO_BID, NO_CARD, NOBODY, Phase, Seat, TableState
 from ..core.tricks import SPADES_RULES
-from ..core.views import View, in_hand, table_view
+from ..core.views import View, table_view
 from ..game import Game
 from .spades_scoring import DOUBLE_NIL_BID, SideScore, spades_side, spades_winners
 
@@ -167,6 +167,7 @@ def apply_play(state: SpadesState, seat: Seat, action: Action, rng: random.Rando
     finish_trick(state, SPADES_RULES.winner(trick)[0])
     if not any(state.hands):
         end_hand(state)
+    return None
 
 
 def _name(card: int) -> str:
@@ -184,7 +185,7 @@ def end_hand(state: SpadesState) -> None:
         result = spades_side([state.bids[s] for s in seats], [state.tricks[s] for s in seats],
                              state.scores[side], state.bags[side], options.bag_limit, options.bag_penalty,
                              options.nil_value, options.double_nil_value)
-        for nil, s in zip(result.nils, seats):
+        for nil, s in zip(result.nils, seats, strict=True):
             nil.seat = s
         result.side, result.seats = side, seats
         state.scores[side] = result.total_after
@@ -280,6 +281,7 @@ def apply_bid(state: SpadesState, seat: Seat, action: Action, rng: random.Random
     state.turn = (seat + 1) % 4
     if state.turn == (state.dealer + 1) % 4:
         end_bidding(state)
+    return None
 
 
 def reveal(state: SpadesState, seat: Seat) -> None:
@@ -337,6 +339,7 @@ def apply_exchange(state: SpadesState, seat: Seat, action: Action, rng: random.R
         state.xgot[seat], state.xgot[partner] = theirs, mask
     if not state.xneed:
         start_play(state, (state.dealer + 1) % 4)
+    return None
 
 
 def start_play(state: SpadesState, leader: Seat) -> None:

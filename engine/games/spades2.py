@@ -16,8 +16,20 @@ from ..core.rules import check_cards, reject, require_turn, wrong_phase
 from ..core.table import NO_BID, NO_CARD, Phase, Seat
 from ..core.views import View
 from ..game import Game
-from .spades import (BIDS, DECK, SpadesHandRecord, SpadesOptions, SpadesRules, SpadesState, apply_play, exchanged,
-                     exchange_actions_for, legal_play, spades_view, start_play)
+from .spades import (
+    BIDS,
+    DECK,
+    SpadesHandRecord,
+    SpadesOptions,
+    SpadesRules,
+    SpadesState,
+    apply_play,
+    exchange_actions_for,
+    exchanged,
+    legal_play,
+    spades_view,
+    start_play,
+)
 from .spades_scoring import DOUBLE_NIL_BID
 
 NAME = "spades2"
@@ -55,7 +67,7 @@ class Spades2Rules(SpadesRules):
 
 
 
-def legal(state: Spades2State, seat: Seat) -> list[Action]:
+def legal(state: Spades2State, seat: Seat) -> Sequence[Action]:
     """Every action open to ``seat`` now in two-player Spades."""
     phase = state.phase
     if phase == Phase.PLAY:
@@ -143,6 +155,7 @@ def apply_draw(state: Spades2State, seat: Seat, action: Action, rng: random.Rand
     else:
         state.xneed = 0
         _start_bidding(state)
+    return None
 
 
 def apply_exchange(state: Spades2State, seat: Seat, action: Action, rng: random.Random,
@@ -151,7 +164,9 @@ def apply_exchange(state: Spades2State, seat: Seat, action: Action, rng: random.
     if action & 15 != Kind.EXCHANGE:
         wrong_phase(state, A.action_name(action))
     require_turn(state, seat)
-    _, low, high = exchange_choice(state, seat)
+    choice = exchange_choice(state, seat)
+    assert choice is not None  # the seat in turn in the EXCHANGE phase always has one
+    _, low, high = choice
     mask = check_cards(state, seat, action, low, high)
     pile = card_list(state.discards)
     k = mask.bit_count()
@@ -207,6 +222,7 @@ def apply_bid(state: Spades2State, seat: Seat, action: Action, rng: random.Rando
         state.turn = other
     else:
         start_play(state, 1 - state.dealer)
+    return None
 
 
 def view(state: Spades2State, seat: Seat | None) -> View:

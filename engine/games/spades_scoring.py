@@ -49,11 +49,11 @@ def spades_side(bids: list[int], tricks: list[int], score: int, bags: int, bag_l
     (50, 2, 52)
     """
     contract = sum(b for b in bids if b > 0)
-    counted = sum(t for b, t in zip(bids, tricks) if b > 0)
+    counted = sum(t for b, t in zip(bids, tricks, strict=True) if b > 0)
     nils = []
     nil_points = 0
     failed_nil_tricks = 0
-    for b, t in zip(bids, tricks):
+    for b, t in zip(bids, tricks, strict=True):
         if b == 0 or b == DOUBLE_NIL_BID:
             value = nil_value if b == 0 else double_nil_value
             made = t == 0

@@ -147,11 +147,11 @@ def spades_script(dealer: int, counts: Sequence[int]) -> tuple[list[list[int]], 
         winner = winners[t]
         others = [s for s in range(4) if s != winner]
         trick = {winner: cards[3]}
-        for s, c in zip(others, cards[:3]):
+        for s, c in zip(others, cards[:3], strict=True):
             trick[s] = c
         tricks.append(trick)
     deuces = {w: C("2S")}
-    for s, c in zip([s for s in range(4) if s != w], [C("2C"), C("2D"), C("2H")]):
+    for s, c in zip([s for s in range(4) if s != w], [C("2C"), C("2D"), C("2H")], strict=True):
         deuces[s] = c
     tricks.append(deuces)
     hands = [[t[s] for t in tricks] for s in range(4)]
@@ -168,13 +168,14 @@ def spades2_script(counts: Sequence[int]) -> tuple[list[list[int]], list[dict[in
     pairs += [(C(f"{r}D"), C(f"{r + 1}D")) for r in (2, 4, 6, 8)]
     pairs += [(C("10D"), C("JD")), (C("QD"), C("KD")), (C("2H"), C("3H"))]
     tricks = []
-    for (low, high), w in zip(pairs, winners):
+    for (low, high), w in zip(pairs, winners, strict=True):
         tricks.append({w: high, 1 - w: low})
     hands = [[t[s] for t in tricks] for s in range(2)]
     return hands, tricks
 
 
-def pre_exchange(hands: list[list[int]], a: int, b: int, a_gives: Sequence[int], b_gives: Sequence[int]) -> list[list[int]]:
+def pre_exchange(hands: list[list[int]], a: int, b: int, a_gives: Sequence[int],
+                 b_gives: Sequence[int]) -> list[list[int]]:
     """The hands before a Double Nil exchange that leads to ``hands`` after it.
 
     After the swap ``b`` holds ``a_gives`` and ``a`` holds ``b_gives``.
@@ -318,7 +319,7 @@ def spades2_game(hands_spec: Sequence[tuple[Sequence[int | str], Sequence[int]]]
     A bid ``"DN"`` declares Double Nil in the seat's first draw turn and puts nothing aside.
     """
     decks, scripts = [], []
-    for h, (bids, counts) in enumerate(hands_spec):
+    for h, (_bids, counts) in enumerate(hands_spec):
         first = (dealer + h) % 2
         hands, tricks = spades2_script(counts)
         decks.append(draw_deck(hands[first], hands[1 - first]))
@@ -387,7 +388,8 @@ def check_views(state) -> None:
     """Every seat's view shows no card it may not know; the spectator's shows nothing private."""
     spectator = engine.view(state, None)
     assert spectator.viewer is None and spectator.hand is None and getattr(spectator.rules, "offered", None) is None
-    assert all(getattr(spectator.rules, name, []) == [] for name in ("seen_discards", "exchange_given", "exchange_received"))
+    assert all(getattr(spectator.rules, name, []) == []
+               for name in ("seen_discards", "exchange_given", "exchange_received"))
     assert spectator.legal_actions == [] and spectator.exchange is None
     assert private_cards(spectator) == set()
     for seat in range(state.n):

@@ -4,15 +4,28 @@ dealer's discard, dropping out, bowers and following suit, no-trump hands, scori
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 
 import pytest
+from engine_helpers import C, act, cs, euchre_deck, new, rejects, seat_result, start
 
 import engine
-from engine import (DEAL, DROP_OUT, ORDER_UP, PASS, STAY_IN, BuckEuchreOptions, Phase, Reason, bid, exchange,
-                    name_suit, play)
+from engine import (
+    DEAL,
+    DROP_OUT,
+    ORDER_UP,
+    PASS,
+    STAY_IN,
+    BuckEuchreOptions,
+    Phase,
+    Reason,
+    bid,
+    exchange,
+    name_suit,
+    play,
+)
 from engine.core.cards import CLUBS, DIAMONDS, EUCHRE_DECK, HEARTS, SPADES, card_list
 from engine.core.tricks import euchre_rules
-from engine_helpers import C, act, cs, euchre_deck, new, rejects, seat_result, start
 
 R = Reason
 NOBODY = -1
@@ -264,7 +277,7 @@ def test_left_bower_must_be_played_to_a_trump_lead():
 def test_trump_ranking():
     rules = euchre_rules(HEARTS)
     order = [C(c) for c in ("9H", "10H", "QH", "KH", "AH", "JD", "JH")]
-    for lo, hi in zip(order, order[1:]):
+    for lo, hi in pairwise(order):
         assert rules.winner([lo, hi])[0] == 1 and rules.winner([hi, lo])[0] == 0
     assert rules.winner([C("AD"), C("9H")])[0] == 1          # any trump beats a plain suit
     assert rules.winner([C("9D"), C("AC")])[0] == 0          # off-suit never wins

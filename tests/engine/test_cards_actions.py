@@ -5,15 +5,38 @@ from __future__ import annotations
 import random
 
 import pytest
+from engine_helpers import rejects, start
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine import (DEAL, DOUBLE_NIL, DRAW_DISCARD, DRAW_KEEP, DROP_OUT, ORDER_UP, PASS, REVEAL, STAY_IN, Kind,
-                    action_name, bid, card_name, cards_text, exchange, exchange_of, kind_of, name_suit,
-                    parse_action, parse_card, parse_cards, parse_deck, payload_of, play)
+from engine import (
+    DEAL,
+    DOUBLE_NIL,
+    DRAW_DISCARD,
+    DRAW_KEEP,
+    DROP_OUT,
+    ORDER_UP,
+    PASS,
+    REVEAL,
+    STAY_IN,
+    Kind,
+    action_name,
+    bid,
+    card_name,
+    cards_text,
+    exchange,
+    exchange_of,
+    kind_of,
+    name_suit,
+    parse_action,
+    parse_card,
+    parse_cards,
+    parse_deck,
+    payload_of,
+    play,
+)
 from engine.core.cards import EUCHRE_DECK, card_list
-from engine_helpers import rejects, start
 
 ALL_CARDS = list(range(52))
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]

@@ -14,14 +14,13 @@ from __future__ import annotations
 import random
 
 import pytest
-
+from engine_helpers import FULL, check_views, movers
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
 from engine import BuckEuchreOptions, GameState, IllegalAction, Kind, Phase, SpadesOptions
 from engine.core.cards import EUCHRE_DECK, card_list
-from engine_helpers import FULL, check_views, movers
 
 MAX_ACTIONS_PER_HAND = {"spades": 1 + 8 + 4 + 52, "spades2": 1 + 26 + 2 + 2 + 2 + 26, "buck_euchre": 1 + 8 + 1 + 4 + 20}
 MAX_HANDS = 200

@@ -6,11 +6,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from engine_helpers import C, act, cl, cs, draw_all_keep, draw_deck, new, rejects, spades2_game, start
 
 import engine
 from engine import DEAL, DOUBLE_NIL, DRAW_DISCARD, DRAW_KEEP, Phase, Reason, bid, exchange, play
 from engine.core.cards import card_list
-from engine_helpers import C, act, cl, cs, draw_all_keep, draw_deck, new, rejects, spades2_game, start
 
 R = Reason
 

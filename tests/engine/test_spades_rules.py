@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from engine_helpers import C, act, bid_round, cl, cs, deal, new, rejects, spades_deck, spades_game, start
 
 import engine
 from engine import DEAL, DOUBLE_NIL, PASS, REVEAL, Phase, Reason, bid, exchange, play
 from engine.core.cards import card_list
-from engine_helpers import C, act, bid_round, cl, cs, deal, new, rejects, spades_deck, spades_game, start
 
 R = Reason
 

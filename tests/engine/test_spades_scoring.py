@@ -4,10 +4,10 @@ through the engine with scripted deals that give each seat an exact number of tr
 from __future__ import annotations
 
 import pytest
+from engine_helpers import rejects, side_result, spades2_game, spades_game
 
 import engine
 from engine import Phase, Reason, SpadesOptions
-from engine_helpers import rejects, side_result, spades2_game, spades_game
 
 R = Reason
 

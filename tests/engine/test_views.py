@@ -4,12 +4,36 @@ from __future__ import annotations
 
 import random
 
+from engine_helpers import (
+    C,
+    act,
+    bid_round,
+    check_views,
+    cs,
+    euchre_deck,
+    movers,
+    private_cards,
+    public_cards,
+    spades_deck,
+    start,
+)
+
 import engine
-from engine import (DOUBLE_NIL, DRAW_DISCARD, DRAW_KEEP, DROP_OUT, ORDER_UP, PASS, REVEAL, STAY_IN, Phase, bid,
-                    exchange, play)
+from engine import (
+    DOUBLE_NIL,
+    DRAW_DISCARD,
+    DRAW_KEEP,
+    DROP_OUT,
+    ORDER_UP,
+    PASS,
+    REVEAL,
+    STAY_IN,
+    Phase,
+    bid,
+    exchange,
+    play,
+)
 from engine.core.cards import card_list
-from engine_helpers import (C, act, bid_round, check_views, cs, euchre_deck, movers, private_cards, public_cards,
-                            spades_deck, start)
 
 
 def spades_hand(seed=1, dealer=3):
@@ -91,7 +115,7 @@ def test_spectator_sees_only_public_facts():
     assert v.viewer is None and v.hand is None and v.legal_actions == []
     assert private_cards(v) == set()
     assert [s.bid for s in v.seats] == [2, 0, 4, 3]
-    assert v.trick == list(zip(state.trick_seats, state.trick_cards))
+    assert v.trick == list(zip(state.trick_seats, state.trick_cards, strict=True))
     assert v.last_trick_winner == state.last_trick[2]
     assert [s.score for s in v.sides] == state.scores
     assert v.deck_commitment and len(v.deck_commitment) == 64

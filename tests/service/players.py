@@ -1,4 +1,8 @@
-"""Drive games through the API alone: seat tokens, legal actions, random choices."""
+"""Drive games through the API alone: seat tokens, legal actions, random choices.
+
+Moves alternate between Act (by notation) and the six older per-kind RPCs, so whole games
+exercise both doors to the same move path.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +11,15 @@ import uuid
 
 import grpc
 
-from cardgame.moves import request_for
+from cardgame.moves import notation_for
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 
+_BID_KINDS = {
+    enums.ACTION_KIND_DOUBLE_NIL: pb.BID_KIND_DOUBLE_NIL, enums.ACTION_KIND_ORDER_UP: pb.BID_KIND_ORDER_UP,
+    enums.ACTION_KIND_PASS: pb.BID_KIND_PASS, enums.ACTION_KIND_STAY_IN: pb.BID_KIND_STAY_IN,
+    enums.ACTION_KIND_DROP_OUT: pb.BID_KIND_DROP_OUT,
+}
 VARIANTS = {"spades": enums.VARIANT_SPADES, "spades2": enums.VARIANT_SPADES_TWO_PLAYER,
             "buck_euchre": enums.VARIANT_BUCK_EUCHRE}
 SEATS = {"spades": 4, "spades2": 2, "buck_euchre": 4}
@@ -64,19 +73,50 @@ def acting_seat(stub, game_id: str, tokens: dict[int, str]):
     raise AssertionError(f"no human seat can act in phase {spectator.view.phase}")
 
 
+def legacy_request(action, game_id: str, cards: list[str]) -> tuple[str, object]:
+    """The older per-kind RPC (Deal, Draw, RevealHand, Bid, Exchange, Play) and request that take ``action``."""
+    kind = action.kind
+    if kind == enums.ACTION_KIND_PLAY:
+        return "Play", pb.PlayRequest(game_id=game_id, card=action.card)
+    if kind == enums.ACTION_KIND_BID:
+        return "Bid", pb.BidRequest(game_id=game_id, kind=pb.BID_KIND_TRICKS, tricks=action.tricks)
+    if kind == enums.ACTION_KIND_NAME_SUIT:
+        return "Bid", pb.BidRequest(game_id=game_id, kind=pb.BID_KIND_NAME_SUIT, suit=action.suit)
+    if kind in _BID_KINDS:
+        return "Bid", pb.BidRequest(game_id=game_id, kind=_BID_KINDS[kind])
+    if kind == enums.ACTION_KIND_DEAL:
+        return "Deal", pb.DealRequest(game_id=game_id)
+    if kind == enums.ACTION_KIND_REVEAL:
+        return "RevealHand", pb.RevealHandRequest(game_id=game_id)
+    if kind in (enums.ACTION_KIND_DRAW_KEEP, enums.ACTION_KIND_DRAW_DISCARD):
+        choice = pb.DRAW_CHOICE_KEEP if kind == enums.ACTION_KIND_DRAW_KEEP else pb.DRAW_CHOICE_DISCARD
+        return "Draw", pb.DrawRequest(game_id=game_id, choice=choice)
+    if kind == enums.ACTION_KIND_EXCHANGE:
+        return "Exchange", pb.ExchangeRequest(game_id=game_id, cards=cards)
+    raise ValueError(f"unknown action kind {kind}")
+
+
+def request_for(action, game_id: str, rng: random.Random, legacy: bool) -> tuple[str, object, str]:
+    """The RPC, request and notation of ``action``: Act, or the older per-kind RPC when ``legacy``."""
+    notation = notation_for(action, rng=rng)
+    if legacy:
+        return (*legacy_request(action, game_id, notation.split()[1:]), notation)
+    return "Act", pb.ActRequest(game_id=game_id, action=notation), notation
+
+
 def play_to_end(stub, game_id: str, tokens: dict[int, str], rng: random.Random, max_moves: int = 20000,
-                on_response=None) -> list[tuple[int, str, object]]:
-    """Play random legal moves for the human seats until the game is over; returns the moves."""
+                on_response=None) -> list[tuple[int, str]]:
+    """Play random legal moves for the human seats until the game is over; returns (seat, notation)s."""
     moves = []
-    for _ in range(max_moves):
+    for i in range(max_moves):
         seat, view = acting_seat(stub, game_id, tokens)
         if seat is None:
             return moves
-        method, request = request_for(choose(view, rng), game_id, rng=rng)
+        method, request, notation = request_for(choose(view, rng), game_id, rng, legacy=i % 2 == 1)
         response = send(stub, method, request, tokens[seat])
         if on_response:
             on_response(seat, response.view)
-        moves.append((seat, method, request))
+        moves.append((seat, notation))
     raise AssertionError("the game did not end")
 
 

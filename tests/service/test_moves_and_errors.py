@@ -10,10 +10,10 @@ import grpc
 import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
+from players import auth, code_of, create, request_for, send, tokens_of
 
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
-from players import auth, code_of, create, send, tokens_of
 
 HANDS = {  # with dealer 0, the deck deals seat 1 first
     1: "2C 3C 4C 5C 2S 3S 4S 5S 2D 3D 4D 5D 2H",
@@ -21,7 +21,7 @@ HANDS = {  # with dealer 0, the deck deals seat 1 first
     3: "8C 9C 10C JC 8S 9S 10S 10D JD QD 8H 9H 10H",
     0: "QC KC AC JS QS KS AS KD AD JH QH KH AH",
 }
-SPADES_DECK = [card for four in zip(*(HANDS[s].split() for s in (1, 2, 3, 0))) for card in four]
+SPADES_DECK = [card for four in zip(*(HANDS[s].split() for s in (1, 2, 3, 0)), strict=True) for card in four]
 
 
 def version_of(stub, game_id: str) -> int:
@@ -91,7 +91,7 @@ def test_racing_clients_exactly_one_move_lands_per_turn(stub, server):
         start = version_of(stub, game_id)
         outcomes = []
 
-        def racer(tricks: int) -> None:
+        def racer(tricks: int, turn: int = turn, outcomes: list = outcomes) -> None:
             with grpc.insecure_channel(server.address) as channel:
                 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
                 racing = pb_grpc.GameServiceStub(channel)
@@ -117,13 +117,12 @@ def test_two_servers_alternate_on_the_same_game(stub, second_stub):
     rng = random.Random(5)
     stubs = [stub, second_stub]
     from players import acting_seat, choose
-    from cardgame.moves import request_for
     versions = []
     for i in range(40):
         seat, view = acting_seat(stubs[i % 2], game_id, tokens)
         if seat is None:
             break
-        method, request = request_for(choose(view, rng), game_id, rng=rng)
+        method, request = request_for(choose(view, rng), game_id, rng, legacy=True)[:2]
         response = send(stubs[(i + 1) % 2], method, request, tokens[seat])
         versions.append(response.view.version)
         assert version_of(stubs[i % 2], game_id) == response.view.version

@@ -12,13 +12,12 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoReflectionDescriptorDatabase
+from players import acting_seat, auth, choose, code_of, create, request_for, send, tokens_of
+from redis_server import PrivateRedis
 
-from cardgame.moves import request_for
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
-from players import acting_seat, auth, choose, code_of, create, send, tokens_of
-from redis_server import PrivateRedis
 from service.launcher import ServerProcess
 
 
@@ -124,7 +123,7 @@ def test_one_human_plays_a_whole_game_against_bots(stub, variant, strategy):
         actions = [a for a in view.legal_actions if a.kind != enums.ACTION_KIND_REVEAL] or list(view.legal_actions)
         assert actions, f"the human has nothing to do in phase {view.phase}: bots must have played"
         action = choose(view, rng) if any(a.kind == enums.ACTION_KIND_BID for a in actions) else rng.choice(actions)
-        method, request = request_for(action, game_id, rng=rng)
+        method, request = request_for(action, game_id, rng, legacy=True)[:2]
         view = send(stub, method, request, token).view
         moves += 1
         assert moves < 5000
@@ -147,7 +146,7 @@ def test_watch_stream_follows_a_bot_game_to_its_end(stub):
     rng = random.Random(8)
     view = stub.GetGame(pb.GetGameRequest(game_id=game_id), metadata=auth(token)).view
     while view.phase != enums.PHASE_GAME_OVER:
-        method, request = request_for(rng.choice(list(view.legal_actions)), game_id, rng=rng)
+        method, request = request_for(rng.choice(list(view.legal_actions)), game_id, rng, legacy=False)[:2]
         view = send(stub, method, request, token).view
     thread.join(60)
     assert not thread.is_alive()
@@ -179,7 +178,7 @@ def test_worker_processes_share_one_port(redis_url, redis_prefix):
             rng = random.Random(6)
             for _ in range(30):
                 seat, view = acting_seat(stub, game_id, tokens)
-                method, request = request_for(choose(view, rng), game_id, rng=rng)
+                method, request = request_for(choose(view, rng), game_id, rng, legacy=True)[:2]
                 send(stub, method, request, tokens[seat])
             assert stub.GetGame(pb.GetGameRequest(game_id=game_id)).view.version == 31
     assert proc.proc.returncode == 0

@@ -8,11 +8,11 @@ import re
 import threading
 
 import grpc
+import pytest
+from players import acting_seat, auth, choose, create, request_for, send, tokens_of
 
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
-from players import acting_seat, auth, choose, create, send, tokens_of
-from cardgame.moves import request_for
 
 
 def test_watcher_on_one_instance_sees_moves_made_on_another(stub, second_server):
@@ -37,7 +37,7 @@ def test_watcher_on_one_instance_sees_moves_made_on_another(stub, second_server)
     made = []
     while not done.is_set() and len(made) < 10:
         seat, view = acting_seat(stub, game_id, tokens)
-        method, request = request_for(choose(view, rng), game_id, rng=rng)
+        method, request = request_for(choose(view, rng), game_id, rng, legacy=True)[:2]
         made.append(send(stub, method, request, tokens[seat]).view.version)
         done.wait(0.2)
     thread.join(30)
@@ -53,7 +53,7 @@ def test_watch_resumes_from_a_version_with_every_change(stub):
     rng = random.Random(2)
     for _ in range(6):
         seat, view = acting_seat(stub, game_id, tokens)
-        method, request = request_for(choose(view, rng), game_id, rng=rng)
+        method, request = request_for(choose(view, rng), game_id, rng, legacy=False)[:2]
         send(stub, method, request, tokens[seat])
     current = stub.GetGame(pb.GetGameRequest(game_id=game_id)).view.version
     stream = stub.WatchGame(pb.WatchGameRequest(game_id=game_id, from_version=2), metadata=auth(tokens[0]),
@@ -79,7 +79,7 @@ def test_deal_commitment_is_revealed_and_checks_out(stub):
     rng = random.Random(3)
     while not stub.GetScore(pb.GetScoreRequest(game_id=game_id)).hands:
         seat, view = acting_seat(stub, game_id, tokens)
-        method, request = request_for(choose(view, rng), game_id, rng=rng)
+        method, request = request_for(choose(view, rng), game_id, rng, legacy=True)[:2]
         send(stub, method, request, tokens[seat])
     record = stub.GetScore(pb.GetScoreRequest(game_id=game_id)).hands[0]
     assert record.commitment == commitment
@@ -105,35 +105,35 @@ def _cards_in(message) -> set[str]:
     return cards
 
 
-def test_no_response_shows_a_seat_another_seats_cards(stub, server):
-    for variant in ("spades", "spades2", "buck_euchre"):
-        created = create(stub, variant, first_dealer=0)
-        game_id, tokens = created.game_id, tokens_of(created)
-        rng = random.Random(variant)
+@pytest.mark.parametrize("variant", ["spades", "spades2", "buck_euchre"])
+def test_no_response_shows_a_seat_another_seats_cards(stub, server, variant):
+    created = create(stub, variant, first_dealer=0)
+    game_id, tokens = created.game_id, tokens_of(created)
+    rng = random.Random(variant)
 
-        def check(seat, view) -> None:
-            hands = {s: set(stub.GetGame(pb.GetGameRequest(game_id=game_id), metadata=auth(t)).view.hand)
-                     for s, t in tokens.items()}
-            spectator = stub.GetGame(pb.GetGameRequest(game_id=game_id)).view
-            public = {p.card for p in spectator.current_trick.plays} | {p.card for p in spectator.last_trick.plays}
-            if spectator.buck_euchre.turn_up:
-                public.add(spectator.buck_euchre.turn_up)
-            assert not spectator.hand and not spectator.spades_two_player.offered_card
-            assert not spectator.spades_two_player.seen_discards
-            assert not (_cards_in(spectator) - public)
-            for s, token in tokens.items():
-                mine = stub.GetGame(pb.GetGameRequest(game_id=game_id), metadata=auth(token)).view
-                others = set().union(*(h for o, h in hands.items() if o != s)) - public
-                assert not (_cards_in(mine) & others), (variant, s)
-            others = set().union(*(h for o, h in hands.items() if o != seat)) - public
-            assert not (_cards_in(view) & others), (variant, seat)
+    def check(seat, view) -> None:
+        hands = {s: set(stub.GetGame(pb.GetGameRequest(game_id=game_id), metadata=auth(t)).view.hand)
+                 for s, t in tokens.items()}
+        spectator = stub.GetGame(pb.GetGameRequest(game_id=game_id)).view
+        public = {p.card for p in spectator.current_trick.plays} | {p.card for p in spectator.last_trick.plays}
+        if spectator.buck_euchre.turn_up:
+            public.add(spectator.buck_euchre.turn_up)
+        assert not spectator.hand and not spectator.spades_two_player.offered_card
+        assert not spectator.spades_two_player.seen_discards
+        assert not (_cards_in(spectator) - public)
+        for s, token in tokens.items():
+            mine = stub.GetGame(pb.GetGameRequest(game_id=game_id), metadata=auth(token)).view
+            others = set().union(*(h for o, h in hands.items() if o != s)) - public
+            assert not (_cards_in(mine) & others), (variant, s)
+        others = set().union(*(h for o, h in hands.items() if o != seat)) - public
+        assert not (_cards_in(view) & others), (variant, seat)
 
-        for _ in range(45):
-            seat, view = acting_seat(stub, game_id, tokens)
-            if seat is None:
-                break
-            method, request = request_for(choose(view, rng), game_id, rng=rng)
-            check(seat, send(stub, method, request, tokens[seat]).view)
+    for _ in range(45):
+        seat, view = acting_seat(stub, game_id, tokens)
+        if seat is None:
+            break
+        method, request = request_for(choose(view, rng), game_id, rng, legacy=False)[:2]
+        check(seat, send(stub, method, request, tokens[seat]).view)
 
 
 def test_watch_from_a_future_version_is_invalid(stub):

@@ -5,13 +5,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from players import create, play_to_end, tokens_of
 
 import engine
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import options_pb2
 from engine.core.cards import EUCHRE_DECK, card_list, deck_text
-from players import create, play_to_end, tokens_of
 
 CARDS = {"spades": list(range(52)), "spades2": list(range(52)), "buck_euchre": card_list(EUCHRE_DECK)}
 # A low target and a high bag limit make random play (bids of 1 to 3) finish in a few hands.
@@ -26,27 +26,10 @@ def decks_for(variant: str, seed: int, count: int = 60) -> list[list[int]]:
 
 
 def replay(variant: str, decks, first_dealer: int, moves, options) -> engine.GameState:
-    """The same moves applied by the engine directly."""
+    """The same moves applied by the engine directly, from their notations."""
     state = engine.new_game(variant, options, first_dealer=first_dealer, decks=decks)
-    for seat, method, request in moves:
-        if method == "Deal":
-            action = engine.DEAL
-        elif method == "Play":
-            action = engine.play(engine.parse_card(request.card))
-        elif method == "Bid" and request.kind == pb.BID_KIND_TRICKS:
-            action = engine.bid(request.tricks)
-        elif method == "Bid" and request.kind == pb.BID_KIND_NAME_SUIT:
-            action = engine.name_suit(request.suit - 1)
-        elif method == "Bid":
-            action = {pb.BID_KIND_ORDER_UP: engine.ORDER_UP, pb.BID_KIND_PASS: engine.PASS,
-                      pb.BID_KIND_STAY_IN: engine.STAY_IN, pb.BID_KIND_DROP_OUT: engine.DROP_OUT}[request.kind]
-        elif method == "Draw":
-            action = engine.DRAW_KEEP if request.choice == pb.DRAW_CHOICE_KEEP else engine.DRAW_DISCARD
-        elif method == "Exchange":
-            action = engine.exchange_of([engine.parse_card(c) for c in request.cards])
-        else:
-            action = engine.REVEAL
-        engine.apply(state, seat, action)
+    for seat, notation in moves:
+        engine.apply(state, seat, engine.parse_action(notation))
     return state
 
 
@@ -70,7 +53,7 @@ def test_whole_game_matches_get_score_and_engine(stub, variant):
     assert [t.score for t in score.totals] == expected.scores
     assert [t.bags for t in score.totals] == engine.side_bags(expected)
     assert len(score.hands) == len(expected.records)
-    for hand, record in zip(score.hands, expected.records):
+    for hand, record in zip(score.hands, expected.records, strict=True):
         assert hand.deck == record.deck
         assert [s.tricks_won for s in hand.seats] == record.tricks
     # every hand's points add up to the totals

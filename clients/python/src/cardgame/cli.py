@@ -26,7 +26,7 @@ from rich.console import Console
 from rich.text import Text
 
 from cardgame import errors
-from cardgame.client import GameClient, GameView, LegalAction, VARIANTS
+from cardgame.client import VARIANTS, GameClient, GameView, LegalAction
 from cardgame.moves import EXCHANGE
 from cardgame.render import action_text, cards_text, normalize_card, score_table, view_panel, winner_text
 from cardgame.v1 import enums_pb2 as enums
@@ -52,7 +52,7 @@ class Choice:
 
     key: str
     label: Text
-    action: LegalAction | None
+    action: LegalAction
     cards: list[str] | None = None
     pick_cards: bool = False
 
@@ -183,7 +183,7 @@ class Session:
 
     def show_menu(self, menu: list[Choice]) -> None:
         """Print the legal choices with their keys (bids compactly on one line)."""
-        bids = [c for c in menu if c.action is not None and c.action.kind == enums.ACTION_KIND_BID]
+        bids = [c for c in menu if c.action.kind == enums.ACTION_KIND_BID]
         if bids:
             line = Text("Bid: ", style="bold")
             line += Text("  ").join(Text(c.key + (" (Nil)" if c.key == "0" else ""), style="bold cyan") for c in bids)
@@ -229,7 +229,7 @@ class Session:
 
     def turn(self, view: GameView, menu: list[Choice]) -> GameView | None:
         """Read input until one move is accepted; returns the new view, or None to leave."""
-        bidding = any(c.action is not None and c.action.kind == enums.ACTION_KIND_BID for c in menu)
+        bidding = any(c.action.kind == enums.ACTION_KIND_BID for c in menu)
         prompt = "Your bid (a number, 'help'): " if bidding else "Your choice (a number, a card like AS, 'help'): "
         keys = {c.key: c for c in menu}
         while True:
@@ -276,8 +276,9 @@ class Session:
                             f"{' '.join(action.cards[:max(action.min_cards, 1)])}; empty to go back): ")
             if not text:
                 return None
-            cards = [normalize_card(word) for word in text.replace(",", " ").split()]
-            if not all(cards):
+            words = text.replace(",", " ").split()
+            cards = [card for card in map(normalize_card, words) if card is not None]
+            if len(cards) < len(words):
                 self.say_error(f"{text!r} is not a list of cards such as AS 10H 2C.")
                 continue
             return self.client.act(view, action, cards)

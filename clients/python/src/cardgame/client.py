@@ -20,6 +20,7 @@ import time
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import grpc
 
@@ -42,10 +43,11 @@ BID_KINDS = {"tricks": pb.BID_KIND_TRICKS, "double-nil": pb.BID_KIND_DOUBLE_NIL,
              "pass": pb.BID_KIND_PASS, "name": pb.BID_KIND_NAME_SUIT, "stay": pb.BID_KIND_STAY_IN,
              "drop": pb.BID_KIND_DROP_OUT}
 # The Act notation of each call (bids of tricks and named suits carry a number or a suit letter).
-BID_NOTATIONS = {pb.BID_KIND_DOUBLE_NIL: "double-nil", pb.BID_KIND_ORDER_UP: "order-up", pb.BID_KIND_PASS: "pass",
-                 pb.BID_KIND_STAY_IN: "stay", pb.BID_KIND_DROP_OUT: "drop"}
+BID_NOTATIONS: dict[int, str] = {
+    pb.BID_KIND_DOUBLE_NIL: "double-nil", pb.BID_KIND_ORDER_UP: "order-up", pb.BID_KIND_PASS: "pass",
+    pb.BID_KIND_STAY_IN: "stay", pb.BID_KIND_DROP_OUT: "drop"}
 SUITS = {"C": enums.SUIT_CLUBS, "D": enums.SUIT_DIAMONDS, "H": enums.SUIT_HEARTS, "S": enums.SUIT_SPADES}
-SUIT_LETTERS = {value: letter for letter, value in SUITS.items()}
+SUIT_LETTERS: dict[int, str] = {value: letter for letter, value in SUITS.items()}
 RETRYABLE = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
 # Codes after which a watch stream is reopened: the server went away or the connection broke.
 RECONNECTABLE = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED, grpc.StatusCode.INTERNAL,
@@ -113,11 +115,13 @@ def seat_configs(seats: Sequence[str | tuple[str, str | int] | pb.SeatConfig]) -
             result.append(pb.SeatConfig(name=seat, kind=enums.PLAYER_KIND_HUMAN))
         else:
             name, kind = seat
-            result.append(pb.SeatConfig(name=name, kind=KINDS[kind] if isinstance(kind, str) else kind))
+            value = KINDS[kind] if isinstance(kind, str) else kind
+            # protoc's stubs take only the enum type for an enum field; protobuf accepts any int
+            result.append(pb.SeatConfig(name=name, kind=value))  # type: ignore[arg-type]
     return result
 
 
-def rule_options(variant: int, options: options_pb2.RuleOptions | Mapping[str, object] | None
+def rule_options(variant: int, options: options_pb2.RuleOptions | Mapping[str, Any] | None
                  ) -> options_pb2.RuleOptions | None:
     """A RuleOptions message from a message or a dict of the variant's option fields."""
     if options is None or isinstance(options, options_pb2.RuleOptions):
@@ -146,7 +150,7 @@ class GameClient:
 
     # ---- plumbing ----
 
-    def with_token(self, token: str | None) -> "GameClient":
+    def with_token(self, token: str | None) -> GameClient:
         """A client acting for another seat (or a spectator) over the same channel."""
         return GameClient(self.target, token, timeout=self.timeout, retries=self.retries,
                           channel=self._raw_channel, interceptors=self._interceptors)
@@ -156,7 +160,7 @@ class GameClient:
         if self._owns_channel:
             self._raw_channel.close()
 
-    def __enter__(self) -> "GameClient":
+    def __enter__(self) -> GameClient:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -193,7 +197,7 @@ class GameClient:
     # ---- the API ----
 
     def create_game(self, variant: str | int, seats: Sequence[str | tuple[str, str | int] | pb.SeatConfig],
-                    *, options: options_pb2.RuleOptions | Mapping[str, object] | None = None,
+                    *, options: options_pb2.RuleOptions | Mapping[str, Any] | None = None,
                     first_dealer: int | None = None, decks: Sequence[Sequence[str]] = (),
                     shuffle_seed: int | None = None, request_id: str | None = None) -> CreatedGame:
         """Create a game; ``seats`` are names (humans) or (name, "human"|"basic"|"random") pairs.
@@ -205,7 +209,8 @@ class GameClient:
         if isinstance(variant, str) and variant.strip().lower().replace("_", "-") not in VARIANTS:
             name, variant = variant.strip(), enums.VARIANT_UNSPECIFIED
         variant = variant_of(variant)
-        request = pb.CreateGameRequest(variant=variant, variant_name=name, seats=seat_configs(seats),
+        request = pb.CreateGameRequest(variant=variant,  # type: ignore[arg-type]  # any int, as in seat_configs
+                                       variant_name=name, seats=seat_configs(seats),
                                        options=rule_options(variant, options),
                                        decks=[pb.Deck(cards=list(deck)) for deck in decks],
                                        request_id=request_id or "")
@@ -289,7 +294,7 @@ class GameClient:
                     yield message.view
                     if message.view.phase == enums.PHASE_GAME_OVER:
                         return
-                error = errors.Unavailable("the watch stream ended before the game was over")
+                error: errors.GameError = errors.Unavailable("the watch stream ended before the game was over")
             except grpc.RpcError as exc:
                 error = errors.from_rpc_error(exc)
                 if error.code not in RECONNECTABLE:

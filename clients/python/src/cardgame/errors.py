@@ -195,7 +195,7 @@ BY_CODE: dict[grpc.StatusCode, type[GameError]] = {cls.code: cls for cls in (
 
 def error_for(code: grpc.StatusCode, message: str = "", reason: str | None = None) -> GameError:
     """The most specific GameError for a status code and an optional ErrorInfo reason."""
-    cls = BY_REASON.get(reason or "") if code == grpc.StatusCode.FAILED_PRECONDITION else None
+    cls: type[GameError] | None = BY_REASON.get(reason or "") if code == grpc.StatusCode.FAILED_PRECONDITION else None
     cls = cls or BY_CODE.get(code, GameError)
     return cls(message, code=code, reason=reason)
 

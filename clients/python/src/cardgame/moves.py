@@ -1,8 +1,7 @@
 """Turn a LegalAction from a view into the Act request that takes it.
 
 Act takes an action by the notation its LegalAction gives ("play AS", "bid 4", "pass", "deal");
-an exchange is "exchange" followed by the chosen cards. ``request_for`` maps an action to one of
-the six older move RPCs instead, for callers that still use those.
+an exchange is "exchange" followed by the chosen cards.
 
 >>> from cardgame.v1 import view_pb2, enums_pb2
 >>> act_request(view_pb2.LegalAction(kind=enums_pb2.ACTION_KIND_PLAY, card="AS", notation="play AS"), "g1").action
@@ -23,13 +22,6 @@ from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import view_pb2
 
 EXCHANGE = "exchange"
-_BID_KINDS = {
-    enums.ACTION_KIND_DOUBLE_NIL: pb.BID_KIND_DOUBLE_NIL,
-    enums.ACTION_KIND_ORDER_UP: pb.BID_KIND_ORDER_UP,
-    enums.ACTION_KIND_PASS: pb.BID_KIND_PASS,
-    enums.ACTION_KIND_STAY_IN: pb.BID_KIND_STAY_IN,
-    enums.ACTION_KIND_DROP_OUT: pb.BID_KIND_DROP_OUT,
-}
 
 
 def random_exchange(action: view_pb2.LegalAction, rng: random.Random | None = None) -> list[str]:
@@ -53,28 +45,3 @@ def act_request(action: view_pb2.LegalAction, game_id: str, cards: Sequence[str]
                 rng: random.Random | None = None) -> pb.ActRequest:
     """The ActRequest that takes ``action`` in game ``game_id`` (``cards`` chooses an exchange, see notation_for)."""
     return pb.ActRequest(game_id=game_id, action=notation_for(action, cards, rng))
-
-
-def request_for(action: view_pb2.LegalAction, game_id: str, cards: Sequence[str] | None = None,
-                rng: random.Random | None = None) -> tuple[str, object]:
-    """The older per-kind RPC (Deal, Draw, RevealHand, Bid, Exchange, Play) and request that take ``action``."""
-    kind = action.kind
-    if kind == enums.ACTION_KIND_PLAY:
-        return "Play", pb.PlayRequest(game_id=game_id, card=action.card)
-    if kind == enums.ACTION_KIND_BID:
-        return "Bid", pb.BidRequest(game_id=game_id, kind=pb.BID_KIND_TRICKS, tricks=action.tricks)
-    if kind == enums.ACTION_KIND_NAME_SUIT:
-        return "Bid", pb.BidRequest(game_id=game_id, kind=pb.BID_KIND_NAME_SUIT, suit=action.suit)
-    if kind in _BID_KINDS:
-        return "Bid", pb.BidRequest(game_id=game_id, kind=_BID_KINDS[kind])
-    if kind == enums.ACTION_KIND_DEAL:
-        return "Deal", pb.DealRequest(game_id=game_id)
-    if kind == enums.ACTION_KIND_REVEAL:
-        return "RevealHand", pb.RevealHandRequest(game_id=game_id)
-    if kind in (enums.ACTION_KIND_DRAW_KEEP, enums.ACTION_KIND_DRAW_DISCARD):
-        choice = pb.DRAW_CHOICE_KEEP if kind == enums.ACTION_KIND_DRAW_KEEP else pb.DRAW_CHOICE_DISCARD
-        return "Draw", pb.DrawRequest(game_id=game_id, choice=choice)
-    if kind == enums.ACTION_KIND_EXCHANGE:
-        chosen = random_exchange(action, rng) if cards is None else list(cards)
-        return "Exchange", pb.ExchangeRequest(game_id=game_id, cards=chosen)
-    raise ValueError(f"unknown action kind {kind}")

@@ -29,7 +29,8 @@ from cardgame.v1 import score_pb2, view_pb2
 
 SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-SUIT_LETTER = {enums.SUIT_CLUBS: "C", enums.SUIT_DIAMONDS: "D", enums.SUIT_HEARTS: "H", enums.SUIT_SPADES: "S"}
+SUIT_LETTER: dict[int, str] = {enums.SUIT_CLUBS: "C", enums.SUIT_DIAMONDS: "D", enums.SUIT_HEARTS: "H",
+                               enums.SUIT_SPADES: "S"}
 RED, BLACK = "bold red", "bold"
 GAME_TITLES = {"spades": "Spades", "spades2": "Two-player Spades", "buck_euchre": "Buck Euchre"}
 SPADES_RULES = ("spades", "spades_two_player")
@@ -291,7 +292,7 @@ def score_table(score: pb.GetScoreResponse, view: view_pb2.GameView) -> Table:
     for total in score.totals:
         footer = str(total.score) if euchre else f"{total.score} ({total.bags} bags)"
         table.add_column(side_name(view, total.seats), footer=footer, justify="right")
-    for hand, row in zip(score.hands, score_rows(score, view)):
+    for hand, row in zip(score.hands, score_rows(score, view), strict=True):
         table.add_row(str(hand.hand_number), *row)
     return table
 
