@@ -262,9 +262,18 @@ def spades_cell(side: score_pb2.SideScore) -> Text:
     return text
 
 
+def plain_cell(side: score_pb2.SideScore) -> Text:
+    """One side's hand in a game without a layout of its own: tricks, hand points and the total."""
+    return Text(f"{side.tricks} tricks {side.hand_points:+d} → {side.total_after}")
+
+
+SPADES_RULES = ("spades", "spades_two_player")
+
+
 def score_rows(score: pb.GetScoreResponse, view: view_pb2.GameView) -> list[list[Text]]:
     """One row of cells per completed hand, one cell per side (totals recomputed where not sent)."""
     euchre = rules_of(view) == "buck_euchre"
+    cell = spades_cell if rules_of(view) in SPADES_RULES else plain_cell
     running = {t.side: view.options.buck_euchre.starting_score for t in score.totals}
     rows = []
     for hand in score.hands:
@@ -277,20 +286,21 @@ def score_rows(score: pb.GetScoreResponse, view: view_pb2.GameView) -> list[list
                 running[total.side] = side.total_after if side else running[total.side] + seat.points
                 row.append(euchre_cell(seat, running[total.side]))
             else:
-                row.append(spades_cell(side) if side else Text("?"))
+                row.append(cell(side) if side else Text("?"))
         rows.append(row)
     return rows
 
 
 def score_table(score: pb.GetScoreResponse, view: view_pb2.GameView) -> Table:
     """The running score table: one row per completed hand, one column per side, totals at the foot."""
-    euchre = rules_of(view) == "buck_euchre"
-    caption = "tricks won, points (+ adds, − takes away) → points left; M = maker" if euchre else \
-        "contract/tricks won, hand points → total"
+    kind = rules_of(view)
+    captions = {"buck_euchre": "tricks won, points (+ adds, − takes away) → points left; M = maker",
+                "spades": "contract/tricks won, hand points → total"}
+    caption = captions.get("spades" if kind in SPADES_RULES else kind or "", "tricks won, hand points → total")
     table = Table(title="Score", caption=caption, show_footer=True)
     table.add_column("Hand", footer="Total", justify="right")
     for total in score.totals:
-        footer = str(total.score) if euchre else f"{total.score} ({total.bags} bags)"
+        footer = f"{total.score} ({total.bags} bags)" if kind in SPADES_RULES else str(total.score)
         table.add_column(side_name(view, total.seats), footer=footer, justify="right")
     for hand, row in zip(score.hands, score_rows(score, view), strict=True):
         table.add_row(str(hand.hand_number), *row)
