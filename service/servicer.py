@@ -378,16 +378,18 @@ class GameServicer(pb_grpc.GameServiceServicer):
                                      [s.token_hash for s in record.seats])
             if request.from_version > version:
                 raise InvalidArgument(f"from_version {request.from_version} is ahead of the game (version {version})")
-            async for view in self._watch(record, call.seat, request.from_version):
+            async for view in self._watch(record, version, call.seat, request.from_version):
                 await context.write(pb.WatchGameResponse(view=view))
                 if view.phase == enums.PHASE_GAME_OVER:
                     break
 
-    async def _watch(self, record: GameRecord, seat: int | None, last: int):
-        """The view after each change past version ``last`` (from 0: the current view first).
+    async def _watch(self, record: GameRecord, version: int, seat: int | None, last: int):
+        """The view after each change past version ``last`` (from 0: the view at ``version`` first).
 
         The stream keeps its own copy of the game and folds each new log entry into it, so every
-        version is shown, however quickly they follow each other.
+        version is shown, however quickly they follow each other. Should the log stop fitting
+        that copy (the game expired and its id was taken by a new one), the stream resyncs on
+        the stored game.
         """
         game_id = record.game_id
         watch = self.store.watch(game_id)
@@ -395,18 +397,26 @@ class GameServicer(pb_grpc.GameServiceServicer):
             if last:
                 state = await self._state_at(game_id, last)
             else:
-                last, record = await self._load(game_id)
-                state = record.state
+                last, state = version, record.state
                 yield self._view(record, seat, last, state)
-            async for version in watch:
-                if version <= last:
+            async for current in watch:
+                if current <= last:
                     continue
-                for v, raw in await self.store.log_after(game_id, last):
-                    step = gamelog.parse(raw)
-                    if step is not None:
-                        engine.fold(state, step)
-                    yield self._view(record, seat, v, state)
-                    last = v
+                try:
+                    entries = await self.store.log_after(game_id, last)
+                    views = []
+                    for v, raw in entries:
+                        step = gamelog.parse(raw)
+                        if step is not None:
+                            engine.fold(state, step)
+                        views.append(self._view(record, seat, v, state))
+                except (ValueError, engine.IllegalAction):
+                    last, record = await self._load(game_id)
+                    state = record.state
+                    views = [self._view(record, seat, last, state)]
+                for view in views:
+                    yield view
+                    last = view.version
         finally:
             await watch.aclose()
 
