@@ -35,9 +35,6 @@ class Phase(IntEnum):
     GAME_OVER = 10
 
 
-_PHASES = tuple(Phase)
-
-
 class TableState:
     """The fields every game shares; a game's state subclasses it and adds its own slots.
 
@@ -123,7 +120,7 @@ class TableState:
         for name in cls._fields:
             setattr(state, name, data[name])
         state.options = options
-        state.phase = _PHASES[data["phase"] - 1]
+        state.phase = Phase(data["phase"])
         state.records = [record_type.from_dict(r) for r in data["records"]]
         return state
 
