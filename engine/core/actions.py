@@ -16,7 +16,18 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from .cards import SUIT_LETTERS, Card, CardSet, Suit, card_name, cards_text, parse_card, parse_cards, parse_suit
+from .cards import (
+    SUIT_LETTERS,
+    Card,
+    CardSet,
+    Suit,
+    card_name,
+    cards_text,
+    parse_card,
+    parse_cards,
+    parse_suit,
+    subsets_of_suit,
+)
 
 Action = int
 
@@ -89,11 +100,7 @@ def exchange(cards: CardSet) -> Action:
     return Kind.EXCHANGE | cards << 4
 
 
-def _suit_plays(suit: int) -> list[tuple[Action, ...]]:
-    return [tuple(Kind.PLAY | (suit * 13 + r) << 4 for r in range(13) if m >> r & 1) for m in range(1 << 13)]
-
-
-PLAYS_BY_SUIT = tuple(_suit_plays(s) for s in range(4))
+PLAYS_BY_SUIT = tuple(subsets_of_suit(s, lambda card: int(Kind.PLAY) | card << 4) for s in range(4))
 """For each suit, the PLAY actions of every subset of its 13 cards (indexed by the 13-bit mask)."""
 _C, _D, _H, _S = PLAYS_BY_SUIT
 

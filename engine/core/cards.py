@@ -80,7 +80,21 @@ def cards_of(mask: CardSet) -> Iterator[Card]:
         mask ^= low
 
 
-_BY_SUIT = tuple(tuple(tuple(s * 13 + r for r in range(13) if m >> r & 1) for m in range(1 << 13)) for s in SUITS)
+def subsets_of_suit(suit: Suit, item=lambda card: card) -> tuple[tuple, ...]:
+    """For every 13-bit rank mask of ``suit``, the ``item`` of each card in it, lowest first.
+
+    Built incrementally (a mask's tuple is its lowest card's item before the rest's tuple), so
+    the 8,192 entries cost one small tuple each.
+    """
+    items = [item(suit * 13 + r) for r in range(13)]
+    table: list[tuple] = [()] * (1 << 13)
+    for m in range(1, 1 << 13):
+        low = (m & -m).bit_length() - 1
+        table[m] = (items[low], *table[m & (m - 1)])
+    return tuple(table)
+
+
+_BY_SUIT = tuple(subsets_of_suit(s) for s in SUITS)
 _C, _D, _H, _S = _BY_SUIT
 
 

@@ -375,3 +375,14 @@ def test_actions_with_stray_payload_bits_are_not_accepted():
             continue
         accepted.append(f"{state.variant}: {action} ({SIMPLE[base]} with payload 1)")
     assert not accepted, "accepted although not in legal_actions: " + "; ".join(accepted)
+
+
+def test_per_suit_lookup_tables_list_every_subset_lowest_card_first():
+    from engine.core import actions, cards
+
+    for s in range(4):
+        for m in range(1 << 13):
+            ranks = [r for r in range(13) if m >> r & 1]
+            assert cards._BY_SUIT[s][m] == tuple(s * 13 + r for r in ranks)
+            assert actions.PLAYS_BY_SUIT[s][m] == tuple(engine.play(s * 13 + r) for r in ranks)
+    assert cards.card_list(cards.FULL_DECK) == list(range(52)) and cards.card_list(0) == []
