@@ -227,14 +227,24 @@ VIEW_RULES: dict[type, Callable[[view_pb2.GameView, Any], None]] = {
 """How each game's own view facts fill the GameView ``rules`` oneof, by their engine type."""
 
 
-def _seat_rules(seat: view_pb2.SeatView, r: Any) -> None:
+@lru_cache(maxsize=64)
+def _spades_seat(facts: SpadesSeat) -> view_pb2.SpadesSeatView:
+    return view_pb2.SpadesSeatView(double_nil=facts.double_nil, has_looked=facts.has_looked,
+                                   exchange_done=facts.exchange_done)
+
+
+@lru_cache(maxsize=8)
+def _buck_euchre_seat(facts: BuckEuchreSeat) -> view_pb2.BuckEuchreSeatView:
+    return view_pb2.BuckEuchreSeatView(dropped_out=facts.dropped_out)
+
+
+def _seat_rules(r: Any) -> dict[str, Any]:
+    """The SeatView ``rules`` case for a game's per-seat facts (cached messages: few combinations)."""
     if type(r) is SpadesSeat:
-        seat.spades.double_nil, seat.spades.has_looked, seat.spades.exchange_done = (
-            r.double_nil, r.has_looked, r.exchange_done)
-        seat.spades.SetInParent()
-    elif type(r) is BuckEuchreSeat:
-        seat.buck_euchre.dropped_out = r.dropped_out
-        seat.buck_euchre.SetInParent()
+        return {"spades": _spades_seat(r)}
+    if type(r) is BuckEuchreSeat:
+        return {"buck_euchre": _buck_euchre_seat(r)}
+    return {}
 
 
 def view_message(v: View, game_id: str, version: int, names: list[str], kinds: list[int]) -> view_pb2.GameView:
@@ -250,11 +260,9 @@ def view_message(v: View, game_id: str, version: int, names: list[str], kinds: l
         m.viewer_seat = v.viewer
     for s in v.seats:
         seat = m.seats.add(seat=s.seat, name=names[s.seat], kind=kinds[s.seat], tricks_won=s.tricks_won,
-                           card_count=s.card_count, last_call=s.last_call)
+                           card_count=s.card_count, last_call=s.last_call, **_seat_rules(s.rules))
         if s.bid is not None:
             seat.bid_tricks = s.bid
-        if s.rules is not None:
-            _seat_rules(seat, s.rules)
     if v.hand:
         m.hand.extend(_names(v.hand))
     if v.trick_leader is not None:

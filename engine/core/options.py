@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from functools import lru_cache
 from typing import Any, Self
 
 
@@ -15,9 +16,15 @@ class GameOptions:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Self:
-        """Options from a dict, ignoring unknown keys written by newer versions."""
-        known = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in known})
+        """Options from a dict, ignoring unknown keys written by newer versions (one object per value)."""
+        klass: type = cls  # plain ``type``: mypy wrongly finds ``type[Self]`` unhashable for the cache
+        return _from_items(klass, tuple(data.items()))
+
+
+@lru_cache(maxsize=1024)
+def _from_items(cls: type, items: tuple[tuple[str, Any], ...]) -> Any:
+    known = {f.name for f in fields(cls)}
+    return cls(**{k: v for k, v in items if k in known})
 
 
 def check_range(name: str, value: int, low: int, high: int) -> None:

@@ -104,7 +104,7 @@ class BuckEuchreRules:
     maker: int | None
 
 
-@dataclass
+@dataclass(frozen=True)
 class BuckEuchreSeat:
     """A seat's Buck Euchre facts."""
 

@@ -106,7 +106,7 @@ class SpadesRules:
     exchange_received: list[int]
 
 
-@dataclass
+@dataclass(frozen=True)
 class SpadesSeat:
     """A seat's Spades facts: Double Nil bid, cards seen, exchange chosen."""
 
