@@ -11,9 +11,11 @@ import math
 import random
 from dataclasses import dataclass
 
+from .actions import DEAL, Action, action_name
 from .cards import BITS, Card
 from .fairness import commitment
-from .table import TableState
+from .rules import require_turn, wrong_phase
+from .table import Seat, TableState
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +67,19 @@ def start_hand(state: TableState, chance: Chance) -> list[Card]:
     state.salt = chance.salt
     state.commitment = commitment(chance.salt, deck)
     return deck
+
+
+def open_hand(state: TableState, seat: Seat, action: Action, cards: list[Card], rng: random.Random,
+              chance: Chance | None) -> tuple[list[Card], Chance]:
+    """Check a DEAL by the seat in turn, then start the next hand from ``chance`` (drawn if None).
+
+    Returns the hand's deck (top first) and the chance outcome it came from.
+    """
+    if action != DEAL:
+        wrong_phase(state, action_name(action))
+    require_turn(state, seat)
+    chance = chance or deal_chance(state, cards, rng)
+    return start_hand(state, chance), chance
 
 
 def deal_round_robin(state: TableState, deck: list[Card], count: int) -> None:

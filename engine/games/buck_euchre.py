@@ -10,7 +10,7 @@ from typing import NoReturn
 from ..core import actions as A
 from ..core.actions import Action, Kind
 from ..core.cards import CLUBS, EUCHRE_DECK, SUIT_LETTERS, SUITS, card_list, card_name, cards_text
-from ..core.dealing import Chance, deal_chance, deal_round_robin, start_hand
+from ..core.dealing import Chance, deal_round_robin, open_hand
 from ..core.errors import Reason
 from ..core.options import GameOptions, check_flag, check_range
 from ..core.records import HandRecord, Record, record_base
@@ -183,11 +183,7 @@ def _next_active(state: BuckEuchreState, seat: Seat) -> Seat:
 def apply_deal(state: BuckEuchreState, seat: Seat, action: Action, rng: random.Random,
                chance: Chance | None = None) -> Chance | None:
     """Deal five cards each and turn up the 21st; a club turn-up makes clubs trump at once."""
-    if action != A.DEAL:
-        wrong_phase(state, A.action_name(action))
-    require_turn(state, seat)
-    chance = chance or deal_chance(state, DECK, rng)
-    deck = start_hand(state, chance)
+    deck, chance = open_hand(state, seat, action, DECK, rng, chance)
     deal_round_robin(state, deck, 20)
     state.looked = 15
     state.turnup = deck[20]

@@ -11,7 +11,7 @@ from ..core import actions as A
 from ..core.actions import PLAYS_BY_SUIT, Action, Kind
 from ..core.cards import SPADES, SUIT_MASKS, card_list, card_name, cards_text
 from ..core.choices import ExchangeChoices
-from ..core.dealing import Chance, deal_chance, deal_round_robin, start_hand
+from ..core.dealing import Chance, deal_round_robin, open_hand
 from ..core.errors import Reason
 from ..core.options import GameOptions, check_flag, check_range
 from ..core.records import HandRecord, Record, record_base
@@ -247,11 +247,7 @@ def exchange_actions_for(choice: tuple[int, int, int] | None) -> Sequence[Action
 def apply_deal(state: SpadesState, seat: Seat, action: Action, rng: random.Random,
                chance: Chance | None = None) -> Chance | None:
     """The dealer shuffles and deals 13 cards to each player; bidding starts left of the dealer."""
-    if action != A.DEAL:
-        wrong_phase(state, A.action_name(action))
-    require_turn(state, seat)
-    chance = chance or deal_chance(state, DECK, rng)
-    deck = start_hand(state, chance)
+    deck, chance = open_hand(state, seat, action, DECK, rng, chance)
     deal_round_robin(state, deck, 52)
     state.phase = Phase.BID
     state.turn = (state.dealer + 1) % 4

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from ..core import actions as A
 from ..core.actions import Action, Kind
 from ..core.cards import card_list
-from ..core.dealing import Chance, deal_chance, start_hand
+from ..core.dealing import Chance, open_hand
 from ..core.errors import Reason
 from ..core.rules import check_cards, reject, require_turn, wrong_phase
 from ..core.table import NO_BID, NO_CARD, Phase, Seat
@@ -99,11 +99,7 @@ def exchange_choice(state: Spades2State, seat: Seat) -> tuple[int, int, int] | N
 def apply_deal(state: Spades2State, seat: Seat, action: Action, rng: random.Random,
                chance: Chance | None = None) -> Chance | None:
     """The first drawer shuffles the stock and is offered its top card."""
-    if action != A.DEAL:
-        wrong_phase(state, A.action_name(action))
-    require_turn(state, seat)
-    chance = chance or deal_chance(state, DECK, rng)
-    start_hand(state, chance)
+    _, chance = open_hand(state, seat, action, DECK, rng, chance)
     state.looked = 3
     state.phase = Phase.DRAW
     _offer(state, seat)

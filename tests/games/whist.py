@@ -16,7 +16,7 @@ import engine
 from engine.core import actions as A
 from engine.core.actions import Action, Kind
 from engine.core.cards import SUIT_MASKS, card_name
-from engine.core.dealing import Chance, deal_chance, deal_round_robin, start_hand
+from engine.core.dealing import Chance, deal_round_robin, open_hand
 from engine.core.errors import Reason
 from engine.core.options import GameOptions, check_range
 from engine.core.records import HandRecord, record_base
@@ -64,11 +64,8 @@ def legal_deal(state: WhistState, seat: Seat) -> Sequence[Action]:
 def apply_deal(state: WhistState, seat: Seat, action: Action, rng: random.Random,
                chance: Chance | None = None) -> Chance | None:
     """The dealer deals 13 cards each; the player on the dealer's left leads."""
-    if action != A.DEAL:
-        wrong_phase(state, A.action_name(action))
-    require_turn(state, seat)
-    chance = chance or deal_chance(state, DECK, rng)
-    deal_round_robin(state, start_hand(state, chance), 52)
+    deck, chance = open_hand(state, seat, action, DECK, rng, chance)
+    deal_round_robin(state, deck, 52)
     state.looked = 15
     state.phase = Phase.PLAY
     state.turn = (state.dealer + 1) % 4
