@@ -17,8 +17,9 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 
-from cardgame.v1 import game_service_pb2, game_service_pb2_grpc
+from cardgame.v1 import game_service_pb2
 from service.config import Config
+from service.handlers import add_game_service
 from service.noop import noop_handler
 from service.servicer import GameServicer, Settings
 from service.store import open_store
@@ -43,7 +44,7 @@ async def serve(config: Config, stop: asyncio.Event | None = None) -> None:
         ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
     ])
     servicer = GameServicer(store, Settings(config.allow_prearranged_decks, config.allow_seeded_shuffle))
-    game_service_pb2_grpc.add_GameServiceServicer_to_server(servicer, server)
+    add_game_service(servicer, server)
     health = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     if config.bench_noop:

@@ -13,6 +13,7 @@ import hashlib
 import json
 import logging
 import random
+import re
 import secrets
 import time
 from dataclasses import dataclass
@@ -38,7 +39,8 @@ from service.errors import (
     to_status,
 )
 from service.games import GameRecord, Seat, UnsupportedRecord
-from service.store import GameExists, Store, StoreUnavailable, validate_game_id, validate_request_id
+from service.handlers import Undecodable
+from service.store import GameExists, Store, StoreUnavailable, validate_request_id
 
 log = logging.getLogger("cardgame.requests")
 
@@ -97,6 +99,7 @@ def _rpc(method):
     async def handler(self, request, context):
         call = _Call()
         async with _handled(name, call, context):
+            _decoded(request)
             return await method(self, request, context, call)
 
     return handler
@@ -108,11 +111,21 @@ def _log_request(method: str, call: _Call, code: grpc.StatusCode, start: float) 
                              "status": code.name, "latency_ms": round((time.perf_counter() - start) * 1000, 3)}))
 
 
+def _decoded(request) -> None:
+    """Reject a request body that did not decode (see service.handlers)."""
+    if isinstance(request, Undecodable):
+        raise InvalidArgument(f"the request body is not a valid {request.type_name} message")
+
+
+_GAME_ID = re.compile(r"[0-9a-f]{24}")
+
+
 def _game_id(value: str) -> str:
-    try:
-        return validate_game_id(value)
-    except ValueError as exc:
-        raise InvalidArgument(str(exc)) from None
+    """The game id of a request: the 24 lowercase hex digits CreateGame hands out."""
+    if not _GAME_ID.fullmatch(value):
+        shown = f"{value[:40]!r}{'…' if len(value) > 40 else ''}"
+        raise InvalidArgument(f"game_id must be the 24 lowercase hex digits CreateGame returned, not {shown}")
+    return value
 
 
 def _request_id(value: str) -> str | None:
@@ -370,6 +383,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
         """Stream the caller's view after every change, from ``from_version`` on."""
         call = _Call()
         async with _handled("WatchGame", call, context):
+            _decoded(request)
             call.game_id = _game_id(request.game_id)
             if request.from_version < 0:
                 raise InvalidArgument("from_version must not be negative")

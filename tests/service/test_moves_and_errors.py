@@ -147,7 +147,9 @@ def _bad_inputs(game_id: str):
     fp = grpc.StatusCode.FAILED_PRECONDITION
     inv = grpc.StatusCode.INVALID_ARGUMENT
     return [
-        ("unknown game", "Play", pb.PlayRequest(game_id="no-such-game", card="AS"), 1, grpc.StatusCode.NOT_FOUND, None),
+        ("unknown game", "Play", pb.PlayRequest(game_id="0" * 24, card="AS"), 1, grpc.StatusCode.NOT_FOUND, None),
+        ("malformed game id", "Play", pb.PlayRequest(game_id="no-such-game", card="AS"), 1, inv, None),
+        ("game id with braces", "Play", pb.PlayRequest(game_id="{" + "0" * 22 + "}", card="AS"), 1, inv, None),
         ("empty game id", "Play", pb.PlayRequest(game_id="", card="AS"), 1, inv, None),
         ("oversized game id", "Play", pb.PlayRequest(game_id="g" * 5000, card="AS"), 1, inv, None),
         ("malformed card", "Play", pb.PlayRequest(game_id=game_id, card="ZZ"), 1, inv, None),
@@ -158,7 +160,12 @@ def _bad_inputs(game_id: str):
         ("bid kind missing", "Bid", pb.BidRequest(game_id=game_id), 1, inv, None),
         ("bid out of range", "Bid", pb.BidRequest(game_id=game_id, kind=pb.BID_KIND_TRICKS, tricks=14), 1, fp,
          "INVALID_BID"),
-        ("negative bid", "Bid", pb.BidRequest(game_id=game_id, kind=pb.BID_KIND_TRICKS, tricks=-1), 1, inv, None),
+        ("negative bid", "Bid", pb.BidRequest(game_id=game_id, kind=pb.BID_KIND_TRICKS, tricks=-1), 1, fp,
+         "INVALID_BID"),
+        ("huge bid", "Bid", pb.BidRequest(game_id=game_id, kind=pb.BID_KIND_TRICKS, tricks=2**31 - 1), 1, fp,
+         "INVALID_BID"),
+        ("negative bid by Act", "Act", pb.ActRequest(game_id=game_id, action="bid -1"), 1, inv, None),  # no notation
+        ("bid 14 by Act", "Act", pb.ActRequest(game_id=game_id, action="bid 14"), 1, fp, "INVALID_BID"),
         ("out of turn", "Bid", pb.BidRequest(game_id=game_id, kind=pb.BID_KIND_TRICKS, tricks=2), 2, fp,
          "NOT_YOUR_TURN"),
         ("wrong phase play", "Play", pb.PlayRequest(game_id=game_id, card="2C"), 1, fp, "WRONG_PHASE"),
@@ -226,3 +233,25 @@ def test_create_game_validation(stub):
     ]
     for request in cases:
         assert code_of(stub.CreateGame, request) == inv, request
+
+
+# A truncated tag, invalid UTF-8 in field 1, a field longer than the body, invalid UTF-8 in field 2.
+UNDECODABLE = [b"\xff\xff\xff", b"\x0a\x05\xff\xfe\xfd\xfc\xfb", b"\x0a\x10abc", b"\x12\x03\xc3\x28\x41"]
+
+
+def test_undecodable_bodies_answer_invalid_argument_on_every_method_without_a_traceback(server):
+    from service.handlers import SERVICE
+
+    with grpc.insecure_channel(server.address) as channel:
+        for method in SERVICE.methods:
+            path = f"/{SERVICE.full_name}/{method.name}"
+            call = (channel.unary_stream if method.server_streaming else channel.unary_unary)(path)
+            for body in UNDECODABLE:
+                with pytest.raises(grpc.RpcError) as info:
+                    reply = call(body, timeout=5)
+                    if method.server_streaming:
+                        list(reply)
+                assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT, (method.name, body)
+                if body == UNDECODABLE[0]:   # a truncated tag: no message type decodes it
+                    assert f"not a valid {method.input_type.full_name} message" in info.value.details()
+    assert "Traceback" not in server.log_text() and "DecodeError" not in server.log_text()
