@@ -8,6 +8,7 @@ included) and its idempotency record, atomically, only if the version is still t
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import hashlib
 import json
@@ -47,6 +48,8 @@ log = logging.getLogger("cardgame.requests")
 MAX_DECKS = 200
 MAX_ATTEMPTS = 32
 MAX_BOT_ACTIONS = 2000
+DEFAULT_PAGE_SIZE = 100
+MAX_PAGE_SIZE = 500
 
 
 @dataclass
@@ -135,6 +138,24 @@ def _request_id(value: str) -> str | None:
         raise InvalidArgument(str(exc)) from None
 
 
+def _page_token(game_id: str, start: int) -> str:
+    """The opaque page token of GetScore's page starting at hand index ``start`` of this game."""
+    return base64.urlsafe_b64encode(f"{game_id}:{start}".encode()).decode()
+
+
+def _page_start(token: str, game_id: str) -> int:
+    """The hand index a page token continues from (0 for none); InvalidArgument for a foreign one."""
+    if not token:
+        return 0
+    try:
+        owner, _, start = base64.urlsafe_b64decode(token.encode()).decode().partition(":")
+        if owner == game_id and start.isdigit() and len(start) <= 9:
+            return int(start)
+    except (ValueError, UnicodeError):
+        pass
+    raise InvalidArgument("page_token is not one that GetScore returned for this game")
+
+
 def _retry_record(method: str, request, seat: int | None, version: int, salt: str | None = None) -> bytes:
     """What a retry of ``request`` needs to rebuild its answer: fingerprint, seat, version (and salt)."""
     digest = hashlib.sha256(method.encode() + b"\0" + request.SerializeToString(deterministic=True))
@@ -189,13 +210,21 @@ class GameServicer(pb_grpc.GameServiceServicer):
 
     @_rpc
     async def GetScore(self, request, context, call):
-        """Every finished hand's score record, the totals and the winner (public)."""
+        """A page of the finished hands' score records, the totals and the winner (public)."""
         call.game_id = _game_id(request.game_id)
+        if request.page_size < 0:
+            raise InvalidArgument("page_size must not be negative")
+        size = min(request.page_size or DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
+        start = _page_start(request.page_token, call.game_id)
         _, record = await self._load(call.game_id)
         auth.seat_of(call.game_id, auth.bearer_token(context.invocation_metadata()),
                      [s.token_hash for s in record.seats])
-        record.with_hands(await self.store.hands(call.game_id))
-        return convert.score_message(record.state)
+        hands = await self.store.hands(call.game_id, start, size + 1)
+        record.with_hands(hands[:size])
+        response = convert.score_message(record.state)
+        if len(hands) > size:
+            response.next_page_token = _page_token(call.game_id, start + size)
+        return response
 
     # ---- creating ----
 

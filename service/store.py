@@ -89,8 +89,9 @@ class Store(Protocol):
         """
         ...
 
-    async def hands(self, game_id: str) -> list[bytes]:
-        """Return every hand record appended by commits, oldest first ([] for no such game)."""
+    async def hands(self, game_id: str, start: int = 0, count: int | None = None) -> list[bytes]:
+        """Return the hand records appended by commits from index ``start`` (``count`` of them, or all
+        the rest), oldest first ([] for no such game)."""
         ...
 
     async def get_retry(self, game_id: str, request_id: str) -> bytes | None:

@@ -140,12 +140,15 @@ class MemoryStore:
         game = self._live_game(game_id, now)
         return None if game is None else self._recall(game, request_id, now)
 
-    async def hands(self, game_id: str) -> list[bytes]:
-        """Return every hand record appended by commits, oldest first ([] for no such game)."""
+    async def hands(self, game_id: str, start: int = 0, count: int | None = None) -> list[bytes]:
+        """Return the hand records appended by commits from index ``start`` (``count`` of them, or all
+        the rest), oldest first ([] for no such game)."""
         validate_game_id(game_id)
         self._check_open()
         game = self._live_game(game_id, self._now())
-        return [] if game is None else list(game.hands)
+        if game is None:
+            return []
+        return game.hands[max(start, 0):None if count is None else max(start, 0) + max(count, 0)]
 
     async def log_after(self, game_id: str, version: int, until: int | None = None) -> list[tuple[int, bytes]]:
         """Return (version, entry) pairs with versions above ``version`` (and at most ``until``), ascending."""

@@ -288,11 +288,15 @@ class RedisStore:
             found = await self._recall_script(keys=[self.key(game_id, "req")], args=[request_id, self._request_ttl_ms])
         return None if found is None else bytes(found)
 
-    async def hands(self, game_id: str) -> list[bytes]:
-        """Return every hand record appended by commits, oldest first ([] for no such game)."""
+    async def hands(self, game_id: str, start: int = 0, count: int | None = None) -> list[bytes]:
+        """Return the hand records appended by commits from index ``start`` (``count`` of them, or all
+        the rest), oldest first ([] for no such game)."""
+        first = max(start, 0)
+        if count is not None and count <= 0:
+            return []
         key = self.key(game_id, "hands")
         with unavailable_on_error("hands"):
-            return await self._client.lrange(key, 0, -1)
+            return await self._client.lrange(key, first, -1 if count is None else first + count - 1)
 
     async def log_after(self, game_id: str, version: int, until: int | None = None) -> list[tuple[int, bytes]]:
         """Return (version, entry) pairs with versions above ``version`` (and at most ``until``), ascending."""

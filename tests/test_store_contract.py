@@ -287,6 +287,10 @@ async def test_hand_records_are_appended_only_with_a_successful_commit(store: St
     assert (await commit(store, game, 2, b"s3", b"b", b"c", hands=(b"h2", b"h3"))).version == 4
     assert await store.hands(game) == [b"h1", b"h2", b"h3"]
     assert await store.hands(new_id()) == []
+    assert await store.hands(game, 1) == [b"h2", b"h3"]
+    assert await store.hands(game, 1, 1) == [b"h2"]
+    assert await store.hands(game, 2, 10) == [b"h3"]
+    assert await store.hands(game, 3, 1) == [] and await store.hands(game, 0, 0) == []
 
 
 async def test_finished_game_expires_after_finished_ttl(store: Store, clock: FakeClock) -> None:

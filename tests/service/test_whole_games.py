@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import grpc
 import pytest
 from players import create, play_to_end, tokens_of
 
@@ -63,3 +64,29 @@ def test_whole_game_matches_get_score_and_engine(stub, variant):
     else:
         for seat in range(4):
             assert 25 + sum(h.seats[seat].points for h in score.hands) == score.totals[seat].score
+
+
+def test_get_score_pages_through_every_hand(stub):
+    decks = decks_for("spades", 3)
+    created = create(stub, "spades", first_dealer=1, options=SPADES_OPTIONS,
+                     decks=[pb.Deck(cards=deck_text(d).split()) for d in decks])
+    play_to_end(stub, created.game_id, tokens_of(created), random.Random("pages"))
+    whole = stub.GetScore(pb.GetScoreRequest(game_id=created.game_id))
+    assert len(whole.hands) >= 2 and not whole.next_page_token
+    pages, token = [], ""
+    for _ in range(len(whole.hands) + 1):
+        page = stub.GetScore(pb.GetScoreRequest(game_id=created.game_id, page_size=1, page_token=token))
+        assert len(page.hands) == 1 and page.totals == whole.totals and page.winner_side == whole.winner_side
+        pages.extend(page.hands)
+        token = page.next_page_token
+        if not token:
+            break
+    assert list(pages) == list(whole.hands)
+    other = create(stub, "buck_euchre", first_dealer=0).game_id
+    foreign = stub.GetScore(pb.GetScoreRequest(game_id=created.game_id, page_size=1)).next_page_token
+    for bad in (pb.GetScoreRequest(game_id=created.game_id, page_size=-1),
+                pb.GetScoreRequest(game_id=created.game_id, page_token="junk"),
+                pb.GetScoreRequest(game_id=other, page_token=foreign)):
+        with pytest.raises(grpc.RpcError) as info:
+            stub.GetScore(bad)
+        assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT

@@ -133,6 +133,8 @@ def rule_options(variant: int, options: options_pb2.RuleOptions | Mapping[str, A
     raise ValueError("options of a game without a Variant value must be a RuleOptions message")
 
 
+MAX_SCORE_PAGE = 500  # the most hands the server returns per GetScore page
+
 class GameClient:
     """A GameService client acting for one seat (or as a spectator when ``token`` is None)."""
 
@@ -226,8 +228,16 @@ class GameClient:
         return self.send("GetGame", pb.GetGameRequest(game_id=game_id)).view
 
     def get_score(self, game_id: str) -> pb.GetScoreResponse:
-        """Every completed hand's score breakdown, the totals and the winner."""
-        return self.send("GetScore", pb.GetScoreRequest(game_id=game_id))
+        """Every completed hand's score breakdown, the totals and the winner (all pages joined)."""
+        score = self.send("GetScore", pb.GetScoreRequest(game_id=game_id, page_size=MAX_SCORE_PAGE))
+        token = score.next_page_token
+        while token:
+            page = self.send("GetScore", pb.GetScoreRequest(game_id=game_id, page_size=MAX_SCORE_PAGE,
+                                                            page_token=token))
+            score.hands.extend(page.hands)
+            token = page.next_page_token
+        score.next_page_token = ""
+        return score
 
     def deal(self, game_id: str, *, expected_version: int | None = None, request_id: str | None = None) -> GameView:
         """Deal the next hand (two-player Spades: start the draw)."""
