@@ -48,7 +48,7 @@ def measure(address: str, client: redis.Redis, prefix: str) -> dict[str, int]:
         bot = pb.SeatConfig(kind=enums.PLAYER_KIND_BOT_BASIC)
         created = stub.CreateGame(pb.CreateGameRequest(
             variant=enums.VARIANT_SPADES, seats=[pb.SeatConfig(name="Human"), bot, bot, bot], first_dealer=0,
-            options=options_pb2.RuleOptions(spades=options_pb2.SpadesOptions(target_score=100_000)),
+            options=options_pb2.RuleOptions(spades=options_pb2.SpadesOptions(target_score=5000)),
             request_id=uuid.uuid4().hex))
         game_id = created.game_id
         meta = [("authorization", f"Bearer {created.seat_tokens[0].token}")]

@@ -89,3 +89,14 @@ def test_act_notation_round_trips_every_listed_action():
         for action in engine.legal_actions(state, seat):
             assert convert.act_action(convert.legal_action(action).notation) == action
     assert convert.act_action("exchange 2C, 3D 4H") == engine.exchange(engine.parse_cards("2C 3D 4H"))
+
+
+def test_options_outside_their_ranges_are_invalid_arguments():
+    from cardgame.v1 import options_pb2
+
+    for bad in (options_pb2.SpadesOptions(target_score=100_000), options_pb2.SpadesOptions(bag_limit=1),
+                options_pb2.SpadesOptions(bag_penalty=100_000), options_pb2.SpadesOptions(exchange_size=5)):
+        with pytest.raises(InvalidArgument):
+            convert.options("spades", options_pb2.RuleOptions(spades=bad))
+    with pytest.raises(InvalidArgument):
+        convert.options("buck_euchre", options_pb2.RuleOptions(buck_euchre=options_pb2.BuckEuchreOptions(penalty=26)))

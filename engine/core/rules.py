@@ -41,8 +41,19 @@ def finish_trick(state: TableState, winner_index: int) -> Seat:
     return winner
 
 
-def end_game_or_pass_deal(state: TableState) -> None:
-    """After a hand: game over when there is a winner, else the deal passes to the left."""
+MAX_HANDS = 500
+"""The most hands a game lasts: after the last, the best score wins (a tie is a draw)."""
+
+
+def end_game_or_pass_deal(state: TableState, high_wins: bool = True) -> None:
+    """After a hand: game over when there is a winner or the game has lasted ``MAX_HANDS`` hands
+    (then the side with the best score, the highest unless ``high_wins`` is false, wins, and a
+    tie for it leaves the game drawn with no winner); else the deal passes to the left."""
+    if not state.winner and state.hand_no >= MAX_HANDS:
+        state.winner = best_side(state.scores, list(range(state.sides)), high=high_wins)
+        state.phase = Phase.GAME_OVER
+        state.turn = NOBODY
+        return
     if state.winner:
         state.phase = Phase.GAME_OVER
         state.turn = NOBODY
@@ -72,3 +83,13 @@ def check_cards(state: TableState, seat: Seat, action: Action, low: int, high: i
         wanted = str(low) if low == high else f"{low} to {high}"
         reject(Reason.INVALID_EXCHANGE, f"choose {wanted} cards, not {k}")
     return mask
+
+
+def best_side(scores: list[int], qualified: list[int], high: bool) -> list[int]:
+    """The one qualified side with the best score (highest or lowest) as a list; [] on a tie or none."""
+    if not qualified:
+        return []
+    pick = max if high else min
+    best = pick(scores[s] for s in qualified)
+    leaders = [s for s in qualified if scores[s] == best]
+    return leaders if len(leaders) == 1 else []

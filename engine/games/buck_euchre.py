@@ -14,15 +14,27 @@ from ..core.dealing import Chance, deal_round_robin, open_hand
 from ..core.errors import Reason
 from ..core.options import GameOptions, check_flag, check_range
 from ..core.records import HandRecord, Record, record_base
-from ..core.rules import check_cards, end_game_or_pass_deal, finish_trick, has, reject, require_turn, wrong_phase
+from ..core.rules import (
+    best_side,
+    check_cards,
+    end_game_or_pass_deal,
+    finish_trick,
+    has,
+    reject,
+    require_turn,
+    wrong_phase,
+)
 from ..core.table import NO_CARD, NOBODY, Phase, Seat, TableState
 from ..core.tricks import euchre_rules
 from ..core.views import View, in_hand, table_view
 from ..game import Game
-from .spades_scoring import best_side
 
 NAME = "buck_euchre"
 NO_TRUMP = 4  # trump settled as "no trump"
+
+
+BUCK_EUCHRE_RANGES = {"starting_score": (1, 100), "maker_requirement": (0, 5), "penalty": (0, 25)}
+"""The accepted range of each numeric Buck Euchre option."""
 
 
 @dataclass(frozen=True)
@@ -37,9 +49,8 @@ class BuckEuchreOptions(GameOptions):
 
     def validate(self) -> None:
         """Raise ValueError when an option is out of its sensible range."""
-        check_range("starting_score", self.starting_score, 1, 100_000)
-        check_range("maker_requirement", self.maker_requirement, 0, 5)
-        check_range("penalty", self.penalty, 0, 100_000)
+        for name, (low, high) in BUCK_EUCHRE_RANGES.items():
+            check_range(name, getattr(self, name), low, high)
         check_flag("club_turn_up_forces_clubs", self.club_turn_up_forces_clubs)
         check_flag("turned_down_suit_may_be_named", self.turned_down_suit_may_be_named)
 
@@ -363,7 +374,7 @@ def _end_hand(state: BuckEuchreState) -> None:
         kitty=cards_text(state.kitty), seats=seats, swept_by=state.swept))
     state.winner = [state.swept] if state.swept != NOBODY else buck_euchre_winners(state.scores)
     state.hands = [0] * 4
-    end_game_or_pass_deal(state)
+    end_game_or_pass_deal(state, high_wins=False)
 
 
 def view(state: BuckEuchreState, seat: Seat | None) -> View:

@@ -31,6 +31,12 @@ _CLUB_PLAYS, _DIAMOND_PLAYS, _HEART_PLAYS, _SPADE_PLAYS = PLAYS_BY_SUIT
 _PLAY = int(Kind.PLAY)
 
 
+SPADES_RANGES = {"target_score": (100, 5000), "bag_limit": (5, 50), "bag_penalty": (0, 500),
+                 "nil_value": (0, 500), "double_nil_value": (0, 1000), "exchange_size": (0, 4)}
+"""The accepted range of each numeric Spades option: what real tables play, and with the hands
+cap (``MAX_HANDS``) small enough that no score can leave a 32-bit integer."""
+
+
 @dataclass(frozen=True)
 class SpadesOptions(GameOptions):
     """Options of both Spades variants (two-player Spades applies them per player)."""
@@ -44,14 +50,10 @@ class SpadesOptions(GameOptions):
     exchange_size: int = 3
 
     def validate(self) -> None:
-        """Raise ValueError when an option is out of its sensible range."""
-        check_range("target_score", self.target_score, 1, 100_000)
-        check_range("bag_limit", self.bag_limit, 1, 1_000)
-        check_range("bag_penalty", self.bag_penalty, 0, 100_000)
-        check_range("nil_value", self.nil_value, 0, 100_000)
-        check_range("double_nil_value", self.double_nil_value, 0, 100_000)
+        """Raise ValueError when an option is outside the range real tables use (SPADES_RANGES)."""
+        for name, (low, high) in SPADES_RANGES.items():
+            check_range(name, getattr(self, name), low, high)
         check_flag("double_nil_allowed", self.double_nil_allowed)
-        check_range("exchange_size", self.exchange_size, 0, 13)
 
 
 class SpadesState(TableState):

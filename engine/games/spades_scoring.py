@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core.records import Record
+from ..core.rules import best_side
 
 DOUBLE_NIL_BID = -2
 NIL_NONE, NIL_MADE, NIL_FAILED = "none", "made", "failed"
@@ -87,13 +88,3 @@ def spades_winners(scores: list[int], target: int) -> list[int]:
     ([1], [], [])
     """
     return best_side(scores, [s for s in range(len(scores)) if scores[s] >= target], high=True)
-
-
-def best_side(scores: list[int], qualified: list[int], high: bool) -> list[int]:
-    """The one qualified side with the best score (highest or lowest) as a list; [] on a tie or none."""
-    if not qualified:
-        return []
-    pick = max if high else min
-    best = pick(scores[s] for s in qualified)
-    leaders = [s for s in qualified if scores[s] == best]
-    return leaders if len(leaders) == 1 else []

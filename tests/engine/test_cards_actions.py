@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -21,6 +22,7 @@ from engine import (
     REVEAL,
     STAY_IN,
     Kind,
+    Phase,
     action_name,
     bid,
     card_name,
@@ -37,6 +39,8 @@ from engine import (
     play,
 )
 from engine.core.cards import EUCHRE_DECK, card_list
+from engine.games.buck_euchre import BUCK_EUCHRE_RANGES
+from engine.games.spades import SPADES_RANGES
 
 ALL_CARDS = list(range(52))
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
@@ -386,3 +390,41 @@ def test_per_suit_lookup_tables_list_every_subset_lowest_card_first():
             assert cards._BY_SUIT[s][m] == tuple(s * 13 + r for r in ranks)
             assert actions.PLAYS_BY_SUIT[s][m] == tuple(engine.play(s * 13 + r) for r in ranks)
     assert cards.card_list(cards.FULL_DECK) == list(range(52)) and cards.card_list(0) == []
+
+
+@pytest.mark.parametrize(("variant", "cls", "ranges"), [
+    ("spades", engine.SpadesOptions, SPADES_RANGES), ("buck_euchre", engine.BuckEuchreOptions, BUCK_EUCHRE_RANGES)])
+def test_every_numeric_option_is_bounded_to_its_documented_range(variant, cls, ranges):
+    assert set(ranges) == {f.name for f in dataclasses.fields(cls) if f.type in ("int", int)}
+    for name, (low, high) in ranges.items():
+        for ok in (low, high):
+            engine.new_game(variant, options=cls(**{name: ok}), first_dealer=0)
+        for bad in (low - 1, high + 1, True, "5"):
+            with pytest.raises(ValueError, match=name):
+                engine.new_game(variant, options=cls(**{name: bad}), first_dealer=0)
+    # the options that once let legal play overflow a 32-bit score are refused
+    with pytest.raises(ValueError):
+        engine.SpadesOptions(target_score=100_000, bag_limit=1, bag_penalty=100_000, nil_value=0).validate()
+
+
+@pytest.mark.parametrize("variant", ["spades", "spades2", "buck_euchre"])
+def test_a_game_ends_after_max_hands_with_the_best_score_winning_or_a_draw(monkeypatch, variant):
+    from engine.core import rules
+
+    monkeypatch.setattr(rules, "MAX_HANDS", 3)
+    options = engine.SpadesOptions(target_score=5000) if variant != "buck_euchre" else \
+        engine.BuckEuchreOptions(starting_score=100)
+    rng = random.Random(f"{variant}-3")   # a seed whose Buck Euchre game has no sweep (which ends it early)
+    state = engine.new_game(variant, options, rng, first_dealer=0)
+    for _ in range(3000):
+        if state.phase == Phase.GAME_OVER:
+            break
+        seat = next(s for s in ([state.turn] if state.turn >= 0 else range(state.n))
+                    if [a for a in engine.legal_actions(state, s) if a != engine.REVEAL])
+        legal = [a for a in engine.legal_actions(state, seat) if a not in (engine.REVEAL, engine.DOUBLE_NIL)]
+        engine.apply(state, seat, legal[rng.randrange(len(legal))], rng)
+    assert state.phase == Phase.GAME_OVER and state.hand_no == 3 and len(state.records) == 3
+    best = (max if variant != "buck_euchre" else min)(state.scores)
+    leaders = [side for side, score in enumerate(state.scores) if score == best]
+    assert state.winner == (leaders if len(leaders) == 1 else [])
+    assert all(engine.legal_actions(state, s) == [] for s in range(state.n))
