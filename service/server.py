@@ -20,12 +20,14 @@ from grpc_reflection.v1alpha import reflection
 from cardgame.v1 import game_service_pb2
 from service.config import Config
 from service.handlers import add_game_service
+from service.health import follow_store
 from service.noop import noop_handler
 from service.servicer import GameServicer, Settings
 from service.store import open_store
 
 log = logging.getLogger("cardgame.server")
 SERVICE_NAME = game_service_pb2.DESCRIPTOR.services_by_name["GameService"].full_name
+HEALTH_NAMES = ("", SERVICE_NAME)
 MAX_MESSAGE_BYTES = 1 << 20
 GC_GEN0_THRESHOLD = 50_000
 
@@ -53,8 +55,9 @@ async def serve(config: Config, stop: asyncio.Event | None = None) -> None:
         (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME), server)
     port = server.add_insecure_port(f"{config.host}:{config.port}")
     await server.start()
-    for name in ("", SERVICE_NAME):
+    for name in HEALTH_NAMES:
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
+    monitor = asyncio.get_running_loop().create_task(follow_store(store, health, HEALTH_NAMES), name="store-health")
     store_name = "redis" if config.redis_url else "memory"
     log.info("listening on %s:%d (pid %d, store %s)", config.host, port, os.getpid(), store_name)
     print(f"cardgame server listening on {config.host}:{port} (store: {store_name})", flush=True)
@@ -66,6 +69,7 @@ async def serve(config: Config, stop: asyncio.Event | None = None) -> None:
     await stop.wait()
     log.info("shutting down: health NOT_SERVING for %.1f s, then %.1f s for in-flight calls",
              config.drain_s, config.grace_s)
+    monitor.cancel()
     await health.enter_graceful_shutdown()
     await asyncio.sleep(config.drain_s)  # let load balancers see NOT_SERVING and move traffic away
     await server.stop(config.grace_s)

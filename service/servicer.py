@@ -82,7 +82,8 @@ async def _handled(name: str, call: _Call, context):
         await context.abort_with_status(to_status(exc))
     except StoreUnavailable as exc:
         code = grpc.StatusCode.UNAVAILABLE
-        await context.abort_with_status(to_status(Unavailable(f"game store unavailable: {exc}")))
+        log.warning("game store unavailable in %s: %s", name, exc)  # the details stay in the log
+        await context.abort_with_status(to_status(Unavailable("the game store is unavailable; retry shortly")))
     except (asyncio.CancelledError, grpc.aio.AbortError):
         code = grpc.StatusCode.CANCELLED
         raise

@@ -97,15 +97,36 @@ def test_redis_down_is_unavailable_and_the_game_resumes_after_restart():
             created = create(stub, "spades", first_dealer=0)
             game_id, tokens = created.game_id, tokens_of(created)
             send(stub, "Deal", pb.DealRequest(game_id=game_id), tokens[0])
+            health = health_pb2_grpc.HealthStub(channel)
+            assert health_status(health) == health_pb2.HealthCheckResponse.SERVING
             redis.stop()
             bid = pb.BidRequest(game_id=game_id, kind=pb.BID_KIND_TRICKS, tricks=3)
-            assert code_of(send, stub, "Bid", bid, tokens[1], timeout=10) == grpc.StatusCode.UNAVAILABLE
+            with pytest.raises(grpc.RpcError) as info:
+                send(stub, "Bid", bid, tokens[1], timeout=10)
+            assert info.value.code() == grpc.StatusCode.UNAVAILABLE
+            assert "127.0.0.1" not in info.value.details() and str(redis.port) not in info.value.details()
             assert code_of(stub.GetGame, pb.GetGameRequest(game_id=game_id), timeout=10) == \
                 grpc.StatusCode.UNAVAILABLE
+            wait_for_health(health, health_pb2.HealthCheckResponse.NOT_SERVING)
             redis.start()
+            wait_for_health(health, health_pb2.HealthCheckResponse.SERVING)
             bid.request_id = ""
             view = send(stub, "Bid", bid, tokens[1], timeout=10).view
             assert view.version == 3 and view.seats[1].bid_tricks == 3
+        assert "Connection refused" in proc.log_text() or "connecting" in proc.log_text()  # details are logged
+
+
+def health_status(health) -> int:
+    """The server's overall health status."""
+    return health.Check(health_pb2.HealthCheckRequest(), timeout=5).status
+
+
+def wait_for_health(health, status: int, within_s: float = 8.0) -> None:
+    """Wait until the server's health is ``status``; fail after ``within_s``."""
+    deadline = time.monotonic() + within_s
+    while health_status(health) != status:
+        assert time.monotonic() < deadline, f"health did not become {status} within {within_s} s"
+        time.sleep(0.1)
 
 
 @pytest.mark.parametrize("variant,strategy", [("spades", enums.PLAYER_KIND_BOT_BASIC),

@@ -1,0 +1,44 @@
+"""Health that tells the truth: NOT_SERVING while the game store cannot be reached.
+
+A background task pings the store every ``interval_s``; ``failures`` failed pings in a row turn
+the server's health NOT_SERVING, and ``successes`` good ones in a row turn it back to SERVING
+(hysteresis, so one slow ping does not make a load balancer flap).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+
+from grpc_health.v1 import health_pb2
+from grpc_health.v1._async import HealthServicer
+
+from service.store import Store, StoreUnavailable
+
+log = logging.getLogger("cardgame.health")
+
+SERVING = health_pb2.HealthCheckResponse.SERVING
+NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
+
+
+async def follow_store(store: Store, health: HealthServicer, names: Sequence[str], interval_s: float = 1.0,
+                       failures: int = 2, successes: int = 2) -> None:
+    """Keep the health of ``names`` in step with the store's reachability until cancelled."""
+    serving, streak = True, 0
+    while True:
+        await asyncio.sleep(interval_s)
+        try:
+            await store.ping()
+            ok = True
+        except StoreUnavailable as exc:
+            ok = False
+            if serving:
+                log.warning("game store ping failed: %s", exc)
+        streak = streak + 1 if ok != serving else 0
+        if streak >= (successes if ok else failures):
+            serving, streak = ok, 0
+            log.warning("game store %s: health %s", "reachable again" if ok else "unreachable",
+                        "SERVING" if ok else "NOT_SERVING")
+            for name in names:
+                await health.set(name, SERVING if ok else NOT_SERVING)
