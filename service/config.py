@@ -29,6 +29,7 @@ class Config:
     bench_noop: bool = False
     uvloop: bool = True
     game_modules: tuple[str, ...] = ()
+    require_noeviction: bool = False
 
 
 def _env_bool(name: str) -> bool:
@@ -69,6 +70,8 @@ def parse(argv: list[str] | None = None) -> Config:
                    help="serve the benchmark's no-op RPC (BENCH_NOOP)")
     p.add_argument("--no-uvloop", action="store_true", default=_env_bool("NO_UVLOOP"),
                    help="use the standard asyncio loop even when uvloop is installed (NO_UVLOOP)")
+    p.add_argument("--require-noeviction", action="store_true", default=_env_bool("REQUIRE_NOEVICTION"),
+                   help="refuse to start unless Redis runs with maxmemory-policy noeviction (REQUIRE_NOEVICTION)")
     p.add_argument("--game-module", action="append", dest="game_modules",
                    default=[m for m in env("GAME_MODULES", "").split(",") if m.strip()],
                    help="a Python module to import at start-up that registers more games with "
@@ -86,4 +89,4 @@ def parse(argv: list[str] | None = None) -> Config:
                   max_requests=a.max_requests, log_level=a.log_level.upper(), grace_s=a.grace, drain_s=a.drain,
                   allow_prearranged_decks=a.allow_prearranged_decks, allow_seeded_shuffle=a.allow_seeded_shuffle,
                   bench_noop=a.bench_noop, uvloop=not a.no_uvloop,
-                  game_modules=tuple(m.strip() for m in a.game_modules))
+                  game_modules=tuple(m.strip() for m in a.game_modules), require_noeviction=a.require_noeviction)

@@ -22,10 +22,11 @@ SERVING = health_pb2.HealthCheckResponse.SERVING
 NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
 
 
-async def follow_store(store: Store, health: HealthServicer, names: Sequence[str], interval_s: float = 1.0,
-                       failures: int = 2, successes: int = 2) -> None:
-    """Keep the health of ``names`` in step with the store's reachability until cancelled."""
-    serving, streak = True, 0
+async def follow_store(store: Store, health: HealthServicer, names: Sequence[str], serving: bool = True,
+                       interval_s: float = 1.0, failures: int = 2, successes: int = 2) -> None:
+    """Keep the health of ``names`` (now SERVING or not, as ``serving`` says) in step with the store's
+    reachability until cancelled."""
+    streak = 0
     while True:
         await asyncio.sleep(interval_s)
         try:

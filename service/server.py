@@ -23,7 +23,7 @@ from service.handlers import add_game_service
 from service.health import follow_store
 from service.noop import noop_handler
 from service.servicer import GameServicer, Settings
-from service.store import open_store
+from service.store import Store, StoreUnavailable, open_store
 
 log = logging.getLogger("cardgame.server")
 SERVICE_NAME = game_service_pb2.DESCRIPTOR.services_by_name["GameService"].full_name
@@ -54,10 +54,13 @@ async def serve(config: Config, stop: asyncio.Event | None = None) -> None:
     reflection.enable_server_reflection(
         (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME), server)
     port = server.add_insecure_port(f"{config.host}:{config.port}")
+    ready = await _check_store(store, config)
     await server.start()
     for name in HEALTH_NAMES:
-        await health.set(name, health_pb2.HealthCheckResponse.SERVING)
-    monitor = asyncio.get_running_loop().create_task(follow_store(store, health, HEALTH_NAMES), name="store-health")
+        await health.set(name, health_pb2.HealthCheckResponse.SERVING if ready else
+                         health_pb2.HealthCheckResponse.NOT_SERVING)
+    monitor = asyncio.get_running_loop().create_task(follow_store(store, health, HEALTH_NAMES, ready),
+                                                   name="store-health")
     store_name = "redis" if config.redis_url else "memory"
     log.info("listening on %s:%d (pid %d, store %s)", config.host, port, os.getpid(), store_name)
     print(f"cardgame server listening on {config.host}:{port} (store: {store_name})", flush=True)
@@ -74,6 +77,25 @@ async def serve(config: Config, stop: asyncio.Event | None = None) -> None:
     await asyncio.sleep(config.drain_s)  # let load balancers see NOT_SERVING and move traffic away
     await server.stop(config.grace_s)
     await store.close()
+
+
+async def _check_store(store: Store, config: Config) -> bool:
+    """Warm the store's connections up (a cluster client learns its slots) and check its eviction
+    policy; returns whether it answered. A policy other than noeviction loses games under memory
+    pressure: the server warns, or with ``--require-noeviction`` refuses to start."""
+    try:
+        await store.ping()
+    except StoreUnavailable as exc:
+        log.warning("game store unreachable at start (%s): health NOT_SERVING until it answers", exc)
+        return False
+    policy = await store.eviction_policy()
+    if policy is not None and policy != "noeviction":
+        message = (f"Redis maxmemory-policy is {policy!r}: under memory pressure it deletes games in play; "
+                   "run Redis with maxmemory-policy noeviction")
+        if config.require_noeviction:
+            raise SystemExit(message)
+        log.warning(message)
+    return True
 
 
 def _store_options(config: Config) -> dict[str, Any]:

@@ -110,6 +110,10 @@ class Store(Protocol):
         """Raise StoreUnavailable unless the store answers."""
         ...
 
+    async def eviction_policy(self) -> str | None:
+        """The store's key-eviction policy (Redis ``maxmemory-policy``), None when it has none or hides it."""
+        ...
+
     async def close(self) -> None:
         """Release connections and end all watches."""
         ...

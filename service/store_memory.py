@@ -182,6 +182,10 @@ class MemoryStore:
         """Return at once: an in-process store is always reachable until closed."""
         self._check_open()
 
+    async def eviction_policy(self) -> str | None:
+        """None: an in-process store never evicts."""
+        return None
+
     async def close(self) -> None:
         """Drop every game and end all watches."""
         self._closed = True

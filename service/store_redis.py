@@ -337,6 +337,16 @@ class RedisStore:
         with unavailable_on_error("ping"):
             await self._client.ping()
 
+    async def eviction_policy(self) -> str | None:
+        """Redis' ``maxmemory-policy`` (any node's, in a cluster), None when CONFIG GET is not allowed."""
+        try:
+            reply = await self._client.config_get("maxmemory-policy")
+        except (RedisError, OSError) as exc:
+            log.info("cannot read the Redis eviction policy: %s", exc)
+            return None
+        value = reply.get("maxmemory-policy") or reply.get(b"maxmemory-policy")
+        return value.decode() if isinstance(value, bytes) else value
+
     async def close(self) -> None:
         """End all watches, drop the pub/sub connection and close the client if owned."""
         await self._hub.close()

@@ -217,3 +217,33 @@ def test_watch_past_events_without_a_game_state_sends_the_current_view():
         view = next(stream).view
         stream.cancel()
         assert view.version == 2 and view.phase == enums.PHASE_DEAL
+
+
+def test_an_evicting_redis_is_refused_on_demand_and_warned_about_otherwise():
+    import redis as redis_client
+
+    with PrivateRedis() as private:
+        redis_client.Redis.from_url(private.url).config_set("maxmemory-policy", "allkeys-lru")
+        with pytest.raises(RuntimeError, match="server exited"):
+            ServerProcess("--require-noeviction", redis_url=private.url).start(timeout_s=10)
+        with ServerProcess(redis_url=private.url) as proc:
+            assert "maxmemory-policy is 'allkeys-lru'" in proc.log_text()
+
+
+def test_a_server_started_before_its_redis_serves_once_redis_answers():
+    with PrivateRedis() as private:
+        private.stop()
+        starter = threading.Timer(2.0, private.start)
+        starter.start()
+        started = time.monotonic()
+        proc = ServerProcess(redis_url=private.url)
+        try:
+            proc.start(timeout_s=20)
+            assert time.monotonic() - started >= 2.0          # not SERVING while Redis was down
+            assert "unreachable at start" in proc.log_text()
+            with grpc.insecure_channel(proc.address) as channel:
+                created = create(pb_grpc.GameServiceStub(channel), "spades", first_dealer=0)
+                assert created.view.version == 1
+        finally:
+            proc.stop()
+            starter.join()
