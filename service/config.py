@@ -30,6 +30,7 @@ class Config:
     uvloop: bool = True
     game_modules: tuple[str, ...] = ()
     require_noeviction: bool = False
+    max_concurrent_rpcs: int = 2000
 
 
 def _env_bool(name: str) -> bool:
@@ -70,6 +71,10 @@ def parse(argv: list[str] | None = None) -> Config:
                    help="serve the benchmark's no-op RPC (BENCH_NOOP)")
     p.add_argument("--no-uvloop", action="store_true", default=_env_bool("NO_UVLOOP"),
                    help="use the standard asyncio loop even when uvloop is installed (NO_UVLOOP)")
+    p.add_argument("--max-concurrent-rpcs", type=int,
+                   default=int(env("MAX_CONCURRENT_RPCS", str(Config.max_concurrent_rpcs))),
+                   help="calls (open WatchGame streams included) one server process handles at once; "
+                        "beyond it calls are refused with RESOURCE_EXHAUSTED (MAX_CONCURRENT_RPCS)")
     p.add_argument("--require-noeviction", action="store_true", default=_env_bool("REQUIRE_NOEVICTION"),
                    help="refuse to start unless Redis runs with maxmemory-policy noeviction (REQUIRE_NOEVICTION)")
     p.add_argument("--game-module", action="append", dest="game_modules",
@@ -80,7 +85,7 @@ def parse(argv: list[str] | None = None) -> Config:
     workers = a.workers or os.cpu_count() or 1
     if not a.redis_url:
         workers = 1  # the in-memory store cannot be shared between processes
-    for name in ("idle_ttl", "finished_ttl", "request_ttl", "max_requests"):
+    for name in ("idle_ttl", "finished_ttl", "request_ttl", "max_requests", "max_concurrent_rpcs"):
         if getattr(a, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be at least 1")
     return Config(host=a.host, port=a.port, redis_url=a.redis_url, redis_cluster=a.redis_cluster,
@@ -89,4 +94,5 @@ def parse(argv: list[str] | None = None) -> Config:
                   max_requests=a.max_requests, log_level=a.log_level.upper(), grace_s=a.grace, drain_s=a.drain,
                   allow_prearranged_decks=a.allow_prearranged_decks, allow_seeded_shuffle=a.allow_seeded_shuffle,
                   bench_noop=a.bench_noop, uvloop=not a.no_uvloop,
-                  game_modules=tuple(m.strip() for m in a.game_modules), require_noeviction=a.require_noeviction)
+                  game_modules=tuple(m.strip() for m in a.game_modules), require_noeviction=a.require_noeviction,
+                  max_concurrent_rpcs=a.max_concurrent_rpcs)

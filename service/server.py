@@ -41,7 +41,7 @@ def configure_logging(level: str) -> None:
 async def serve(config: Config, stop: asyncio.Event | None = None) -> None:
     """Serve until SIGTERM/SIGINT (or ``stop`` is set), then drain in-flight calls and exit."""
     store = open_store(config.redis_url or None, **_store_options(config))
-    server = grpc.aio.server(options=[
+    server = grpc.aio.server(maximum_concurrent_rpcs=config.max_concurrent_rpcs, options=[
         ("grpc.so_reuseport", 1),
         ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
     ])

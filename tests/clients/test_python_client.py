@@ -491,3 +491,20 @@ def test_watch_from_a_version_skips_what_was_seen(client):
     stream = client.watch(created.game_id, from_version=view.version - 1)
     assert next(stream).version == view.version
     stream.close()
+
+
+def test_a_busy_server_answers_resource_exhausted_and_the_client_retries(redis_url, module_prefix):
+    with ServerProcess("--max-concurrent-rpcs", "1", redis_url=redis_url, prefix=f"{module_prefix}-busy") as proc:
+        with GameClient(proc.address, retries=8) as client:
+            game = client.create_game("spades", ["Ann", "Bo", "Cy", "Di"], first_dealer=0)
+            with grpc.insecure_channel(proc.address) as channel:
+                stream = channel.unary_stream("/cardgame.v1.GameService/WatchGame")(
+                    pb.WatchGameRequest(game_id=game.game_id).SerializeToString(), timeout=10)
+                next(stream)                                     # the stream holds the only slot
+                plain = channel.unary_unary("/cardgame.v1.GameService/GetGame")
+                with pytest.raises(grpc.RpcError) as info:
+                    plain(pb.GetGameRequest(game_id=game.game_id).SerializeToString(), timeout=5)
+                assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+                threading.Timer(0.5, stream.cancel).start()       # the slot frees up shortly
+                view = client.with_token(game.tokens[0]).deal(game.game_id)
+            assert view.phase == enums.PHASE_BID and view.version == 2   # retried, applied once

@@ -34,11 +34,34 @@ export interface ClientOptions {
   token?: string;
   /** Extra interceptors, run after the one adding the token. */
   interceptors?: Interceptor[];
+  /** How often a unary call refused as UNAVAILABLE or RESOURCE_EXHAUSTED is tried again (default 3). */
+  retries?: number;
+}
+
+/**
+ * Retries a unary call refused as UNAVAILABLE or RESOURCE_EXHAUSTED, after a jittered exponential
+ * backoff (from `baseDelayMs`, at most one second). The request is sent again unchanged, its
+ * `requestId` included, so a move whose first answer was lost is never applied twice.
+ */
+export function retryInterceptor(retries = 3, baseDelayMs = 50): Interceptor {
+  return (next) => async (req) => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await next(req);
+      } catch (err) {
+        const code = err instanceof ConnectError ? err.code : undefined;
+        const retryable = code === Code.Unavailable || code === Code.ResourceExhausted;
+        if (req.stream || !retryable || attempt >= retries) throw err;
+      }
+      const delayMs = Math.min(baseDelayMs * 2 ** attempt, 1000) * (0.5 + Math.random());
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+    }
+  };
 }
 
 /** A GameService client speaking gRPC over HTTP/2 to `baseUrl`, e.g. "http://localhost:50051". */
 export function createClient(baseUrl: string, options: ClientOptions = {}): GameServiceClient {
-  const interceptors: Interceptor[] = [];
+  const interceptors: Interceptor[] = [retryInterceptor(options.retries ?? 3)];
   const { token } = options;
   if (token !== undefined) {
     interceptors.push((next) => (req) => {

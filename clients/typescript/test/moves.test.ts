@@ -6,12 +6,15 @@ import { type MessageInitShape, create } from "@bufbuild/protobuf";
 
 import {
   ActionKind,
+  Code,
+  ConnectError,
   type GameServiceClient,
   GameViewSchema,
   LegalActionSchema,
   Suit,
   notationFor,
   requestFor,
+  retryInterceptor,
   sendMove,
 } from "../src/index.js";
 
@@ -75,4 +78,24 @@ test("sendMove calls Act and returns the view", async () => {
   const name = action({ kind: ActionKind.NAME_SUIT, suit: Suit.CLUBS, notation: "name C" });
   assert.equal(await sendMove(client, requestFor(name, "g")), view);
   assert.deepEqual(calls, ["act:g:reveal", "act:g:name C"]);
+});
+
+test("retryInterceptor sends a refused unary call again, unchanged, and gives up in time", async () => {
+  const seen: unknown[] = [];
+  const failing = (codes: Code[]) => async (req: { message: unknown; stream: boolean }) => {
+    seen.push(req.message);
+    const code = codes.shift();
+    if (code !== undefined) throw new ConnectError("busy", code);
+    return { message: "ok" };
+  };
+  const request = { message: { requestId: "r1" }, stream: false };
+  const retry = retryInterceptor(3, 1);
+  // a minimal stand-in for Connect's request and response types
+  const call = (codes: Code[]) => retry(failing(codes) as never)(request as never) as Promise<unknown>;
+  assert.deepEqual(await call([Code.Unavailable, Code.ResourceExhausted]), { message: "ok" });
+  assert.equal(seen.length, 3);
+  assert.ok(seen.every((m) => m === request.message));          // the same requestId each time
+  await assert.rejects(call([Code.Unavailable, Code.Unavailable, Code.Unavailable, Code.Unavailable]));
+  await assert.rejects(call([Code.InvalidArgument]), (err: ConnectError) => err.code === Code.InvalidArgument);
+  assert.equal(seen.length, 3 + 4 + 1);                           // 1 + 3 retries, then no retry at all
 });

@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+import random
 import time
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
@@ -48,7 +49,8 @@ BID_NOTATIONS: dict[int, str] = {
     pb.BID_KIND_STAY_IN: "stay", pb.BID_KIND_DROP_OUT: "drop"}
 SUITS = {"C": enums.SUIT_CLUBS, "D": enums.SUIT_DIAMONDS, "H": enums.SUIT_HEARTS, "S": enums.SUIT_SPADES}
 SUIT_LETTERS: dict[int, str] = {value: letter for letter, value in SUITS.items()}
-RETRYABLE = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
+RETRYABLE = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED,
+                       grpc.StatusCode.RESOURCE_EXHAUSTED})
 # Codes after which a watch stream is reopened: the server went away or the connection broke.
 RECONNECTABLE = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED, grpc.StatusCode.INTERNAL,
                            grpc.StatusCode.UNKNOWN, grpc.StatusCode.DEADLINE_EXCEEDED})
@@ -173,7 +175,8 @@ class GameClient:
         return [("authorization", f"Bearer {self.token}")] if self.token else []
 
     def send(self, method: str, request, *, timeout: float | None = None):
-        """Call ``method`` with ``request``, retrying UNAVAILABLE / DEADLINE_EXCEEDED; returns the response.
+        """Call ``method`` with ``request``, retrying UNAVAILABLE / DEADLINE_EXCEEDED / RESOURCE_EXHAUSTED with
+        jittered exponential backoff; returns the response.
 
         A mutating request without a ``request_id`` gets a fresh one, the same on every retry.
         """
@@ -187,7 +190,7 @@ class GameClient:
                 error = errors.from_rpc_error(exc)
                 if error.code not in RETRYABLE or attempt == self.retries:
                     raise error from None
-            time.sleep(min(BACKOFF_S * 2 ** attempt, MAX_BACKOFF_S))
+            time.sleep(min(BACKOFF_S * 2 ** attempt, MAX_BACKOFF_S) * (0.5 + random.random()))
         raise AssertionError("unreachable")
 
     def _act(self, game_id: str, action: str, expected_version: int | None, request_id: str | None) -> GameView:
