@@ -31,6 +31,8 @@ class Config:
     game_modules: tuple[str, ...] = ()
     require_noeviction: bool = False
     max_concurrent_rpcs: int = 2000
+    max_watches_per_connection: int = 100
+    redis_max_connections: int = 64
 
 
 def _env_bool(name: str) -> bool:
@@ -75,6 +77,13 @@ def parse(argv: list[str] | None = None) -> Config:
                    default=int(env("MAX_CONCURRENT_RPCS", str(Config.max_concurrent_rpcs))),
                    help="calls (open WatchGame streams included) one server process handles at once; "
                         "beyond it calls are refused with RESOURCE_EXHAUSTED (MAX_CONCURRENT_RPCS)")
+    p.add_argument("--max-watches-per-connection", type=int,
+                   default=int(env("MAX_WATCHES_PER_CONNECTION", str(Config.max_watches_per_connection))),
+                   help="WatchGame streams one client connection may hold open at once "
+                        "(MAX_WATCHES_PER_CONNECTION)")
+    p.add_argument("--redis-max-connections", type=int,
+                   default=int(env("REDIS_MAX_CONNECTIONS", str(Config.redis_max_connections))),
+                   help="Redis connections per server process (per node in a cluster) (REDIS_MAX_CONNECTIONS)")
     p.add_argument("--require-noeviction", action="store_true", default=_env_bool("REQUIRE_NOEVICTION"),
                    help="refuse to start unless Redis runs with maxmemory-policy noeviction (REQUIRE_NOEVICTION)")
     p.add_argument("--game-module", action="append", dest="game_modules",
@@ -85,7 +94,8 @@ def parse(argv: list[str] | None = None) -> Config:
     workers = a.workers or os.cpu_count() or 1
     if not a.redis_url:
         workers = 1  # the in-memory store cannot be shared between processes
-    for name in ("idle_ttl", "finished_ttl", "request_ttl", "max_requests", "max_concurrent_rpcs"):
+    for name in ("idle_ttl", "finished_ttl", "request_ttl", "max_requests", "max_concurrent_rpcs",
+                 "max_watches_per_connection", "redis_max_connections"):
         if getattr(a, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be at least 1")
     return Config(host=a.host, port=a.port, redis_url=a.redis_url, redis_cluster=a.redis_cluster,
@@ -95,4 +105,5 @@ def parse(argv: list[str] | None = None) -> Config:
                   allow_prearranged_decks=a.allow_prearranged_decks, allow_seeded_shuffle=a.allow_seeded_shuffle,
                   bench_noop=a.bench_noop, uvloop=not a.no_uvloop,
                   game_modules=tuple(m.strip() for m in a.game_modules), require_noeviction=a.require_noeviction,
-                  max_concurrent_rpcs=a.max_concurrent_rpcs)
+                  max_concurrent_rpcs=a.max_concurrent_rpcs, max_watches_per_connection=a.max_watches_per_connection,
+                  redis_max_connections=a.redis_max_connections)

@@ -57,6 +57,12 @@ class Aborted(ServiceError):
     code = grpc.StatusCode.ABORTED
 
 
+class ResourceExhausted(ServiceError):
+    """A per-caller limit is reached; retry after freeing some of it."""
+
+    code = grpc.StatusCode.RESOURCE_EXHAUSTED
+
+
 class Unavailable(ServiceError):
     """The store cannot be reached; retry later."""
 

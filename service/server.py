@@ -45,7 +45,8 @@ async def serve(config: Config, stop: asyncio.Event | None = None) -> None:
         ("grpc.so_reuseport", 1),
         ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
     ])
-    servicer = GameServicer(store, Settings(config.allow_prearranged_decks, config.allow_seeded_shuffle))
+    servicer = GameServicer(store, Settings(config.allow_prearranged_decks, config.allow_seeded_shuffle,
+                                            config.max_watches_per_connection))
     add_game_service(servicer, server)
     health = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
@@ -104,6 +105,7 @@ def _store_options(config: Config) -> dict[str, Any]:
     if config.redis_url:
         options["prefix"] = config.key_prefix
         options["cluster"] = config.redis_cluster
+        options["max_connections"] = config.redis_max_connections
     return options
 
 

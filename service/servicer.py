@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import collections
 import contextlib
 import hashlib
 import json
@@ -35,6 +36,7 @@ from service.errors import (
     InvalidArgument,
     NotFound,
     PermissionDenied,
+    ResourceExhausted,
     ServiceError,
     Unavailable,
     to_status,
@@ -58,6 +60,7 @@ class Settings:
 
     allow_prearranged_decks: bool = False
     allow_seeded_shuffle: bool = False
+    max_watches_per_connection: int = 100
 
 
 class _Call:
@@ -179,6 +182,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
     def __init__(self, store: Store, settings: Settings | None = None):
         self.store = store
         self.settings = settings or Settings()
+        self._watches: collections.Counter[str] = collections.Counter()   # open WatchGame streams by peer
 
     # ---- reading ----
 
@@ -422,10 +426,20 @@ class GameServicer(pb_grpc.GameServiceServicer):
                                      [s.token_hash for s in record.seats])
             if request.from_version > version:
                 raise InvalidArgument(f"from_version {request.from_version} is ahead of the game (version {version})")
-            async for view in self._watch(record, version, call.seat, request.from_version):
-                await context.write(pb.WatchGameResponse(view=view))
-                if view.phase == enums.PHASE_GAME_OVER:
-                    break
+            peer = context.peer()
+            if self._watches[peer] >= self.settings.max_watches_per_connection:
+                raise ResourceExhausted(f"at most {self.settings.max_watches_per_connection} WatchGame streams "
+                                        "per connection; close one first")
+            self._watches[peer] += 1
+            try:
+                async for view in self._watch(record, version, call.seat, request.from_version):
+                    await context.write(pb.WatchGameResponse(view=view))
+                    if view.phase == enums.PHASE_GAME_OVER:
+                        break
+            finally:
+                self._watches[peer] -= 1
+                if not self._watches[peer]:
+                    del self._watches[peer]
 
     async def _watch(self, record: GameRecord, version: int, seat: int | None, last: int):
         """The view after each change past version ``last`` (from 0: the view at ``version`` first).

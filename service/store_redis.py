@@ -33,7 +33,7 @@ from collections.abc import AsyncGenerator, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.client import PubSub
 from redis.asyncio.cluster import RedisCluster
 from redis.backoff import NoBackoff
@@ -139,27 +139,40 @@ def unavailable_on_error(operation: str) -> Iterator[None]:
         raise StoreUnavailable(f"redis {operation} failed: {type(exc).__name__}: {exc}") from exc
 
 
+DEFAULT_MAX_CONNECTIONS = 64
+
+
 def connect(url: str, *, socket_timeout_s: float = 2.0, connect_timeout_s: float = 2.0,
-            health_check_interval_s: int = 15) -> Redis:
-    """Return a redis.asyncio client for url that fails fast and never retries a command."""
-    return Redis.from_url(
+            health_check_interval_s: int = 15, max_connections: int = DEFAULT_MAX_CONNECTIONS) -> Redis:
+    """Return a redis.asyncio client for url that fails fast and never retries a command.
+
+    Its pool holds at most ``max_connections``; a command that finds none free waits up to the
+    socket timeout for one (then StoreUnavailable), so a stall cannot open connections unbounded.
+    """
+    pool = BlockingConnectionPool.from_url(
         url,
+        max_connections=max_connections,
+        timeout=socket_timeout_s,
         decode_responses=False,
         socket_timeout=socket_timeout_s,
         socket_connect_timeout=connect_timeout_s,
         health_check_interval=health_check_interval_s,
         retry=Retry(NoBackoff(), 0),
     )
+    return Redis.from_pool(pool)
 
 
-def connect_cluster(url: str, *, socket_timeout_s: float = 2.0, connect_timeout_s: float = 2.0) -> RedisCluster:
-    """Return a redis.asyncio cluster client for url (any node) that fails fast."""
+def connect_cluster(url: str, *, socket_timeout_s: float = 2.0, connect_timeout_s: float = 2.0,
+                    max_connections: int = DEFAULT_MAX_CONNECTIONS) -> RedisCluster:
+    """Return a redis.asyncio cluster client for url (any node) that fails fast, with at most
+    ``max_connections`` per node."""
     return RedisCluster.from_url(
         url,
         decode_responses=False,
         socket_timeout=socket_timeout_s,
         socket_connect_timeout=connect_timeout_s,
         retry=Retry(NoBackoff(), 0),
+        max_connections=max_connections,
     )
 
 
@@ -181,6 +194,7 @@ class RedisStore:
         liveness_s: float = 5.0,
         pubsub_client: Redis | None = None,
         cluster: bool = False,
+        max_connections: int = DEFAULT_MAX_CONNECTIONS,
     ) -> None:
         """Use a URL (the store owns and closes its clients) or a caller-owned client.
 
@@ -198,12 +212,12 @@ class RedisStore:
         if isinstance(url_or_client, str):
             if cluster:
                 self._client = connect_cluster(url_or_client, socket_timeout_s=socket_timeout_s,
-                                               connect_timeout_s=connect_timeout_s)
+                                               connect_timeout_s=connect_timeout_s, max_connections=max_connections)
                 pubsub_client = connect(url_or_client, socket_timeout_s=socket_timeout_s,
                                         connect_timeout_s=connect_timeout_s)
             else:
                 self._client = connect(url_or_client, socket_timeout_s=socket_timeout_s,
-                                       connect_timeout_s=connect_timeout_s)
+                                       connect_timeout_s=connect_timeout_s, max_connections=max_connections)
             self._owns_client = True
         else:
             pool = getattr(url_or_client, "connection_pool", None)

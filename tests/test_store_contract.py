@@ -540,3 +540,17 @@ async def test_redis_hung_server_times_out_and_watch_recovers(private_redis,
         await watch.aclose()
         await watching.close()
         await writing.close()
+
+
+async def test_redis_pool_stays_bounded_under_a_burst(redis_url: str, redis_prefix: str) -> None:
+    store = RedisStore(redis_url, prefix=redis_prefix, max_connections=3, **TTLS)
+    try:
+        game = new_id()
+        await store.create(game, b"s1", [b"e1"])
+        loaded = await asyncio.gather(*(store.load(game) for _ in range(200)))
+        assert all(item == Loaded(1, b"s1") for item in loaded)
+        pool = store.client.connection_pool
+        made = len(pool._available_connections) + len(pool._in_use_connections)   # redis-py keeps no public count
+        assert 1 <= made <= 3   # the whole burst went through at most 3 connections
+    finally:
+        await store.close()

@@ -6,6 +6,7 @@ import hashlib
 import random
 import re
 import threading
+import time
 
 import grpc
 import pytest
@@ -145,3 +146,37 @@ def test_watch_from_a_future_version_is_invalid(stub):
         assert exc.code() == grpc.StatusCode.INVALID_ARGUMENT
     else:
         raise AssertionError("a watch from a future version must be refused")
+
+
+def test_watch_streams_per_connection_are_bounded(redis_url, module_prefix):
+    from service.launcher import ServerProcess
+
+    with ServerProcess("--max-watches-per-connection", "2", redis_url=redis_url,
+                       prefix=f"{module_prefix}-watches") as proc:
+        with grpc.insecure_channel(proc.address) as channel, grpc.insecure_channel(
+                proc.address, options=[("grpc.use_local_subchannel_pool", 1)]) as other:
+            stub, other_stub = pb_grpc.GameServiceStub(channel), pb_grpc.GameServiceStub(other)
+            game_id = create(stub, "spades", first_dealer=0).game_id
+            request = pb.WatchGameRequest(game_id=game_id)
+            held = [stub.WatchGame(request, timeout=10) for _ in range(2)]
+            for stream in held:
+                next(stream)
+            third = stub.WatchGame(request, timeout=10)
+            with pytest.raises(grpc.RpcError) as info:
+                next(third)
+            assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+            elsewhere = other_stub.WatchGame(request, timeout=10)   # another connection has its own limit
+            assert next(elsewhere).view.game_id == game_id
+            elsewhere.cancel()
+            held[0].cancel()
+            deadline = time.monotonic() + 5
+            while True:                                              # the freed slot can be taken again
+                again = stub.WatchGame(request, timeout=10)
+                try:
+                    assert next(again).view.game_id == game_id
+                    break
+                except grpc.RpcError as exc:
+                    assert exc.code() == grpc.StatusCode.RESOURCE_EXHAUSTED and time.monotonic() < deadline
+                    time.sleep(0.05)
+            again.cancel()
+            held[1].cancel()
