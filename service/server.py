@@ -44,6 +44,9 @@ async def serve(config: Config, stop: asyncio.Event | None = None) -> None:
     server = grpc.aio.server(maximum_concurrent_rpcs=config.max_concurrent_rpcs, options=[
         ("grpc.so_reuseport", 1),
         ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+        # ping idle connections so that streams to dead peers end instead of lingering
+        ("grpc.keepalive_time_ms", 30_000),
+        ("grpc.keepalive_timeout_ms", 10_000),
     ])
     servicer = GameServicer(store, Settings(config.allow_prearranged_decks, config.allow_seeded_shuffle,
                                             config.max_watches_per_connection))

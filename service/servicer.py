@@ -18,6 +18,7 @@ import random
 import re
 import secrets
 import time
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from functools import wraps
 
@@ -50,6 +51,7 @@ log = logging.getLogger("cardgame.requests")
 MAX_DECKS = 200
 MAX_ATTEMPTS = 32
 MAX_BOT_ACTIONS = 2000
+WATCH_CHECK_S = 1.0  # an idle WatchGame stream checks this often that its game still exists
 DEFAULT_PAGE_SIZE = 100
 MAX_PAGE_SIZE = 500
 
@@ -196,6 +198,11 @@ class GameServicer(pb_grpc.GameServiceServicer):
         state = state or record.state
         return convert.view_message(engine.view(state, seat), record.game_id, version,
                                     [s.name for s in record.seats], [s.kind for s in record.seats])
+
+    async def _exists(self, game_id: str) -> None:
+        """NotFound once the game is gone (expired, or lost with its Redis)."""
+        if await self.store.version(game_id) == 0:
+            raise NotFound(f"game {game_id!r} no longer exists")
 
     async def _state_at(self, game_id: str, version: int) -> engine.TableState:
         """The engine state of a game at ``version``, rebuilt from its log."""
@@ -451,13 +458,14 @@ class GameServicer(pb_grpc.GameServiceServicer):
         """
         game_id = record.game_id
         watch = self.store.watch(game_id)
+        versions = _checked(watch, lambda: self._exists(game_id), WATCH_CHECK_S)
         try:
             if last:
                 state = await self._state_at(game_id, last)
             else:
                 last, state = version, record.state
                 yield self._view(record, seat, last, state)
-            async for current in watch:
+            async for current in versions:
                 if current <= last:
                     continue
                 try:
@@ -476,7 +484,33 @@ class GameServicer(pb_grpc.GameServiceServicer):
                     yield view
                     last = view.version
         finally:
+            await versions.aclose()
             await watch.aclose()
+
+
+async def _checked(watch: AsyncIterator[int], still_there: Callable[[], Awaitable[None]],
+                   every_s: float) -> AsyncGenerator[int, None]:
+    """The versions ``watch`` yields, calling ``still_there`` whenever none came for ``every_s``."""
+    pending: asyncio.Future[int] | None = None
+    try:
+        while True:
+            if pending is None:
+                pending = asyncio.ensure_future(anext(watch))
+            done, _ = await asyncio.wait({pending}, timeout=every_s)
+            if not done:
+                await still_there()
+                continue
+            try:
+                version = pending.result()
+            except StopAsyncIteration:
+                return
+            pending = None
+            yield version
+    finally:
+        if pending is not None and not pending.done():
+            pending.cancel()
+            with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration):
+                await pending
 
 
 def _record(raw: bytes) -> GameRecord:

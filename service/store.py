@@ -110,6 +110,10 @@ class Store(Protocol):
         """Raise StoreUnavailable unless the store answers."""
         ...
 
+    async def version(self, game_id: str) -> int:
+        """Return the game's current version, 0 when there is no such game."""
+        ...
+
     async def eviction_policy(self) -> str | None:
         """The store's key-eviction policy (Redis ``maxmemory-policy``), None when it has none or hides it."""
         ...

@@ -182,6 +182,13 @@ class MemoryStore:
         """Return at once: an in-process store is always reachable until closed."""
         self._check_open()
 
+    async def version(self, game_id: str) -> int:
+        """Return the game's current version, 0 when there is no such game."""
+        validate_game_id(game_id)
+        self._check_open()
+        game = self._live_game(game_id, self._now())
+        return 0 if game is None else game.version
+
     async def eviction_policy(self) -> str | None:
         """None: an in-process store never evicts."""
         return None

@@ -180,3 +180,17 @@ def test_watch_streams_per_connection_are_bounded(redis_url, module_prefix):
                     time.sleep(0.05)
             again.cancel()
             held[1].cancel()
+
+
+def test_a_watched_game_that_disappears_ends_the_stream_with_not_found(stub, server, redis_url, module_prefix):
+    import redis
+
+    game_id = create(stub, "spades", first_dealer=0).game_id
+    stream = stub.WatchGame(pb.WatchGameRequest(game_id=game_id), timeout=10)
+    assert next(stream).view.game_id == game_id
+    client = redis.Redis.from_url(redis_url)
+    client.delete(*client.keys(f"{module_prefix}:{{{game_id}}}:*"))   # as if it had expired
+    gone = time.monotonic()
+    with pytest.raises(grpc.RpcError) as info:
+        next(stream)
+    assert info.value.code() == grpc.StatusCode.NOT_FOUND and time.monotonic() - gone < 2.5
