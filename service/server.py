@@ -6,7 +6,6 @@ import asyncio
 import gc
 import importlib
 import logging
-import multiprocessing
 import os
 import signal
 import sys
@@ -24,6 +23,7 @@ from service.health import follow_store
 from service.noop import noop_handler
 from service.servicer import GameServicer, Settings
 from service.store import Store, StoreUnavailable, open_store
+from service.workers import check_port_free, stop_with_parent, supervise
 
 log = logging.getLogger("cardgame.server")
 SERVICE_NAME = game_service_pb2.DESCRIPTOR.services_by_name["GameService"].full_name
@@ -121,6 +121,12 @@ def load_game_modules(names: tuple[str, ...]) -> None:
             sys.exit(f"cannot load game module {name!r}: {type(exc).__name__}: {exc}")
 
 
+def run_worker(config: Config, parent_pid: int) -> None:
+    """Run one worker process of ``run``: like ``run_one``, stopping when the parent is gone."""
+    stop_with_parent(parent_pid)
+    run_one(config)
+
+
 def run_one(config: Config) -> None:
     """Run one server process to completion."""
     configure_logging(config.log_level)
@@ -142,25 +148,10 @@ def run_one(config: Config) -> None:
 
 def run(config: Config) -> None:
     """Run ``config.workers`` server processes on one port (SO_REUSEPORT), or one in this process."""
+    check_port_free(config.host, config.port)
     if config.workers <= 1:
         run_one(config)
         return
     configure_logging(config.log_level)
     load_game_modules(config.game_modules)  # fail before starting any worker
-    ctx = multiprocessing.get_context("spawn")
-    workers = [ctx.Process(target=run_one, args=(config,), name=f"worker-{i}") for i in range(config.workers)]
-    for w in workers:
-        w.start()
-
-    def forward(signum, _frame):
-        for w in workers:
-            if w.is_alive() and w.pid is not None:
-                os.kill(w.pid, signal.SIGTERM)
-
-    signal.signal(signal.SIGTERM, forward)
-    signal.signal(signal.SIGINT, forward)
-    for w in workers:
-        w.join()
-    failed = [w.name for w in workers if w.exitcode]
-    if failed:
-        sys.exit(f"workers exited with errors: {', '.join(failed)}")
+    supervise(config.workers, run_worker, (config,))

@@ -247,3 +247,48 @@ def test_a_server_started_before_its_redis_serves_once_redis_answers():
         finally:
             proc.stop()
             starter.join()
+
+
+def _workers_of(pid: int) -> list[int]:
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return [int(c) for c in children if b"spawn_main" in Path(f"/proc/{c}/cmdline").read_bytes()]
+
+
+def _wait(condition, within_s: float, what: str) -> None:
+    deadline = time.monotonic() + within_s
+    while not condition():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.1)
+
+
+def test_a_second_instance_on_a_served_port_fails_loudly(server):
+    import subprocess
+    import sys
+
+    port = server.address.rsplit(":", 1)[1]
+    second = subprocess.run([sys.executable, "-m", "service", "--host", "127.0.0.1", "--port", port],
+                            capture_output=True, text=True, timeout=30, cwd=Path(__file__).resolve().parents[2])
+    assert second.returncode != 0 and "is another instance running" in second.stderr
+
+
+def test_a_dead_worker_is_replaced_and_workers_stop_with_their_parent(redis_url, redis_prefix):
+    import os
+    import signal
+
+    proc = ServerProcess("--workers", "2", redis_url=redis_url, prefix=redis_prefix).start()
+    try:
+        first = _workers_of(proc.proc.pid)
+        assert len(first) == 2
+        os.kill(first[0], signal.SIGKILL)
+        _wait(lambda: len(_workers_of(proc.proc.pid)) == 2 and first[0] not in _workers_of(proc.proc.pid),
+              15, "the dead worker was not replaced")
+        with grpc.insecure_channel(proc.address) as channel:
+            for _ in range(4):   # whichever worker answers, it serves
+                assert create(pb_grpc.GameServiceStub(channel), "spades", first_dealer=0).view.version == 1
+        workers = _workers_of(proc.proc.pid)
+        proc.proc.kill()     # the parent dies without a word to its workers
+        proc.proc.wait()
+        _wait(lambda: not any(Path(f"/proc/{w}").exists() and b"spawn_main" in Path(f"/proc/{w}/cmdline").read_bytes()
+                              for w in workers), 15, "workers outlived their parent")
+    finally:
+        proc.stop()
