@@ -8,14 +8,12 @@ included) and its idempotency record, atomically, only if the version is still t
 from __future__ import annotations
 
 import asyncio
-import base64
 import collections
 import contextlib
 import hashlib
 import json
 import logging
 import random
-import re
 import secrets
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
@@ -30,7 +28,7 @@ from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from engine import Phase
-from service import auth, convert, gamelog
+from service import auth, checks, convert, gamelog
 from service.errors import (
     Aborted,
     IllegalMove,
@@ -43,8 +41,7 @@ from service.errors import (
     to_status,
 )
 from service.games import GameRecord, Seat, UnsupportedRecord
-from service.handlers import Undecodable
-from service.store import GameExists, Store, StoreUnavailable, validate_request_id
+from service.store import GameExists, Store, StoreUnavailable
 
 log = logging.getLogger("cardgame.requests")
 
@@ -108,7 +105,7 @@ def _rpc(method):
     async def handler(self, request, context):
         call = _Call()
         async with _handled(name, call, context):
-            _decoded(request)
+            checks.check_decoded(request)
             return await method(self, request, context, call)
 
     return handler
@@ -118,64 +115,6 @@ def _log_request(method: str, call: _Call, code: grpc.StatusCode, start: float) 
     if log.isEnabledFor(logging.INFO):
         log.info(json.dumps({"method": method, "game_id": call.game_id, "seat": call.seat,
                              "status": code.name, "latency_ms": round((time.perf_counter() - start) * 1000, 3)}))
-
-
-def _decoded(request) -> None:
-    """Reject a request body that did not decode (see service.handlers)."""
-    if isinstance(request, Undecodable):
-        raise InvalidArgument(f"the request body is not a valid {request.type_name} message")
-
-
-_GAME_ID = re.compile(r"[0-9a-f]{24}")
-
-
-def _game_id(value: str) -> str:
-    """The game id of a request: the 24 lowercase hex digits CreateGame hands out."""
-    if not _GAME_ID.fullmatch(value):
-        shown = f"{value[:40]!r}{'…' if len(value) > 40 else ''}"
-        raise InvalidArgument(f"game_id must be the 24 lowercase hex digits CreateGame returned, not {shown}")
-    return value
-
-
-def _request_id(value: str) -> str | None:
-    try:
-        return validate_request_id(value or None)
-    except ValueError as exc:
-        raise InvalidArgument(str(exc)) from None
-
-
-def _page_token(game_id: str, start: int) -> str:
-    """The opaque page token of GetScore's page starting at hand index ``start`` of this game."""
-    return base64.urlsafe_b64encode(f"{game_id}:{start}".encode()).decode()
-
-
-def _page_start(token: str, game_id: str) -> int:
-    """The hand index a page token continues from (0 for none); InvalidArgument for a foreign one."""
-    if not token:
-        return 0
-    try:
-        owner, _, start = base64.urlsafe_b64decode(token.encode()).decode().partition(":")
-        if owner == game_id and start.isdigit() and len(start) <= 9:
-            return int(start)
-    except (ValueError, UnicodeError):
-        pass
-    raise InvalidArgument("page_token is not one that GetScore returned for this game")
-
-
-def _retry_record(method: str, request, seat: int | None, version: int, salt: str | None = None) -> bytes:
-    """What a retry of ``request`` needs to rebuild its answer: fingerprint, seat, version (and salt)."""
-    digest = hashlib.sha256(method.encode() + b"\0" + request.SerializeToString(deterministic=True))
-    fields = [digest.hexdigest()[:16], str(-1 if seat is None else seat), str(version)]
-    return " ".join(fields + ([salt] if salt else [])).encode()
-
-
-def _check_retry(raw: bytes, method: str, request, seat: int | None) -> tuple[int, str | None]:
-    """The version (and salt) of a retry record; InvalidArgument when another request made it."""
-    fingerprint, recorded_seat, version, *salt = raw.decode().split(" ")
-    expected = _retry_record(method, request, seat, 0).decode().split(" ")
-    if fingerprint != expected[0] or recorded_seat != expected[1]:
-        raise InvalidArgument("request_id was already used for a different request")
-    return int(version), salt[0] if salt else None
 
 
 class GameServicer(pb_grpc.GameServiceServicer):
@@ -214,7 +153,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
     @_rpc
     async def GetGame(self, request, context, call):
         """The caller's view of a game."""
-        call.game_id = _game_id(request.game_id)
+        call.game_id = checks.game_id(request.game_id)
         version, record = await self._load(call.game_id)
         call.seat = auth.seat_of(call.game_id, auth.bearer_token(context.invocation_metadata()),
                                  [s.token_hash for s in record.seats])
@@ -223,11 +162,11 @@ class GameServicer(pb_grpc.GameServiceServicer):
     @_rpc
     async def GetScore(self, request, context, call):
         """A page of the finished hands' score records, the totals and the winner (public)."""
-        call.game_id = _game_id(request.game_id)
+        call.game_id = checks.game_id(request.game_id)
         if request.page_size < 0:
             raise InvalidArgument("page_size must not be negative")
         size = min(request.page_size or DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
-        start = _page_start(request.page_token, call.game_id)
+        start = checks.page_start(request.page_token, call.game_id)
         _, record = await self._load(call.game_id)
         auth.seat_of(call.game_id, auth.bearer_token(context.invocation_metadata()),
                      [s.token_hash for s in record.seats])
@@ -235,7 +174,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
         record.with_hands(hands[:size])
         response = convert.score_message(record.state)
         if len(hands) > size:
-            response.next_page_token = _page_token(call.game_id, start + size)
+            response.next_page_token = checks.page_token(call.game_id, start + size)
         return response
 
     # ---- creating ----
@@ -244,7 +183,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
     async def CreateGame(self, request, context, call):
         """Create a game; returns its id, one token per human seat and the spectator view."""
         variant = convert.variant(request.variant, request.variant_name)
-        request_id = _request_id(request.request_id)
+        request_id = checks.request_id(request.request_id)
         n = engine.game_of(variant).seats
         if len(request.seats) != n:
             raise InvalidArgument(f"{variant} needs exactly {n} seats, not {len(request.seats)}")
@@ -298,7 +237,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
         entries = [gamelog.genesis(state)] + self._bot_entries(record, 1, "create-")
         version = len(entries)
         response = pb.CreateGameResponse(game_id=game_id, view=self._view(record, None, version))
-        retry = _retry_record("CreateGame", request, None, version, salt) if request_id else None
+        retry = checks.retry_record("CreateGame", request, None, version, salt) if request_id else None
         try:
             await self.store.create(game_id, record.to_bytes(), entries, request_id, retry)
         except GameExists:
@@ -312,7 +251,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
         return response
 
     async def _replay_create(self, raw: bytes, request, request_id: str, game_id: str):
-        version, salt = _check_retry(raw, "CreateGame", request, None)
+        version, salt = checks.check_retry(raw, "CreateGame", request, None)
         _, record = await self._load(game_id)
         response = pb.CreateGameResponse(game_id=game_id,
                                          view=self._view(record, None, version, await self._state_at(game_id, version)))
@@ -337,13 +276,13 @@ class GameServicer(pb_grpc.GameServiceServicer):
 
     async def _move(self, request, context, call, method: str, action: int, response_cls):
         """Apply one action of the caller's seat (and the bot turns it hands over), exactly once."""
-        call.game_id = game_id = _game_id(request.game_id)
-        request_id = _request_id(request.request_id)
+        call.game_id = game_id = checks.game_id(request.game_id)
+        request_id = checks.request_id(request.request_id)
         token = auth.bearer_token(context.invocation_metadata())
         expected = request.expected_version if request.HasField("expected_version") else None
 
         async def replay(raw: bytes, seat: int | None):
-            version, _ = _check_retry(raw, method, request, seat)
+            version, _ = checks.check_retry(raw, method, request, seat)
             _, record = await self._load(game_id)
             return response_cls(view=self._view(record, seat, version, await self._state_at(game_id, version)))
 
@@ -363,7 +302,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
                     raise IllegalMove(exc.message, exc.reason.value) from None
                 entries = [gamelog.entry(seat, action, chance)] + self._bot_entries(record, version + 1)
                 after = version + len(entries)
-                retry = _retry_record(method, request, seat, after) if request_id else None
+                retry = checks.retry_record(method, request, seat, after) if request_id else None
                 result = await self.store.commit(game_id, version, record.to_bytes(), entries, request_id, retry,
                                                  record.state.phase == Phase.GAME_OVER, record.new_hands())
                 if result.replay is not None:
@@ -424,8 +363,8 @@ class GameServicer(pb_grpc.GameServiceServicer):
         """Stream the caller's view after every change, from ``from_version`` on."""
         call = _Call()
         async with _handled("WatchGame", call, context):
-            _decoded(request)
-            call.game_id = _game_id(request.game_id)
+            checks.check_decoded(request)
+            call.game_id = checks.game_id(request.game_id)
             if request.from_version < 0:
                 raise InvalidArgument("from_version must not be negative")
             version, record = await self._load(call.game_id)

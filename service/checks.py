@@ -1,0 +1,73 @@
+"""Request checks shared by every RPC: bodies that decoded, ids, page tokens, retry records.
+
+Plain functions over request values that raise the service's errors, so the servicer stays a
+short chain of guard clauses before the rules run.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+
+from service.errors import InvalidArgument
+from service.handlers import Undecodable
+from service.store import validate_request_id
+
+
+def check_decoded(request) -> None:
+    """Reject a request body that did not decode (see service.handlers)."""
+    if isinstance(request, Undecodable):
+        raise InvalidArgument(f"the request body is not a valid {request.type_name} message")
+
+
+_GAME_ID = re.compile(r"[0-9a-f]{24}")
+
+
+def game_id(value: str) -> str:
+    """The game id of a request: the 24 lowercase hex digits CreateGame hands out."""
+    if not _GAME_ID.fullmatch(value):
+        shown = f"{value[:40]!r}{'…' if len(value) > 40 else ''}"
+        raise InvalidArgument(f"game_id must be the 24 lowercase hex digits CreateGame returned, not {shown}")
+    return value
+
+
+def request_id(value: str) -> str | None:
+    try:
+        return validate_request_id(value or None)
+    except ValueError as exc:
+        raise InvalidArgument(str(exc)) from None
+
+
+def page_token(game_id: str, start: int) -> str:
+    """The opaque page token of GetScore's page starting at hand index ``start`` of this game."""
+    return base64.urlsafe_b64encode(f"{game_id}:{start}".encode()).decode()
+
+
+def page_start(token: str, game_id: str) -> int:
+    """The hand index a page token continues from (0 for none); InvalidArgument for a foreign one."""
+    if not token:
+        return 0
+    try:
+        owner, _, start = base64.urlsafe_b64decode(token.encode()).decode().partition(":")
+        if owner == game_id and start.isdigit() and len(start) <= 9:
+            return int(start)
+    except (ValueError, UnicodeError):
+        pass
+    raise InvalidArgument("page_token is not one that GetScore returned for this game")
+
+
+def retry_record(method: str, request, seat: int | None, version: int, salt: str | None = None) -> bytes:
+    """What a retry of ``request`` needs to rebuild its answer: fingerprint, seat, version (and salt)."""
+    digest = hashlib.sha256(method.encode() + b"\0" + request.SerializeToString(deterministic=True))
+    fields = [digest.hexdigest()[:16], str(-1 if seat is None else seat), str(version)]
+    return " ".join(fields + ([salt] if salt else [])).encode()
+
+
+def check_retry(raw: bytes, method: str, request, seat: int | None) -> tuple[int, str | None]:
+    """The version (and salt) of a retry record; InvalidArgument when another request made it."""
+    fingerprint, recorded_seat, version, *salt = raw.decode().split(" ")
+    expected = retry_record(method, request, seat, 0).decode().split(" ")
+    if fingerprint != expected[0] or recorded_seat != expected[1]:
+        raise InvalidArgument("request_id was already used for a different request")
+    return int(version), salt[0] if salt else None
