@@ -6,6 +6,8 @@ import argparse
 import os
 from dataclasses import dataclass
 
+from service.cpus import available_cpus
+
 
 @dataclass
 class Config:
@@ -39,10 +41,23 @@ def _env_bool(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
 
 
+class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """``--help`` shows every flag's default (its environment variable's value when set), but
+    never the value of a flag in ``SECRET_FLAGS``."""
+
+    SECRET_FLAGS = frozenset({"token_secret", "api_keys"})
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.dest in self.SECRET_FLAGS:
+            return action.help
+        return super()._get_help_string(action)
+
+
 def parse(argv: list[str] | None = None) -> Config:
     """The configuration from ``argv`` and the environment (flags win)."""
     env = os.environ.get
-    p = argparse.ArgumentParser(prog="python -m service", description="Card game rules engine gRPC server")
+    p = argparse.ArgumentParser(prog="python -m service", description="Card game rules engine gRPC server",
+                                formatter_class=HelpFormatter)
     p.add_argument("--host", default=env("HOST", "0.0.0.0"), help="address to listen on (HOST)")
     p.add_argument("--port", type=int, default=int(env("PORT", "50051")), help="port (PORT), 0 = any free port")
     p.add_argument("--redis-url", default=env("REDIS_URL", ""),
@@ -51,7 +66,8 @@ def parse(argv: list[str] | None = None) -> Config:
                    help="REDIS_URL names a node of a Redis Cluster (REDIS_CLUSTER)")
     p.add_argument("--key-prefix", default=env("KEY_PREFIX", "cardgame"), help="Redis key prefix (KEY_PREFIX)")
     p.add_argument("--workers", type=int, default=int(env("WORKERS", "0")),
-                   help="server processes sharing the port (WORKERS); 0 = one per core")
+                   help="server processes sharing the port (WORKERS); 0 = one per CPU this process may use "
+                        "(its CPU affinity, at most its cgroup CPU quota)")
     p.add_argument("--idle-ttl", type=int, default=int(env("IDLE_TTL_S", str(Config.idle_ttl_s))),
                    help="seconds an idle unfinished game is kept (IDLE_TTL_S)")
     p.add_argument("--finished-ttl", type=int, default=int(env("FINISHED_TTL_S", str(Config.finished_ttl_s))),
@@ -91,7 +107,7 @@ def parse(argv: list[str] | None = None) -> Config:
                    help="a Python module to import at start-up that registers more games with "
                         "engine.register (repeatable; GAME_MODULES, comma-separated)")
     a = p.parse_args(argv)
-    workers = a.workers or os.cpu_count() or 1
+    workers = a.workers or available_cpus()
     if not a.redis_url:
         workers = 1  # the in-memory store cannot be shared between processes
     for name in ("idle_ttl", "finished_ttl", "request_ttl", "max_requests", "max_concurrent_rpcs",
