@@ -32,8 +32,17 @@ $(VENV)/.client-installed: $(GEN)/.stamp clients/python/pyproject.toml
 
 install: $(STAMP) $(VENV)/.client-installed
 
-run: install
-	$(PY) -m service $(ARGS)
+# A development token secret, made once per checkout; production sets CARDGAME_TOKEN_SECRET.
+DEV_SECRET := $(VENV)/dev-token-secret
+$(DEV_SECRET): $(STAMP)
+	$(PY) -c "import secrets; print(secrets.token_urlsafe(32))" > $@
+
+run: install $(DEV_SECRET)
+	@if [ -z "$$CARDGAME_TOKEN_SECRET$$CARDGAME_TOKEN_SECRET_FILE" ]; then \
+		echo "make run: seat tokens use the development token secret in $(DEV_SECRET)" \
+		     "(set CARDGAME_TOKEN_SECRET in production)"; \
+		export CARDGAME_TOKEN_SECRET_FILE=$(DEV_SECRET); fi; \
+	exec $(PY) -m service $(ARGS)
 
 test: install clients
 	$(PY) -m pytest $(ARGS)

@@ -1,4 +1,10 @@
-"""Seat tokens: random secrets handed to human seats, stored only as keyed hashes."""
+"""Seat tokens: secrets handed to human seats, stored only as keyed hashes.
+
+A token is either 192 fresh random bits, or (for a CreateGame with a request id, so that a
+retry can be answered with the same tokens) 192 bits of an HMAC of the game id and seat under
+the server's token secret. The secret is configured on every instance and never written to
+the store, so nothing in Redis lets anyone derive a token.
+"""
 
 from __future__ import annotations
 
@@ -9,25 +15,28 @@ import secrets
 
 from service.errors import Unauthenticated
 
-TOKEN_BYTES = 24  # 192 random bits
+TOKEN_BYTES = 24  # 192 bits
+MIN_SECRET_BYTES = 32
 _BEARER = "bearer "
 
 
-def new_salt() -> str:
-    """A fresh random salt (hex) for deriving a game's tokens."""
-    return secrets.token_hex(16)
+def check_secret(secret: bytes) -> bytes:
+    """The token secret if it is long enough to key HMAC-SHA256 safely; ValueError otherwise."""
+    if len(secret) < MIN_SECRET_BYTES:
+        raise ValueError(f"the token secret must be at least {MIN_SECRET_BYTES} bytes, not {len(secret)}")
+    return secret
 
 
-def issue_token(salt: str, request_id: str | None, game_id: str, seat: int) -> str:
-    """The token of one seat: random, or derived from the game's secret salt and the request id.
+def random_token() -> str:
+    """A fresh token of 192 random bits (32 URL-safe characters)."""
+    return secrets.token_urlsafe(TOKEN_BYTES)
 
-    Tokens derived from a stored salt let a retried CreateGame return the same tokens without
-    the service ever storing them; without a request id they are fresh random bytes.
-    """
-    if not request_id:
-        return secrets.token_urlsafe(TOKEN_BYTES)
-    digest = hmac.new(bytes.fromhex(salt), f"{request_id}\0{game_id}\0{seat}".encode(), hashlib.sha256).digest()
-    return base64.urlsafe_b64encode(digest[:TOKEN_BYTES]).decode().rstrip("=")
+
+def derived_token(secret: bytes, game_id: str, seat: int) -> str:
+    """The token of one seat of a game created with a request id: 192 bits of an HMAC keyed by
+    the server's token secret (32 URL-safe characters), the same each time it is asked for."""
+    digest = hmac.new(secret, f"seat-token\0{game_id}\0{seat}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:TOKEN_BYTES]).decode()
 
 
 def token_hash(game_id: str, token: str) -> str:

@@ -57,17 +57,16 @@ def page_start(token: str, game_id: str) -> int:
     raise InvalidArgument("page_token is not one that GetScore returned for this game")
 
 
-def retry_record(method: str, request, seat: int | None, version: int, salt: str | None = None) -> bytes:
-    """What a retry of ``request`` needs to rebuild its answer: fingerprint, seat, version (and salt)."""
+def retry_record(method: str, request, seat: int | None, version: int) -> bytes:
+    """What a retry of ``request`` needs to rebuild its answer: fingerprint, seat and version."""
     digest = hashlib.sha256(method.encode() + b"\0" + request.SerializeToString(deterministic=True))
-    fields = [digest.hexdigest()[:16], str(-1 if seat is None else seat), str(version)]
-    return " ".join(fields + ([salt] if salt else [])).encode()
+    return f"{digest.hexdigest()[:16]} {-1 if seat is None else seat} {version}".encode()
 
 
-def check_retry(raw: bytes, method: str, request, seat: int | None) -> tuple[int, str | None]:
-    """The version (and salt) of a retry record; InvalidArgument when another request made it."""
-    fingerprint, recorded_seat, version, *salt = raw.decode().split(" ")
+def check_retry(raw: bytes, method: str, request, seat: int | None) -> int:
+    """The version a retry record answered at; InvalidArgument when another request made it."""
+    fingerprint, recorded_seat, version, *_ = raw.decode().split(" ")
     expected = retry_record(method, request, seat, 0).decode().split(" ")
     if fingerprint != expected[0] or recorded_seat != expected[1]:
         raise InvalidArgument("request_id was already used for a different request")
-    return int(version), salt[0] if salt else None
+    return int(version)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import os
 from dataclasses import dataclass
+from pathlib import Path
 
+from service import apikeys, auth
 from service.cpus import available_cpus
 
 
@@ -35,6 +37,10 @@ class Config:
     max_concurrent_rpcs: int = 2000
     max_watches_per_connection: int = 100
     redis_max_connections: int = 64
+    token_secret: bytes = b""
+    api_keys: tuple[str, ...] = ()
+    create_rate: float = 5.0
+    create_burst: int = 100
 
 
 def _env_bool(name: str) -> bool:
@@ -106,14 +112,32 @@ def parse(argv: list[str] | None = None) -> Config:
                    default=[m for m in env("GAME_MODULES", "").split(",") if m.strip()],
                    help="a Python module to import at start-up that registers more games with "
                         "engine.register (repeatable; GAME_MODULES, comma-separated)")
+    p.add_argument("--token-secret", default=env("CARDGAME_TOKEN_SECRET", ""),
+                   help="secret (at least 32 bytes) from which seat tokens of games created with a request id "
+                        "are derived; the same on every instance, never stored in Redis (CARDGAME_TOKEN_SECRET); "
+                        "required with a Redis store")
+    p.add_argument("--token-secret-file", default=env("CARDGAME_TOKEN_SECRET_FILE", ""),
+                   help="read the token secret from this file instead (CARDGAME_TOKEN_SECRET_FILE)")
+    p.add_argument("--api-keys", default=env("CARDGAME_API_KEYS", ""),
+                   help="accepted API keys as '<key id>:<sha256 hex>' entries, comma-separated; with any, "
+                        "CreateGame needs an x-api-key header (CARDGAME_API_KEYS)")
+    p.add_argument("--api-keys-file", default=env("CARDGAME_API_KEYS_FILE", ""),
+                   help="read API key entries from this file too, one per line (CARDGAME_API_KEYS_FILE)")
+    p.add_argument("--create-rate", type=float, default=float(env("CREATE_RATE", str(Config.create_rate))),
+                   help="games per second each API key may create, sustained (CREATE_RATE)")
+    p.add_argument("--create-burst", type=int, default=int(env("CREATE_BURST", str(Config.create_burst))),
+                   help="games each API key may create at once above that rate (CREATE_BURST)")
     a = p.parse_args(argv)
     workers = a.workers or available_cpus()
     if not a.redis_url:
         workers = 1  # the in-memory store cannot be shared between processes
     for name in ("idle_ttl", "finished_ttl", "request_ttl", "max_requests", "max_concurrent_rpcs",
-                 "max_watches_per_connection", "redis_max_connections"):
+                 "max_watches_per_connection", "redis_max_connections", "create_burst"):
         if getattr(a, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be at least 1")
+    if not a.create_rate > 0:
+        p.error("--create-rate must be above 0")
+    secret, api_keys = _secrets(p, a)
     return Config(host=a.host, port=a.port, redis_url=a.redis_url, redis_cluster=a.redis_cluster,
                   key_prefix=a.key_prefix, workers=workers,
                   idle_ttl_s=a.idle_ttl, finished_ttl_s=a.finished_ttl, request_ttl_s=a.request_ttl,
@@ -122,4 +146,33 @@ def parse(argv: list[str] | None = None) -> Config:
                   bench_noop=a.bench_noop, uvloop=not a.no_uvloop,
                   game_modules=tuple(m.strip() for m in a.game_modules), require_noeviction=a.require_noeviction,
                   max_concurrent_rpcs=a.max_concurrent_rpcs, max_watches_per_connection=a.max_watches_per_connection,
-                  redis_max_connections=a.redis_max_connections)
+                  redis_max_connections=a.redis_max_connections, token_secret=secret, api_keys=api_keys,
+                  create_rate=a.create_rate, create_burst=a.create_burst)
+
+
+def _read(p: argparse.ArgumentParser, path: str, what: str) -> str:
+    try:
+        return Path(path).read_text()
+    except OSError as exc:
+        p.error(f"cannot read the {what} file {path!r}: {exc.strerror}")
+
+
+def _secrets(p: argparse.ArgumentParser, a: argparse.Namespace) -> tuple[bytes, tuple[str, ...]]:
+    """The token secret and API key entries from flags, environment and files, checked."""
+    secret = a.token_secret.encode()
+    if a.token_secret_file:
+        if secret:
+            p.error("give --token-secret or --token-secret-file, not both")
+        secret = _read(p, a.token_secret_file, "token secret").strip().encode()
+    if secret:
+        try:
+            auth.check_secret(secret)
+        except ValueError as exc:
+            p.error(str(exc))
+    text = a.api_keys + "\n" + (_read(p, a.api_keys_file, "API keys") if a.api_keys_file else "")
+    entries = apikeys.split_entries(text)
+    try:
+        apikeys.ApiKeys(entries)
+    except ValueError as exc:
+        p.error(str(exc))
+    return secret, entries

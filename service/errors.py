@@ -1,9 +1,9 @@
-"""Service errors and their gRPC statuses (with google.rpc.ErrorInfo for illegal moves)."""
+"""Service errors and their gRPC statuses (with google.rpc.ErrorInfo reasons and RetryInfo delays)."""
 
 from __future__ import annotations
 
 import grpc
-from google.protobuf import any_pb2
+from google.protobuf import duration_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
@@ -15,10 +15,11 @@ class ServiceError(Exception):
 
     code = grpc.StatusCode.INTERNAL
 
-    def __init__(self, message: str, reason: str | None = None):
+    def __init__(self, message: str, reason: str | None = None, retry_delay_s: float | None = None):
         super().__init__(message)
         self.message = message
         self.reason = reason
+        self.retry_delay_s = retry_delay_s
 
 
 class InvalidArgument(ServiceError):
@@ -33,6 +34,12 @@ class IllegalMove(ServiceError):
     code = grpc.StatusCode.FAILED_PRECONDITION
 
 
+class FailedPrecondition(ServiceError):
+    """The request is well formed but the game or server is not in a state to answer it."""
+
+    code = grpc.StatusCode.FAILED_PRECONDITION
+
+
 class NotFound(ServiceError):
     """No such game."""
 
@@ -40,7 +47,7 @@ class NotFound(ServiceError):
 
 
 class Unauthenticated(ServiceError):
-    """A credential was sent but it is not valid for this game."""
+    """A credential is missing where one is required, or is not valid."""
 
     code = grpc.StatusCode.UNAUTHENTICATED
 
@@ -58,7 +65,7 @@ class Aborted(ServiceError):
 
 
 class ResourceExhausted(ServiceError):
-    """A per-caller limit is reached; retry after freeing some of it."""
+    """A per-caller limit is reached; retry after freeing some of it (or after ``retry_delay_s``)."""
 
     code = grpc.StatusCode.RESOURCE_EXHAUSTED
 
@@ -70,10 +77,13 @@ class Unavailable(ServiceError):
 
 
 def to_status(error: ServiceError) -> grpc.Status:
-    """The gRPC status of an error, carrying ErrorInfo when it has a reason."""
+    """The gRPC status of an error, carrying ErrorInfo when it has a reason and RetryInfo when it
+    says how long to wait."""
     status = status_pb2.Status(code=getattr(code_pb2, error.code.name), message=error.message)
     if error.reason:
-        detail = any_pb2.Any()
-        detail.Pack(error_details_pb2.ErrorInfo(reason=error.reason, domain=DOMAIN))
-        status.details.append(detail)
+        status.details.add().Pack(error_details_pb2.ErrorInfo(reason=error.reason, domain=DOMAIN))
+    if error.retry_delay_s is not None:
+        delay = duration_pb2.Duration()
+        delay.FromNanoseconds(max(1, round(error.retry_delay_s * 1e9)))
+        status.details.add().Pack(error_details_pb2.RetryInfo(retry_delay=delay))
     return rpc_status.to_status(status)

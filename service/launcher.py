@@ -16,6 +16,7 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 ROOT = Path(__file__).resolve().parents[1]
+TEST_TOKEN_SECRET = "launcher-token-secret-for-tests-and-benchmarks-only"
 
 
 def free_port() -> int:
@@ -38,7 +39,8 @@ class ServerProcess:
             self.args += ["--redis-url", redis_url]
         if prefix:
             self.args += ["--key-prefix", prefix]
-        self.env = {**os.environ, "LOG_LEVEL": os.environ.get("LOG_LEVEL", "WARNING"), **(env or {})}
+        self.env = {"CARDGAME_TOKEN_SECRET": TEST_TOKEN_SECRET, **os.environ,
+                    "LOG_LEVEL": os.environ.get("LOG_LEVEL", "WARNING"), **(env or {})}
         self.proc: subprocess.Popen | None = None
         self.log: IO[bytes] | None = None
 

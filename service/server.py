@@ -7,6 +7,7 @@ import gc
 import importlib
 import logging
 import os
+import secrets
 import signal
 import sys
 from typing import Any
@@ -17,6 +18,7 @@ from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 
 from cardgame.v1 import game_service_pb2
+from service.apikeys import ApiKeys
 from service.config import Config
 from service.handlers import add_game_service
 from service.health import follow_store
@@ -48,8 +50,7 @@ async def serve(config: Config, stop: asyncio.Event | None = None) -> None:
         ("grpc.keepalive_time_ms", 30_000),
         ("grpc.keepalive_timeout_ms", 10_000),
     ])
-    servicer = GameServicer(store, Settings(config.allow_prearranged_decks, config.allow_seeded_shuffle,
-                                            config.max_watches_per_connection))
+    servicer = GameServicer(store, _settings(config))
     add_game_service(servicer, server)
     health = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
@@ -81,6 +82,30 @@ async def serve(config: Config, stop: asyncio.Event | None = None) -> None:
     await asyncio.sleep(config.drain_s)  # let load balancers see NOT_SERVING and move traffic away
     await server.stop(config.grace_s)
     await store.close()
+
+
+def _settings(config: Config) -> Settings:
+    """What requests may do on this server, with its credentials."""
+    secret = config.token_secret
+    if not secret:  # only for the in-memory store, whose games end with this process anyway
+        secret = secrets.token_bytes(32)
+        log.warning("no token secret configured: using a random one that lives as long as this process")
+    keys = ApiKeys(config.api_keys)
+    if keys.required:
+        log.info("CreateGame needs one of %d API keys; each may create %g games a second (burst %d)",
+                 len(keys), config.create_rate, config.create_burst)
+    else:
+        log.warning("no API keys configured: any caller may create games (configure CARDGAME_API_KEYS)")
+    return Settings(config.allow_prearranged_decks, config.allow_seeded_shuffle, config.max_watches_per_connection,
+                    secret, keys, config.create_rate, config.create_burst)
+
+
+def check_token_secret(config: Config) -> None:
+    """Exit with a clear message when a shared store has no token secret to derive seat tokens from."""
+    if config.redis_url and not config.token_secret:
+        sys.exit("a Redis store needs a token secret shared by every instance: set CARDGAME_TOKEN_SECRET "
+                 "(or --token-secret / --token-secret-file) to at least 32 random bytes, "
+                 "e.g. from `python -c 'import secrets; print(secrets.token_urlsafe(32))'`")
 
 
 async def _check_store(store: Store, config: Config) -> bool:
@@ -148,6 +173,7 @@ def run_one(config: Config) -> None:
 
 def run(config: Config) -> None:
     """Run ``config.workers`` server processes on one port (SO_REUSEPORT), or one in this process."""
+    check_token_secret(config)
     check_port_free(config.host, config.port)
     if config.workers <= 1:
         run_one(config)

@@ -17,7 +17,7 @@ import random
 import secrets
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import wraps
 
 import grpc
@@ -29,8 +29,10 @@ from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from engine import Phase
 from service import auth, checks, convert, gamelog
+from service.apikeys import ApiKeys
 from service.errors import (
     Aborted,
+    FailedPrecondition,
     IllegalMove,
     InvalidArgument,
     NotFound,
@@ -60,6 +62,10 @@ class Settings:
     allow_prearranged_decks: bool = False
     allow_seeded_shuffle: bool = False
     max_watches_per_connection: int = 100
+    token_secret: bytes = field(default_factory=lambda: secrets.token_bytes(32))
+    api_keys: ApiKeys = field(default_factory=ApiKeys)
+    create_rate: float = 5.0
+    create_burst: int = 100
 
 
 class _Call:
@@ -182,6 +188,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
     @_rpc
     async def CreateGame(self, request, context, call):
         """Create a game; returns its id, one token per human seat and the spectator view."""
+        caller = self.settings.api_keys.caller(context.invocation_metadata(), "CreateGame")
         variant = convert.variant(request.variant, request.variant_name)
         request_id = checks.request_id(request.request_id)
         n = engine.game_of(variant).seats
@@ -217,18 +224,25 @@ class GameServicer(pb_grpc.GameServiceServicer):
                 raise PermissionDenied("this server does not accept shuffle seeds")
             seed = request.shuffle_seed
 
-        game_id = (hashlib.sha256(f"create\0{request_id}".encode()).hexdigest()[:24] if request_id
+        # A request id names a game of its caller's: another API key reusing it gets another game.
+        game_id = (hashlib.sha256(f"create\0{caller}\0{request_id}".encode()).hexdigest()[:24] if request_id
                    else secrets.token_hex(12))
         call.game_id = game_id
         if request_id:
             replay = await self.store.get_retry(game_id, request_id)
             if replay is not None:
-                return await self._replay_create(replay, request, request_id, game_id)
-        salt = auth.new_salt()
+                return await self._replay_create(replay, request, game_id)
+        if caller:
+            wait_s = await self.store.take_token(f"create:{caller}", self.settings.create_rate,
+                                                 self.settings.create_burst)
+            if wait_s:
+                raise ResourceExhausted(f"this API key may create {self.settings.create_rate:g} games a second; "
+                                        f"retry in {wait_s:.3f} s", "RATE_LIMITED", wait_s)
         tokens = {}
         for i, seat in enumerate(seats):
             if not seat.bot:
-                tokens[i] = auth.issue_token(salt, request_id, game_id, i)
+                tokens[i] = (auth.derived_token(self.settings.token_secret, game_id, i) if request_id
+                             else auth.random_token())
                 seat.token_hash = auth.token_hash(game_id, tokens[i])
         rng = random.Random(f"{seed}:0") if seed is not None else None
         first = request.first_dealer if request.HasField("first_dealer") else None
@@ -237,26 +251,33 @@ class GameServicer(pb_grpc.GameServiceServicer):
         entries = [gamelog.genesis(state)] + self._bot_entries(record, 1, "create-")
         version = len(entries)
         response = pb.CreateGameResponse(game_id=game_id, view=self._view(record, None, version))
-        retry = checks.retry_record("CreateGame", request, None, version, salt) if request_id else None
+        retry = checks.retry_record("CreateGame", request, None, version) if request_id else None
         try:
             await self.store.create(game_id, record.to_bytes(), entries, request_id, retry)
         except GameExists:
             replay = await self.store.get_retry(game_id, request_id) if request_id else None
             if replay is not None and request_id:
-                return await self._replay_create(replay, request, request_id, game_id)
+                return await self._replay_create(replay, request, game_id)
             if request_id:
                 raise InvalidArgument("request_id was already used to create a game") from None
             raise Aborted("a new game id collided with an existing game; retry") from None
         response.seat_tokens.extend(pb.SeatToken(seat=i, token=t) for i, t in tokens.items())
         return response
 
-    async def _replay_create(self, raw: bytes, request, request_id: str, game_id: str):
-        version, salt = checks.check_retry(raw, "CreateGame", request, None)
+    async def _replay_create(self, raw: bytes, request, game_id: str):
+        """The first answer again: the game at the version it was created at, and the seat tokens
+        derived anew from the token secret (checked against the seats' stored hashes)."""
+        version = checks.check_retry(raw, "CreateGame", request, None)
         _, record = await self._load(game_id)
         response = pb.CreateGameResponse(game_id=game_id,
                                          view=self._view(record, None, version, await self._state_at(game_id, version)))
-        response.seat_tokens.extend(pb.SeatToken(seat=i, token=auth.issue_token(salt or "", request_id, game_id, i))
-                                    for i, seat in enumerate(record.seats) if not seat.bot)
+        for i, seat in enumerate(record.seats):
+            if not seat.bot:
+                token = auth.derived_token(self.settings.token_secret, game_id, i)
+                if auth.token_hash(game_id, token) != seat.token_hash:
+                    raise FailedPrecondition("this game's seat tokens were derived from another token secret; "
+                                             "they cannot be returned again", "TOKEN_SECRET_CHANGED")
+                response.seat_tokens.add(seat=i, token=token)
         return response
 
     # ---- moves ----
@@ -282,7 +303,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
         expected = request.expected_version if request.HasField("expected_version") else None
 
         async def replay(raw: bytes, seat: int | None):
-            version, _ = checks.check_retry(raw, method, request, seat)
+            version = checks.check_retry(raw, method, request, seat)
             _, record = await self._load(game_id)
             return response_cls(view=self._view(record, seat, version, await self._state_at(game_id, version)))
 

@@ -118,6 +118,11 @@ class Store(Protocol):
         """The store's key-eviction policy (Redis ``maxmemory-policy``), None when it has none or hides it."""
         ...
 
+    async def take_token(self, bucket: str, rate_per_s: float, burst: int) -> float:
+        """Take one token from a rate-limit bucket that refills ``rate_per_s`` tokens a second up
+        to ``burst``; returns 0.0 when taken, else the seconds until a token will be there."""
+        ...
+
     async def close(self) -> None:
         """Release connections and end all watches."""
         ...
@@ -143,6 +148,14 @@ def validate_request_id(request_id: str | None) -> str | None:
     if len(request_id) > MAX_ID_LENGTH:
         raise ValueError(f"request_id longer than {MAX_ID_LENGTH} characters")
     return request_id
+
+
+def validate_bucket(bucket: str, rate_per_s: float, burst: int) -> None:
+    """Reject a rate-limit bucket name or limit that no caller should send."""
+    if not bucket or len(bucket) > MAX_ID_LENGTH or "{" in bucket or "}" in bucket:
+        raise ValueError(f"bucket must be 1..{MAX_ID_LENGTH} characters without braces")
+    if not rate_per_s > 0 or burst < 1:
+        raise ValueError("a rate limit needs a positive rate and a burst of at least 1")
 
 
 def validate_entries(state: bytes, entries: Sequence[bytes]) -> None:

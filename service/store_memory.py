@@ -22,6 +22,7 @@ from service.store import (
     Loaded,
     StoreUnavailable,
     Watcher,
+    validate_bucket,
     validate_commit,
     validate_entries,
     validate_game_id,
@@ -65,6 +66,7 @@ class MemoryStore:
         self._clock = clock
         self._games: dict[str, _Game] = {}
         self._watchers: dict[str, set[Watcher]] = {}
+        self._buckets: dict[str, tuple[float, float, float]] = {}  # name -> (tokens, at, full at)
         self._next_sweep = clock() + SWEEP_INTERVAL_S
         self._closed = False
 
@@ -193,6 +195,21 @@ class MemoryStore:
         """None: an in-process store never evicts."""
         return None
 
+    async def take_token(self, bucket: str, rate_per_s: float, burst: int) -> float:
+        """Take one token from a bucket refilled at ``rate_per_s`` up to ``burst`` (0.0 when taken,
+        else seconds to wait); a bucket that has refilled is forgotten by the next sweep."""
+        validate_bucket(bucket, rate_per_s, burst)
+        self._check_open()
+        now = self._now()
+        tokens, at, _ = self._buckets.get(bucket, (float(burst), now, now))
+        tokens = min(float(burst), tokens + (now - at) * rate_per_s)
+        if tokens < 1.0:
+            self._buckets[bucket] = (tokens, now, now + (burst - tokens) / rate_per_s)
+            return (1.0 - tokens) / rate_per_s
+        tokens -= 1.0
+        self._buckets[bucket] = (tokens, now, now + (burst - tokens) / rate_per_s)
+        return 0.0
+
     async def close(self) -> None:
         """Drop every game and end all watches."""
         self._closed = True
@@ -212,6 +229,7 @@ class MemoryStore:
         if now >= self._next_sweep:
             self._next_sweep = now + SWEEP_INTERVAL_S
             self._games = {k: g for k, g in self._games.items() if g.expires_at > now}
+            self._buckets = {k: b for k, b in self._buckets.items() if b[2] > now}
         return now
 
     def _live_game(self, game_id: str, now: float) -> _Game | None:

@@ -9,6 +9,7 @@ on one shard (``P`` is the prefix, ``cardgame`` by default):
 - ``P:{id}:req``    list of pairs ``r<request id>``, ``d<unix ms> <retry record>`` for the
   latest ``max_requests`` request ids (LPOS finds one; LTRIM keeps the list bounded)
 - channel ``P:{id}:changes``  receives the new version after each create/commit
+- ``P:ratelimit:{<bucket>}``  hash, fields ``t`` (tokens) and ``at`` (Redis ms) of a token bucket
 
 Writes go through Lua scripts (EVALSHA with a SCRIPT LOAD fallback via redis-py's
 ``register_script``), so the check, the writes and the notification are one atomic step. The
@@ -51,6 +52,7 @@ from service.store import (
     Loaded,
     StoreUnavailable,
     Watcher,
+    validate_bucket,
     validate_commit,
     validate_entries,
     validate_game_id,
@@ -127,6 +129,24 @@ return {1, tonumber(v)}
 # KEYS: req   ARGV: request_id, req_ttl_ms
 RECALL_LUA = RETRY_LUA + """
 return recall(KEYS[1], ARGV[1], now, tonumber(ARGV[2]))
+"""
+
+# KEYS: bucket   ARGV: rate per second, burst.  Returns 0 when a token was taken, else the
+# milliseconds until one will be there. The bucket expires once it would be full again.
+TAKE_TOKEN_LUA = """
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local rate = tonumber(ARGV[1]) / 1000
+local burst = tonumber(ARGV[2])
+local kept = redis.call('HMGET', KEYS[1], 't', 'at')
+local tokens = tonumber(kept[1]) or burst
+local at = tonumber(kept[2]) or now
+tokens = math.min(burst, tokens + math.max(0, now - at) * rate)
+local wait = 0
+if tokens < 1 then wait = math.max(1, math.ceil((1 - tokens) / rate)) else tokens = tokens - 1 end
+redis.call('HSET', KEYS[1], 't', string.format('%.6f', tokens), 'at', string.format('%d', now))
+redis.call('PEXPIRE', KEYS[1], math.ceil((burst - tokens) / rate) + 1000)
+return wait
 """
 
 
@@ -233,6 +253,7 @@ class RedisStore:
         self._create_script = self._client.register_script(CREATE_LUA)
         self._commit_script = self._client.register_script(COMMIT_LUA)
         self._recall_script = self._client.register_script(RECALL_LUA)
+        self._take_token_script = self._client.register_script(TAKE_TOKEN_LUA)
         self._pubsub_client: Any = pubsub_client or self._client
         self._hub = _PubSubHub(self, watch_timeout_s, liveness_s)
 
@@ -360,6 +381,15 @@ class RedisStore:
             return None
         value = reply.get("maxmemory-policy") or reply.get(b"maxmemory-policy")
         return value.decode() if isinstance(value, bytes) else value
+
+    async def take_token(self, bucket: str, rate_per_s: float, burst: int) -> float:
+        """Take one token from a bucket refilled at ``rate_per_s`` up to ``burst``, timed by Redis'
+        clock so every instance shares it (0.0 when taken, else seconds to wait)."""
+        validate_bucket(bucket, rate_per_s, burst)
+        key = f"{self._prefix}:ratelimit:{{{bucket}}}"
+        with unavailable_on_error("take_token"):
+            wait_ms = await self._take_token_script(keys=[key], args=[repr(float(rate_per_s)), burst])
+        return int(wait_ms) / 1000
 
     async def close(self) -> None:
         """End all watches, drop the pub/sub connection and close the client if owned."""

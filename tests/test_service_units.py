@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import random
 import secrets
 
@@ -11,7 +12,7 @@ import engine
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from engine.games import BUILTIN
-from service import auth, convert
+from service import apikeys, auth, convert
 from service.errors import InvalidArgument, Unauthenticated
 from service.games import GameRecord, Seat
 
@@ -36,17 +37,54 @@ def test_record_round_trips_through_its_stored_form():
 
 
 def test_tokens_are_random_hashed_per_game_and_matched_to_their_seat():
-    salt = auth.new_salt()
-    tokens = [auth.issue_token(salt, None, "g1", seat) for seat in range(4)]
-    assert len(set(tokens)) == 4 and all(len(t) >= 32 for t in tokens)
+    tokens = [auth.random_token() for _ in range(4)]
+    assert len(set(tokens)) == 4 and all(len(base64.urlsafe_b64decode(t + "==")) == 24 for t in tokens)
     hashes = [auth.token_hash("g1", t) for t in tokens]
     assert tokens[2] not in "".join(hashes)  # only hashes are stored
     assert auth.seat_of("g1", tokens[2], hashes) == 2
     assert auth.seat_of("g1", None, hashes) is None
     with pytest.raises(Unauthenticated):
-        auth.seat_of("g2", tokens[2], [auth.token_hash("g2", auth.issue_token(salt, None, "g2", 0))])
-    derived = auth.issue_token(salt, "req-1", "g1", 1)
-    assert derived == auth.issue_token(salt, "req-1", "g1", 1) != auth.issue_token(salt, "req-1", "g1", 2)
+        auth.seat_of("g2", tokens[2], [auth.token_hash("g2", auth.random_token())])
+
+
+def test_derived_tokens_carry_192_bits_that_only_the_token_secret_gives():
+    secret, other = b"s" * 32, b"t" * 32
+    derived = auth.derived_token(secret, "g1", 1)
+    assert len(base64.urlsafe_b64decode(derived)) == 24
+    assert derived == auth.derived_token(secret, "g1", 1)
+    assert len({derived, auth.derived_token(secret, "g1", 2), auth.derived_token(secret, "g2", 1),
+                auth.derived_token(other, "g1", 1)}) == 4
+    with pytest.raises(ValueError, match="at least 32 bytes"):
+        auth.check_secret(b"short")
+
+
+def test_api_keys_are_checked_against_their_hashes_and_several_may_be_configured():
+    key_a, entry_a = apikeys.new_key("shop")
+    key_b, entry_b = apikeys.new_key("shop")  # a rotation: both keys of one caller at once
+    key_c, entry_c = apikeys.new_key("arcade")
+    keys = apikeys.ApiKeys(apikeys.split_entries(f"{entry_a}, {entry_b}  # old and new\n{entry_c}\n"))
+    assert keys.required and len(keys) == 3
+    assert key_a not in entry_a and key_a.split(".")[1] not in entry_a  # only hashes are configured
+    assert [keys.caller([("x-api-key", k)], "CreateGame") for k in (key_a, key_b, key_c)] == ["shop", "shop", "arcade"]
+    with pytest.raises(Unauthenticated, match="needs an API key"):
+        keys.caller([("authorization", "Bearer x")], "CreateGame")
+    for bad in (key_a + "x", "shop", "arcade." + key_a.split(".")[1], "x" * 300, ""):
+        with pytest.raises(Unauthenticated, match="not valid"):
+            keys.caller([("x-api-key", bad)], "CreateGame")
+    assert apikeys.ApiKeys().caller([], "CreateGame") == ""  # an open server
+    with pytest.raises(ValueError, match="entry 2"):
+        apikeys.ApiKeys([entry_a, "shop:abc"])
+    with pytest.raises(ValueError):
+        apikeys.new_key("no spaces")
+
+
+def test_the_key_generator_prints_a_key_and_its_entry(capsys):
+    assert apikeys.main(["backend-1"]) == 0
+    out = capsys.readouterr().out
+    key = out.split("secret): ")[1].split()[0]
+    entry = out.split("--api-keys-file): ")[1].split()[0]
+    assert apikeys.ApiKeys([entry]).caller([("x-api-key", key)], "CreateGame") == "backend-1"
+    assert apikeys.main([]) == 2 and apikeys.main(["bad id"]) == 2
 
 
 def test_bearer_header_parsing():

@@ -368,6 +368,34 @@ async def test_ping(store: Store) -> None:
     await store.ping()
 
 
+async def test_a_token_bucket_gives_its_burst_then_says_how_long_to_wait(store: Store, clock: FakeClock) -> None:
+    bucket, other = new_id(), new_id()
+    assert [await store.take_token(bucket, 0.001, 3) for _ in range(3)] == [0.0, 0.0, 0.0]
+    wait = await store.take_token(bucket, 0.001, 3)
+    assert 990 < wait <= 1000  # one token in 1000 s
+    assert await store.take_token(other, 0.001, 3) == 0.0  # buckets are separate
+    with pytest.raises(ValueError):
+        await store.take_token("", 1, 1)
+    with pytest.raises(ValueError):
+        await store.take_token(bucket, 0, 1)
+    with pytest.raises(ValueError):
+        await store.take_token(bucket, 1, 0)
+    if isinstance(store, RedisStore):
+        ttl = await store.client.pttl(f"{store._prefix}:ratelimit:{{{bucket}}}")
+        assert 3_000_000 < ttl <= 3_001_000  # gone once it would be full again
+
+
+async def test_a_token_bucket_refills_at_its_rate(store: Store, clock: FakeClock) -> None:
+    bucket = new_id()
+    assert await store.take_token(bucket, 20, 2) == 0.0 and await store.take_token(bucket, 20, 2) == 0.0
+    wait = await store.take_token(bucket, 20, 2)
+    assert 0 < wait <= 0.05
+    clock.advance(0.06)
+    if isinstance(store, RedisStore):
+        await asyncio.sleep(0.06)
+    assert await store.take_token(bucket, 20, 2) == 0.0
+
+
 def test_open_store_picks_the_implementation(redis_url: str,
                                              event_loop: asyncio.AbstractEventLoop) -> None:
     assert isinstance(open_store(None), MemoryStore)

@@ -327,7 +327,8 @@ def test_unreachable_server_and_deadlines():
     with GameClient(f"127.0.0.1:{free_port()}", timeout=0.5, retries=2) as nowhere:
         error = raises(errors.Unavailable, nowhere.get_game, "0" * 24)
     assert error.code == grpc.StatusCode.UNAVAILABLE and time.monotonic() - started < 10
-    assert GameClient.__init__.__kwdefaults__ == {"timeout": 5.0, "retries": 3, "channel": None, "interceptors": ()}
+    assert GameClient.__init__.__kwdefaults__ == {"timeout": 5.0, "retries": 3, "channel": None, "interceptors": (),
+                                               "api_key": None}
 
 
 def test_a_slow_server_is_deadline_exceeded_after_retries():

@@ -58,6 +58,7 @@ CHANNEL_OPTIONS = [("grpc.initial_reconnect_backoff_ms", 100), ("grpc.min_reconn
                    ("grpc.max_reconnect_backoff_ms", 1000)]
 BACKOFF_S = 0.2
 MAX_BACKOFF_S = 2.0
+MAX_RETRY_DELAY_S = 5.0  # a longer wait asked for by the server (RetryInfo) is raised to the caller
 
 
 @dataclass
@@ -138,12 +139,17 @@ def rule_options(variant: int, options: options_pb2.RuleOptions | Mapping[str, A
 MAX_SCORE_PAGE = 500  # the most hands the server returns per GetScore page
 
 class GameClient:
-    """A GameService client acting for one seat (or as a spectator when ``token`` is None)."""
+    """A GameService client acting for one seat (or as a spectator when ``token`` is None).
+
+    ``api_key`` is sent as ``x-api-key`` on every call: servers configured with API keys require
+    it for CreateGame.
+    """
 
     def __init__(self, target: str, token: str | None = None, *, timeout: float = 5.0, retries: int = 3,
-                 channel: grpc.Channel | None = None, interceptors: Sequence[object] = ()):
+                 channel: grpc.Channel | None = None, interceptors: Sequence[object] = (), api_key: str | None = None):
         self.target = target
         self.token = token
+        self.api_key = api_key
         self.timeout = timeout
         self.retries = retries
         self._owns_channel = channel is None
@@ -157,7 +163,7 @@ class GameClient:
     def with_token(self, token: str | None) -> GameClient:
         """A client acting for another seat (or a spectator) over the same channel."""
         return GameClient(self.target, token, timeout=self.timeout, retries=self.retries,
-                          channel=self._raw_channel, interceptors=self._interceptors)
+                          channel=self._raw_channel, interceptors=self._interceptors, api_key=self.api_key)
 
     def close(self) -> None:
         """Close the channel, unless it is shared with the client this one was made from."""
@@ -171,8 +177,9 @@ class GameClient:
         self.close()
 
     def metadata(self) -> list[tuple[str, str]]:
-        """Call metadata carrying this client's seat token (none for a spectator)."""
-        return [("authorization", f"Bearer {self.token}")] if self.token else []
+        """Call metadata carrying this client's seat token (none for a spectator) and API key (if any)."""
+        metadata = [("authorization", f"Bearer {self.token}")] if self.token else []
+        return metadata + [("x-api-key", self.api_key)] if self.api_key else metadata
 
     def send(self, method: str, request, *, timeout: float | None = None):
         """Call ``method`` with ``request``, retrying UNAVAILABLE / DEADLINE_EXCEEDED / RESOURCE_EXHAUSTED with
@@ -188,9 +195,11 @@ class GameClient:
                 return rpc(request, timeout=timeout or self.timeout, metadata=self.metadata())
             except grpc.RpcError as exc:
                 error = errors.from_rpc_error(exc)
-                if error.code not in RETRYABLE or attempt == self.retries:
+                if (error.code not in RETRYABLE or attempt == self.retries
+                        or (error.retry_delay or 0.0) > MAX_RETRY_DELAY_S):
                     raise error from None
-            time.sleep(min(BACKOFF_S * 2 ** attempt, MAX_BACKOFF_S) * (0.5 + random.random()))
+            backoff = min(BACKOFF_S * 2 ** attempt, MAX_BACKOFF_S) * (0.5 + random.random())
+            time.sleep(max(backoff, error.retry_delay or 0.0))  # never sooner than the server asked
         raise AssertionError("unreachable")
 
     def _act(self, game_id: str, action: str, expected_version: int | None, request_id: str | None) -> GameView:

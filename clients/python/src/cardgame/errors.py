@@ -28,6 +28,7 @@ class GameError(Exception):
     reason: str | None = None
     hint: str = "the server refused the request"
     rpc_error: grpc.RpcError | None = None
+    retry_delay: float | None = None  # seconds the server asked to wait before a retry (RetryInfo)
 
     def __init__(self, message: str = "", *, code: grpc.StatusCode | None = None, reason: str | None = None):
         super().__init__(message)
@@ -97,6 +98,14 @@ class Unavailable(GameError):
 
     code = grpc.StatusCode.UNAVAILABLE
     hint = "the game server is unavailable"
+
+
+class ResourceExhausted(GameError):
+    """A limit was reached (RESOURCE_EXHAUSTED): the server is at capacity, or this API key created
+    games faster than its rate (reason RATE_LIMITED; ``retry_delay`` says how long to wait)."""
+
+    code = grpc.StatusCode.RESOURCE_EXHAUSTED
+    hint = "a limit of the game server was reached"
 
 
 class DeadlineExceeded(GameError):
@@ -190,7 +199,7 @@ BY_REASON: dict[str, type[IllegalMove]] = {cls.reason: cls for cls in (
     InvalidExchange, SuitTurnedDown, MakerCannotDrop, CannotDropOnClubs)}
 BY_CODE: dict[grpc.StatusCode, type[GameError]] = {cls.code: cls for cls in (
     InvalidArgument, IllegalMove, NotFound, PermissionDenied, Unauthenticated, Aborted, Unavailable,
-    DeadlineExceeded)}
+    DeadlineExceeded, ResourceExhausted)}
 
 
 def error_for(code: grpc.StatusCode, message: str = "", reason: str | None = None) -> GameError:
@@ -200,18 +209,30 @@ def error_for(code: grpc.StatusCode, message: str = "", reason: str | None = Non
     return cls(message, code=code, reason=reason)
 
 
-def reason_of(error: grpc.RpcError) -> str | None:
-    """The ErrorInfo reason carried by a failed call's status details, or None."""
+def _detail(error: grpc.RpcError, cls):
+    """The first status detail of type ``cls`` a failed call carries, or None."""
     try:
         status = rpc_status.from_call(error)
     except (AttributeError, TypeError, ValueError):
         return None
     for detail in status.details if status else ():
-        if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
-            info = error_details_pb2.ErrorInfo()
-            detail.Unpack(info)
-            return info.reason or None
+        if detail.Is(cls.DESCRIPTOR):
+            found = cls()
+            detail.Unpack(found)
+            return found
     return None
+
+
+def reason_of(error: grpc.RpcError) -> str | None:
+    """The ErrorInfo reason carried by a failed call's status details, or None."""
+    info = _detail(error, error_details_pb2.ErrorInfo)
+    return (info.reason or None) if info is not None else None
+
+
+def retry_delay_of(error: grpc.RpcError) -> float | None:
+    """The seconds a failed call's RetryInfo asks the caller to wait, or None."""
+    info = _detail(error, error_details_pb2.RetryInfo)
+    return info.retry_delay.ToTimedelta().total_seconds() if info is not None else None
 
 
 def from_rpc_error(error: grpc.RpcError) -> GameError:
@@ -220,4 +241,5 @@ def from_rpc_error(error: grpc.RpcError) -> GameError:
     details = error.details() if callable(getattr(error, "details", None)) else ""
     result = error_for(code, details or "", reason_of(error))
     result.rpc_error = error
+    result.retry_delay = retry_delay_of(error)
     return result
