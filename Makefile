@@ -26,7 +26,7 @@ $(GEN)/.stamp: $(PROTOS) $(STAMP)
 
 proto: $(GEN)/.stamp
 
-$(VENV)/.client-installed: $(GEN)/.stamp clients/python/pyproject.toml
+$(VENV)/.client-installed: $(GEN)/.stamp clients/python/pyproject.toml clients/python/setup.py
 	$(PY) -m pip install -q --no-deps -e clients/python
 	touch $@
 
