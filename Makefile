@@ -63,8 +63,9 @@ $(TS)/src/gen/.stamp: $(PROTOS) buf.yaml $(TS)/buf.gen.yaml $(NPM_DONE)
 	cd $(TS) && npm run --silent generate
 	touch $@
 
+# Builds dist/ too: the Node entry (index.js) and the browser entry (web.js) that `npm pack` ships.
 clients: proto $(TS)/src/gen/.stamp
-	cd $(TS) && npm run --silent typecheck
+	cd $(TS) && npm run --silent typecheck && npm run --silent build
 
 lint: install $(NPM_DONE)
 	$(BUF) lint

@@ -34,6 +34,9 @@ class Config:
     uvloop: bool = True
     game_modules: tuple[str, ...] = ()
     require_noeviction: bool = False
+    http_port: int | None = None
+    cors_origins: tuple[str, ...] = ()
+    web_root: str = ""
     max_concurrent_rpcs: int = 2000
     max_watches_per_connection: int = 100
     redis_max_connections: int = 64
@@ -57,6 +60,14 @@ class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
         if action.dest in self.SECRET_FLAGS:
             return action.help
         return super()._get_help_string(action)
+
+
+def _http(p: argparse.ArgumentParser, a: argparse.Namespace) -> dict:
+    """The HTTP port's options (see service.http), checked."""
+    if a.http_port is not None and not 0 <= a.http_port <= 65535:
+        p.error("--http-port must be a port number (0 = any free port)")
+    return {"http_port": a.http_port, "cors_origins": tuple(o.strip() for o in a.cors_origins if o.strip()),
+            "web_root": a.web_root}
 
 
 def parse(argv: list[str] | None = None) -> Config:
@@ -108,6 +119,15 @@ def parse(argv: list[str] | None = None) -> Config:
                    help="Redis connections per server process (per node in a cluster) (REDIS_MAX_CONNECTIONS)")
     p.add_argument("--require-noeviction", action="store_true", default=_env_bool("REQUIRE_NOEVICTION"),
                    help="refuse to start unless Redis runs with maxmemory-policy noeviction (REQUIRE_NOEVICTION)")
+    p.add_argument("--http-port", type=int, default=int(env("HTTP_PORT", "")) if env("HTTP_PORT") else None,
+                   help="also serve the API over HTTP on this port: Connect (JSON and binary), gRPC-Web and "
+                        "the web table (HTTP_PORT); off by default, 0 = any free port")
+    p.add_argument("--cors-origin", action="append", dest="cors_origins",
+                   default=[o for o in env("CORS_ORIGINS", "").split(",") if o.strip()],
+                   help="an origin whose pages may call the HTTP port, e.g. http://localhost:5173, or * "
+                        "(repeatable; CORS_ORIGINS, comma-separated); none = only the port's own pages")
+    p.add_argument("--web-root", default=env("WEB_ROOT", str(Path(__file__).resolve().parents[1] / "web" / "dist")),
+                   help="directory of the web table's static files, served by the HTTP port (WEB_ROOT)")
     p.add_argument("--game-module", action="append", dest="game_modules",
                    default=[m for m in env("GAME_MODULES", "").split(",") if m.strip()],
                    help="a Python module to import at start-up that registers more games with "
@@ -138,7 +158,7 @@ def parse(argv: list[str] | None = None) -> Config:
     if not a.create_rate > 0:
         p.error("--create-rate must be above 0")
     secret, api_keys = _secrets(p, a)
-    return Config(host=a.host, port=a.port, redis_url=a.redis_url, redis_cluster=a.redis_cluster,
+    return Config(**_http(p, a), host=a.host, port=a.port, redis_url=a.redis_url, redis_cluster=a.redis_cluster,
                   key_prefix=a.key_prefix, workers=workers,
                   idle_ttl_s=a.idle_ttl, finished_ttl_s=a.finished_ttl, request_ttl_s=a.request_ttl,
                   max_requests=a.max_requests, log_level=a.log_level.upper(), grace_s=a.grace, drain_s=a.drain,

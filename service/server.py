@@ -22,6 +22,7 @@ from service.apikeys import ApiKeys
 from service.config import Config
 from service.handlers import add_game_service
 from service.health import follow_store
+from service.http import serve_http
 from service.noop import noop_handler
 from service.servicer import GameServicer, Settings
 from service.store import Store, StoreUnavailable, open_store
@@ -61,6 +62,7 @@ async def serve(config: Config, stop: asyncio.Event | None = None) -> None:
     port = server.add_insecure_port(f"{config.host}:{config.port}")
     ready = await _check_store(store, config)
     await server.start()
+    http = await serve_http(servicer, config)  # Connect and gRPC-Web; None without --http-port
     for name in HEALTH_NAMES:
         await health.set(name, health_pb2.HealthCheckResponse.SERVING if ready else
                          health_pb2.HealthCheckResponse.NOT_SERVING)
@@ -80,7 +82,7 @@ async def serve(config: Config, stop: asyncio.Event | None = None) -> None:
     monitor.cancel()
     await health.enter_graceful_shutdown()
     await asyncio.sleep(config.drain_s)  # let load balancers see NOT_SERVING and move traffic away
-    await server.stop(config.grace_s)
+    await asyncio.gather(server.stop(config.grace_s), *([http.stop()] if http else []))
     await store.close()
 
 
@@ -175,6 +177,8 @@ def run(config: Config) -> None:
     """Run ``config.workers`` server processes on one port (SO_REUSEPORT), or one in this process."""
     check_token_secret(config)
     check_port_free(config.host, config.port)
+    if config.http_port:
+        check_port_free(config.host, config.http_port)
     if config.workers <= 1:
         run_one(config)
         return

@@ -1,4 +1,5 @@
-"""The TypeScript client (clients/typescript) against a live server: `npm test` plays whole games.
+"""The TypeScript client (clients/typescript) against a live server: `npm test` plays whole games,
+over the gRPC port and over the HTTP port (Connect JSON and binary, gRPC-Web).
 
 `make test` runs `make clients` first (npm ci + code generation), so node_modules and src/gen
 exist. Without Node.js, npm or those the test fails, saying what is missing: the TypeScript
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from service.launcher import ServerProcess
+from service.launcher import ServerProcess, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 TS = ROOT / "clients" / "typescript"
@@ -49,8 +50,11 @@ def _check_toolchain() -> str:
 
 def test_typescript_client_plays_whole_games(redis_url, redis_run_prefix):
     npm = _check_toolchain()
-    with ServerProcess(redis_url=redis_url, prefix=f"{redis_run_prefix}-typescript") as server:
-        env = {**os.environ, "CARDGAME_SERVER": f"http://{server.address}", "NO_COLOR": "1"}
+    http_port = free_port()
+    with ServerProcess("--http-port", str(http_port), redis_url=redis_url,
+                       prefix=f"{redis_run_prefix}-typescript") as server:
+        env = {**os.environ, "CARDGAME_SERVER": f"http://{server.address}",
+               "CARDGAME_HTTP_SERVER": f"http://127.0.0.1:{http_port}", "NO_COLOR": "1"}
         started = time.monotonic()
         try:
             result = subprocess.run([npm, "test"], cwd=TS, env=env, capture_output=True, text=True,

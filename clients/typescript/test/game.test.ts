@@ -2,9 +2,11 @@
 // one human seat (this test) and three BOT_BASIC seats play Buck Euchre and four-player Spades
 // to the end through legal_actions alone, each move sent with Act, while WatchGame streams follow
 // each game; every view carries its game's own part (the `rules` oneof), and the final scores are
-// checked against GetScore. Run by tests/clients/test_typescript_client.py, or by hand:
+// checked against GetScore. The same runs over the HTTP port (CARDGAME_HTTP_SERVER, e.g.
+// "http://127.0.0.1:8080") with the Connect protocol (JSON and binary) and gRPC-Web. Run by
+// tests/clients/test_typescript_client.py, or by hand:
 //   make run   # in another shell
-//   CARDGAME_SERVER=http://127.0.0.1:50051 npm test
+//   CARDGAME_SERVER=http://127.0.0.1:50051 CARDGAME_HTTP_SERVER=http://127.0.0.1:8080 npm test
 import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
 
@@ -20,6 +22,7 @@ import {
   LegalActionSchema,
   Phase,
   PlayerKind,
+  type Protocol,
   type RuleOptionsSchema,
   type SeatView,
   Suit,
@@ -32,6 +35,20 @@ import {
 } from "../src/index.js";
 
 const SERVER = process.env.CARDGAME_SERVER ?? "";
+const HTTP_SERVER = process.env.CARDGAME_HTTP_SERVER ?? "";
+
+/** How a test reaches the server: the gRPC port, or the HTTP port in one of its protocols. */
+interface Via {
+  protocol: Protocol;
+  binary?: boolean;
+}
+const GRPC: Via = { protocol: "grpc" };
+
+/** A client over `via`, with a seat token or none (a spectator). */
+function clientVia(via: Via, token?: string): GameServiceClient {
+  const server = via.protocol === "grpc" ? SERVER : HTTP_SERVER;
+  return createClient(server, { token, protocol: via.protocol, binary: via.binary });
+}
 const GAME_TIMEOUT_MS = 120_000;
 const MAX_MOVES = 2_000;
 /** Every FAILED_PRECONDITION reason the contract lists (game_service.proto). */
@@ -170,11 +187,12 @@ interface GameSetup {
   variant: Variant;
   options?: MessageInitShape<typeof RuleOptionsSchema>;
   seed: number;
+  via?: Via;
 }
 
 /** Plays a whole game as seat 0 against three BOT_BASIC seats and checks what the API says. */
-async function playWholeGame({ variant, options, seed }: GameSetup): Promise<void> {
-  const spectator = createClient(SERVER);
+async function playWholeGame({ variant, options, seed, via = GRPC }: GameSetup): Promise<void> {
+  const spectator = clientVia(via);
   const created = await spectator.createGame({
     variant,
     options,
@@ -186,7 +204,7 @@ async function playWholeGame({ variant, options, seed }: GameSetup): Promise<voi
   const gameId = created.gameId;
   assert.deepEqual(created.seatTokens.map((t) => t.seat), [0], "one token, for the human seat");
   const token = created.seatTokens[0]?.token ?? "";
-  const seat = createClient(SERVER, { token });
+  const seat = clientVia(via, token);
 
   const stopWatching = new AbortController(); // ends the streams early if the game fails
   try {
@@ -313,15 +331,15 @@ describe("cardgame.v1.GameService through the TypeScript client", { concurrency:
     });
   });
 
-  test("an illegal move fails with FAILED_PRECONDITION and a reason code", async () => {
-    const spectator = createClient(SERVER);
+  const illegalMoves = async (via: Via) => {
+    const spectator = clientVia(via);
     const created = await spectator.createGame({
       variant: Variant.SPADES,
       firstDealer: 0,
       seats: [{ name: "ts-human", kind: PlayerKind.HUMAN }, ...[1, 2, 3].map(() => ({ kind: PlayerKind.BOT_BASIC }))],
     });
     const { gameId } = created;
-    const seat = createClient(SERVER, { token: created.seatTokens[0]?.token ?? "" });
+    const seat = clientVia(via, created.seatTokens[0]?.token ?? "");
     const before = (await seat.getGame({ gameId })).view;
     assert.equal(before?.phase, Phase.DEAL);
     assert.deepEqual(before?.legalActions.map((a) => a.kind), [ActionKind.DEAL]);
@@ -339,5 +357,22 @@ describe("cardgame.v1.GameService through the TypeScript client", { concurrency:
     assert.ok(denied instanceof ConnectError && denied.code === Code.PermissionDenied, String(denied));
     const acted = await spectator.act({ gameId, requestId: crypto.randomUUID(), action: "deal" }).catch((e) => e);
     assert.ok(acted instanceof ConnectError && acted.code === Code.PermissionDenied, String(acted));
-  });
+  };
+
+  test("an illegal move fails with FAILED_PRECONDITION and a reason code", () => illegalMoves(GRPC));
+
+  const HTTP: [string, Via][] = [
+    ["Connect JSON", { protocol: "connect" }],
+    ["Connect binary", { protocol: "connect", binary: true }],
+    ["gRPC-Web", { protocol: "grpc-web" }],
+  ];
+  for (const [name, via] of HTTP) {
+    test(`over the HTTP port, ${name}: Buck Euchre to the end, and illegal moves refused with their reasons`,
+      { timeout: GAME_TIMEOUT_MS }, async () => {
+        assert.match(HTTP_SERVER, /^https?:\/\/[^/]+$/,
+          "set CARDGAME_HTTP_SERVER to a running server's HTTP port, e.g. http://127.0.0.1:8080");
+        await playWholeGame({ variant: Variant.BUCK_EUCHRE, seed: 3, via });
+        await illegalMoves(via);
+      });
+  }
 });

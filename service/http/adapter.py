@@ -1,0 +1,214 @@
+"""GameService calls over Connect and gRPC-Web, answered by the servicer that answers gRPC.
+
+connectrpc reads each HTTP request (Connect JSON or binary, unary or streaming; gRPC-Web) and
+writes the answer in the caller's protocol. In between, the very same ``GameServicer`` method
+runs, given a :class:`CallContext`: the part of ``grpc.aio.ServicerContext`` the servicer uses.
+
+- ``invocation_metadata()``: the HTTP request headers, keys lowercased (``authorization``,
+  ``x-api-key``, …), as gRPC metadata would carry them.
+- ``peer()``: the client's address and port, i.e. its connection (per-connection limits).
+- ``abort_with_status(status)`` / ``abort(code, message)``: raise the ``ConnectError`` of that
+  gRPC status: the same code, the same message and the same details (the ``ErrorInfo`` with
+  the reason), which connectrpc writes as a Connect error or as gRPC-Web trailers.
+- ``write(message)``: one message of a server stream (WatchGame).
+
+Request bodies that do not decode become :class:`service.handlers.Undecodable`, exactly as on
+the gRPC port, so the servicer answers INVALID_ARGUMENT with its usual message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from typing import Any, NoReturn
+
+import grpc
+import orjson
+from connectrpc.code import Code
+from connectrpc.errors import ConnectError, ErrorDetail
+from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
+from connectrpc.request import RequestContext
+from connectrpc.server import Endpoint
+from google.protobuf import json_format, message_factory
+from google.protobuf import message as protobuf_message
+from google.rpc import status_pb2
+from protobuf.wkt import Any as AnyDetail
+
+from service.handlers import SERVICE, Undecodable
+
+STATUS_DETAILS_KEY = "grpc-status-details-bin"
+
+# Set by the HTTP app for each call; set once the client has gone (see service.http.app).
+disconnected: contextvars.ContextVar[asyncio.Event] = contextvars.ContextVar("disconnected")
+
+
+def connect_code(code: grpc.StatusCode) -> Code:
+    """The Connect code of a gRPC status code (the same name; CANCELLED is spelt CANCELED)."""
+    return Code.CANCELED if code is grpc.StatusCode.CANCELLED else Code[code.name]
+
+
+def connect_error(status: grpc.Status) -> ConnectError:
+    """The ConnectError of a gRPC rich status: its code, message and google.rpc.Status details."""
+    details: list[ErrorDetail] = []
+    for key, value in status.trailing_metadata or ():
+        if key == STATUS_DETAILS_KEY:
+            rich = status_pb2.Status.FromString(value)
+            details = [ErrorDetail(AnyDetail(type_url=d.type_url, value=d.value)) for d in rich.details]
+    return ConnectError(connect_code(status.code), status.details or "", details)
+
+
+class CallContext:
+    """What GameServicer needs of a gRPC servicer context, for one call over HTTP."""
+
+    __slots__ = ("_metadata", "_peer", "_writes")
+
+    def __init__(self, request: RequestContext, writes: asyncio.Queue | None = None):
+        self._metadata = tuple((key.lower(), value) for key, value in request.request_headers.allitems())
+        self._peer = f"http:{request.client_address or 'unknown'}"
+        self._writes = writes
+
+    def invocation_metadata(self) -> Sequence[tuple[str, str]]:
+        """The request headers as (lowercased key, value) pairs."""
+        return self._metadata
+
+    def peer(self) -> str:
+        """The client connection, e.g. ``http:127.0.0.1:53124``."""
+        return self._peer
+
+    async def abort(self, code: grpc.StatusCode, details: str = "") -> NoReturn:
+        """End the call with ``code`` and the message ``details``."""
+        raise ConnectError(connect_code(code), details)
+
+    async def abort_with_status(self, status: grpc.Status) -> NoReturn:
+        """End the call with a rich status (code, message, details)."""
+        raise connect_error(status)
+
+    async def write(self, message: Any) -> None:
+        """Send one message of a server stream (waits while the previous one is still unsent)."""
+        if self._writes is None:
+            raise RuntimeError("write() is only available in server-streaming calls")
+        await self._writes.put(message)
+
+
+class CallGate:
+    """A cap on the calls one process answers over HTTP at once (streams included), as the gRPC
+    port has: beyond it, calls fail with RESOURCE_EXHAUSTED and clients retry."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.active = 0
+
+    @contextlib.contextmanager
+    def enter(self) -> Iterator[None]:
+        """Count one call for as long as it runs; RESOURCE_EXHAUSTED when the cap is reached."""
+        if self.active >= self.limit:
+            raise ConnectError(Code.RESOURCE_EXHAUSTED,
+                               f"this server answers at most {self.limit} calls at once; retry shortly")
+        self.active += 1
+        try:
+            yield
+        finally:
+            self.active -= 1
+
+
+Unary = Callable[[Any, Any], Awaitable[Any]]
+
+
+def _unary(handler: Unary, gate: CallGate) -> Callable[[Any, RequestContext], Awaitable[Any]]:
+    async def call(request: Any, ctx: RequestContext) -> Any:
+        with gate.enter():
+            return await handler(request, CallContext(ctx))
+
+    return call
+
+
+def _server_stream(handler: Unary, gate: CallGate) -> Callable[[Any, RequestContext], AsyncIterator[Any]]:
+    async def call(request: Any, ctx: RequestContext) -> AsyncIterator[Any]:
+        with gate.enter():
+            writes: asyncio.Queue = asyncio.Queue(maxsize=1)
+            running = asyncio.ensure_future(handler(request, CallContext(ctx, writes)))
+            gone = disconnected.get(None)
+            gone_wait = asyncio.ensure_future(gone.wait()) if gone is not None else None
+            get: asyncio.Future | None = None
+            try:
+                while True:
+                    get = asyncio.ensure_future(writes.get())
+                    waits: set[asyncio.Future] = {get, running}
+                    if gone_wait is not None:
+                        waits.add(gone_wait)
+                    done, _ = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+                    if get in done:
+                        yield get.result()
+                        continue
+                    get.cancel()
+                    if gone_wait is not None and gone_wait in done:
+                        return  # the client has gone: the finally below cancels the call
+                    while not writes.empty():
+                        yield writes.get_nowait()
+                    running.result()  # the servicer's abort, as the stream's final status
+                    return
+            finally:
+                for pending in (get, gone_wait):
+                    if pending is not None and not pending.done():
+                        pending.cancel()
+                if not running.done():
+                    running.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await running
+
+    return call
+
+
+def game_service_endpoints(servicer: Any, max_concurrent_calls: int) -> dict[str, Any]:
+    """Every GameService method of ``servicer`` as a connectrpc endpoint, by URL path."""
+    gate = CallGate(max_concurrent_calls)
+    endpoints: dict[str, Any] = {}
+    for method in SERVICE.methods:
+        info: MethodInfo = MethodInfo(name=method.name, service_name=SERVICE.full_name,
+                                      input=message_factory.GetMessageClass(method.input_type),
+                                      output=message_factory.GetMessageClass(method.output_type),
+                                      idempotency_level=IdempotencyLevel.UNKNOWN,
+                                      stream_type=StreamType.SERVER_STREAM if method.server_streaming
+                                      else StreamType.UNARY)
+        handler = getattr(servicer, method.name)
+        path = f"/{SERVICE.full_name}/{method.name}"
+        if method.server_streaming:
+            endpoints[path] = Endpoint.server_stream(method=info, function=_server_stream(handler, gate))
+        else:
+            endpoints[path] = Endpoint.unary(method=info, function=_unary(handler, gate))
+    return endpoints
+
+
+class BinaryCodec:
+    """Protobuf binary (``application/proto``, ``+proto``); an undecodable body is Undecodable."""
+
+    def name(self) -> str:
+        return "proto"
+
+    def encode(self, message: protobuf_message.Message) -> bytes:
+        return message.SerializeToString()
+
+    def decode(self, data: bytes | bytearray, message_class: Any) -> Any:
+        try:
+            return message_class.FromString(bytes(data))
+        except protobuf_message.DecodeError:
+            return Undecodable(message_class.DESCRIPTOR.full_name)
+
+
+class JsonCodec:
+    """Protobuf JSON (``application/json``, ``+json``), proto3's canonical mapping (camelCase
+    names, enum names, 64-bit integers as strings); unknown fields are ignored, as in binary."""
+
+    def name(self) -> str:
+        return "json"
+
+    def encode(self, message: protobuf_message.Message) -> bytes:
+        return orjson.dumps(json_format.MessageToDict(message))
+
+    def decode(self, data: bytes | bytearray, message_class: Any) -> Any:
+        try:
+            return json_format.Parse(bytes(data).decode(), message_class(), ignore_unknown_fields=True)
+        except (json_format.ParseError, UnicodeDecodeError):
+            return Undecodable(message_class.DESCRIPTOR.full_name)

@@ -1,0 +1,113 @@
+"""The HTTP port's ASGI application: the GameService (Connect, gRPC-Web), the web table, CORS.
+
+- ``POST /cardgame.v1.GameService/<Method>``: the API, in the protocol the request's
+  ``content-type`` names: Connect unary (``application/json``, ``application/proto``), Connect
+  streaming (``application/connect+json``, ``+proto``) and gRPC-Web (``application/grpc-web``,
+  ``+proto``, ``+json``). gRPC itself (``application/grpc``) belongs on the gRPC port and is
+  refused here with 415.
+- ``GET /…``: the web table's static files (``web_root``, built by ``make web``).
+- CORS: browsers on the listed origins may call the API; a preflight gets the headers the
+  protocols and the API use (``authorization``, ``x-api-key``), responses expose the gRPC-Web
+  status headers. Without origins, only pages of this port's own origin may call it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Sequence
+from typing import Any
+
+from connectrpc.server import ConnectASGIApplication
+from starlette.exceptions import HTTPException
+from starlette.middleware.cors import CORSMiddleware
+from starlette.responses import PlainTextResponse
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from service.handlers import SERVICE
+from service.http.adapter import BinaryCodec, JsonCodec, disconnected, game_service_endpoints
+
+SERVICE_PATH = f"/{SERVICE.full_name}"
+MAX_MESSAGE_BYTES = 1 << 20  # the gRPC port's bound on a request
+
+# The request headers Connect and gRPC-Web clients send, and the API's own credentials.
+ALLOW_HEADERS = ("content-type", "connect-protocol-version", "connect-timeout-ms", "connect-accept-encoding",
+                 "connect-content-encoding", "grpc-accept-encoding", "grpc-timeout", "x-grpc-web", "x-user-agent",
+                 "authorization", "x-api-key")
+# The response headers a browser script must be able to read (gRPC-Web status, encodings).
+EXPOSE_HEADERS = ("grpc-status", "grpc-message", "grpc-status-details-bin", "content-encoding",
+                  "connect-content-encoding")
+PREFLIGHT_MAX_AGE_S = 7200
+
+
+class GameServiceApp(ConnectASGIApplication):
+    """The GameService methods of a servicer as a connectrpc ASGI application."""
+
+    def __init__(self, servicer: Any, max_concurrent_calls: int):
+        super().__init__(service=servicer,
+                         endpoints=lambda svc: game_service_endpoints(svc, max_concurrent_calls),
+                         codecs=[BinaryCodec(), JsonCodec()], read_max_bytes=MAX_MESSAGE_BYTES)
+
+    @property
+    def path(self) -> str:
+        """The URL path the service's methods live under."""
+        return SERVICE_PATH
+
+
+def _header(scope: Scope, name: bytes) -> str:
+    for key, value in scope.get("headers", ()):
+        if key == name:
+            return value.decode("latin-1")
+    return ""
+
+
+def build_app(servicer: Any, *, cors_origins: Sequence[str] = (), web_root: str = "",
+              max_concurrent_calls: int = 2000) -> ASGIApp:
+    """The HTTP port's application over ``servicer``."""
+    rpc = GameServiceApp(servicer, max_concurrent_calls)
+    static = StaticFiles(directory=web_root or None, html=True, check_dir=False) if web_root else None
+    not_built = PlainTextResponse(f"The web table is not built (no {web_root or 'web root'}): run `make web`.\n",
+                                  status_code=404)
+    not_found = PlainTextResponse("Not found\n", status_code=404)
+    grpc_here = PlainTextResponse("gRPC is served on the gRPC port; this port speaks Connect and gRPC-Web.\n",
+                                  status_code=415)
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return
+        if scope["path"].startswith(SERVICE_PATH + "/"):
+            content_type = _header(scope, b"content-type")
+            if content_type == "application/grpc" or content_type.startswith(("application/grpc+",
+                                                                               "application/grpc;")):
+                await grpc_here(scope, receive, send)
+                return
+            gone = asyncio.Event()
+
+            async def watched_receive() -> Message:
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    gone.set()
+                return message
+
+            token = disconnected.set(gone)
+            try:
+                await rpc(scope, watched_receive, send)
+            finally:
+                disconnected.reset(token)
+            return
+        if scope["method"] in ("GET", "HEAD") and static is not None:
+            if os.path.isdir(web_root):
+                try:
+                    await static(scope, receive, send)
+                except HTTPException as exc:  # StaticFiles' 404 (and 405), outside a Starlette app
+                    await PlainTextResponse(f"{exc.detail}\n", status_code=exc.status_code)(scope, receive, send)
+            else:
+                await not_built(scope, receive, send)
+            return
+        await not_found(scope, receive, send)
+
+    if not cors_origins:
+        return app
+    return CORSMiddleware(app, allow_origins=list(cors_origins), allow_methods=("GET", "POST"),
+                          allow_headers=ALLOW_HEADERS, expose_headers=EXPOSE_HEADERS, max_age=PREFLIGHT_MAX_AGE_S)
