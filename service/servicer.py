@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import functools
 import hashlib
 import json
 import logging
@@ -19,6 +20,7 @@ import time
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import wraps
+from typing import TypeVar
 
 import grpc
 
@@ -46,11 +48,13 @@ from service.games import GameRecord, Seat, UnsupportedRecord
 from service.store import GameExists, Store, StoreUnavailable
 
 log = logging.getLogger("cardgame.requests")
+T = TypeVar("T")
 
 MAX_DECKS = 200
 MAX_ATTEMPTS = 32
 MAX_BOT_ACTIONS = 2000
 WATCH_CHECK_S = 1.0  # an idle WatchGame stream checks this often that its game still exists
+WATCH_OUTAGE_S = 10.0  # a WatchGame stream waits out a store outage this long, then UNAVAILABLE
 DEFAULT_PAGE_SIZE = 100
 MAX_PAGE_SIZE = 500
 
@@ -418,7 +422,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
         """
         game_id = record.game_id
         watch = self.store.watch(game_id)
-        versions = _checked(watch, lambda: self._exists(game_id), WATCH_CHECK_S)
+        versions = _checked(watch, lambda: _outlasting(lambda: self._exists(game_id)), WATCH_CHECK_S)
         try:
             if last:
                 state = await self._state_at(game_id, last)
@@ -429,7 +433,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
                 if current <= last:
                     continue
                 try:
-                    entries = await self.store.log_after(game_id, last)
+                    entries = await _outlasting(functools.partial(self.store.log_after, game_id, last))
                     views = []
                     for v, raw in entries:
                         step = gamelog.parse(raw)
@@ -446,6 +450,21 @@ class GameServicer(pb_grpc.GameServiceServicer):
         finally:
             await versions.aclose()
             await watch.aclose()
+
+
+async def _outlasting(read: Callable[[], Awaitable[T]], within_s: float = WATCH_OUTAGE_S) -> T:
+    """``read()``, tried again while the store is unavailable (a failover, a restart) for up to
+    ``within_s``; then StoreUnavailable, which ends the stream with UNAVAILABLE."""
+    deadline = time.monotonic() + within_s
+    pause = 0.05
+    while True:
+        try:
+            return await read()
+        except StoreUnavailable:
+            if time.monotonic() + pause > deadline:
+                raise
+        await asyncio.sleep(pause)
+        pause = min(pause * 2, 1.0)
 
 
 async def _checked(watch: AsyncIterator[int], still_there: Callable[[], Awaitable[None]],

@@ -11,8 +11,10 @@ on one shard (``P`` is the prefix, ``cardgame`` by default):
 - channel ``P:{id}:changes``  receives the new version after each create/commit
 - ``P:ratelimit:{<bucket>}``  hash, fields ``t`` (tokens) and ``at`` (Redis ms) of a token bucket
 
-Writes go through Lua scripts (EVALSHA with a SCRIPT LOAD fallback via redis-py's
-``register_script``), so the check, the writes and the notification are one atomic step. The
+Writes go through Lua scripts, so the check, the writes and the notification are one atomic
+step. A script is sent by its SHA (EVALSHA) and, on any node that answers NOSCRIPT (a fresh
+node, a replica just promoted by a failover, a SCRIPT FLUSH), sent whole with EVAL to the
+same node, which loads it there: a missing script never fails a call. The
 notification uses plain PUBLISH, which a Redis Cluster forwards to every node; SPUBLISH would
 keep it on the game's shard but needs Redis 7 and sharded subscribers, so it is not used.
 
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 from collections.abc import AsyncGenerator, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -39,7 +42,7 @@ from redis.asyncio.client import PubSub
 from redis.asyncio.cluster import RedisCluster
 from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisError
+from redis.exceptions import NoScriptError, RedisError
 from redis.retry import Retry
 
 from service.store import (
@@ -150,6 +153,21 @@ return wait
 """
 
 
+class _Script:
+    """A Lua script run by SHA on the node that owns its keys, or sent whole where it is unknown."""
+
+    def __init__(self, client: Any, source: str) -> None:
+        self._client = client
+        self._source = source.encode()
+        self._sha = hashlib.sha1(self._source).hexdigest()
+
+    async def __call__(self, keys: Sequence[str], args: Sequence[Any]) -> Any:
+        try:
+            return await self._client.evalsha(self._sha, len(keys), *keys, *args)
+        except NoScriptError:  # the script did not run: sending it whole is safe
+            return await self._client.eval(self._source, len(keys), *keys, *args)
+
+
 @contextlib.contextmanager
 def unavailable_on_error(operation: str) -> Iterator[None]:
     """Turn any Redis or socket error raised inside the block into StoreUnavailable."""
@@ -218,10 +236,11 @@ class RedisStore:
     ) -> None:
         """Use a URL (the store owns and closes its clients) or a caller-owned client.
 
-        ``cluster=True`` with a URL of any node talks to a Redis Cluster; its change feed is read
-        through a plain connection to that node, since PUBLISH reaches every node of a cluster.
-        With a caller-owned RedisCluster client (which has no pub/sub), pass a plain
-        ``pubsub_client`` connected to any node.
+        ``cluster=True`` with a URL of any node talks to a Redis Cluster. Its change feed is read
+        through a plain connection to one node, since PUBLISH reaches every node of a cluster:
+        the URL's node first, and after a lost connection the next node the cluster client knows,
+        so the feed outlives the death of any node. With a caller-owned RedisCluster client
+        (which has no pub/sub), pass a plain ``pubsub_client`` connected to any node.
         """
         if not prefix or "{" in prefix or "}" in prefix:
             raise ValueError(f"prefix must be non-empty and free of braces: {prefix!r}")
@@ -250,11 +269,14 @@ class RedisStore:
         self._finished_ttl_ms = int(finished_ttl_s * 1000)
         self._request_ttl_ms = int(request_ttl_s * 1000)
         self._max_requests = max_requests
-        self._create_script = self._client.register_script(CREATE_LUA)
-        self._commit_script = self._client.register_script(COMMIT_LUA)
-        self._recall_script = self._client.register_script(RECALL_LUA)
-        self._take_token_script = self._client.register_script(TAKE_TOKEN_LUA)
+        self._create_script = _Script(self._client, CREATE_LUA)
+        self._commit_script = _Script(self._client, COMMIT_LUA)
+        self._recall_script = _Script(self._client, RECALL_LUA)
+        self._take_token_script = _Script(self._client, TAKE_TOKEN_LUA)
         self._pubsub_client: Any = pubsub_client or self._client
+        self._connect_kwargs = {"socket_timeout_s": socket_timeout_s, "connect_timeout_s": connect_timeout_s}
+        self._feed_nodes = cluster and isinstance(url_or_client, str)  # the feed may move between nodes
+        self._feed_turn = 0
         self._hub = _PubSubHub(self, watch_timeout_s, liveness_s)
 
     @property
@@ -403,8 +425,18 @@ class RedisStore:
         """Return the KEYS of a write script: state, log, hands and retry records."""
         return [self.key(game_id, part) for part in ("state", "log", "hands", "req")]
 
-    def pubsub(self) -> PubSub:
-        """Return a new PubSub object on the pub/sub client (used by the watch hub)."""
+    async def pubsub(self, after_failure: bool) -> PubSub:
+        """Return a new PubSub object for the watch hub. On a cluster, after a failure, the feed
+        moves to the next node of the cluster's current topology (the URL's node may be gone)."""
+        if self._feed_nodes and after_failure:
+            nodes = sorted({(node.host, int(node.port)) for node in self._client.get_nodes()})
+            if nodes:
+                self._feed_turn = (self._feed_turn + 1) % len(nodes)
+                host, port = nodes[self._feed_turn]
+                old, self._pubsub_client = self._pubsub_client, connect(f"redis://{host}:{port}/0",
+                                                                       **self._connect_kwargs)
+                with contextlib.suppress(RedisError, OSError):
+                    await old.aclose()
         return self._pubsub_client.pubsub()
 
 
@@ -443,6 +475,7 @@ class _PubSubHub:
         self._pubsub: PubSub | None = None
         self._closed = False
         self._backoff_s = 0.05
+        self._failed = False  # the last connection failed: the next one may go to another node
 
     async def add(self, channel: bytes, game_id: str, watcher: Watcher) -> None:
         """Register a watcher and return once its channel is subscribed (else StoreUnavailable)."""
@@ -512,6 +545,7 @@ class _PubSubHub:
                 log.warning("redis watch connection lost (%s: %s); reconnecting",
                             type(exc).__name__, exc)
                 self._fail_pending(exc)
+                self._failed = True
                 await self._drop()
                 await asyncio.sleep(self._backoff_s)
                 self._backoff_s = min(self._backoff_s * 2, 1.0)
@@ -519,7 +553,7 @@ class _PubSubHub:
     async def _serve(self) -> None:
         """Run one connection: keep subscriptions in sync, dispatch messages, check liveness."""
         loop = asyncio.get_running_loop()
-        pubsub = self._pubsub = self._store.pubsub()
+        pubsub = self._pubsub = await self._store.pubsub(self._failed)
         subscribed: dict[bytes, _Subscription] = {}
         reader: asyncio.Future[Any] | None = None
         waker: asyncio.Future[Any] | None = None
@@ -539,7 +573,7 @@ class _PubSubHub:
                 now = loop.time()
                 if message is not None:
                     last_heard, pinged_at = now, None
-                    self._backoff_s = 0.05
+                    self._backoff_s, self._failed = 0.05, False
                     await self._dispatch(message)
                 elif pinged_at is not None and now - pinged_at >= self._liveness_s:
                     raise RedisConnectionError("pub/sub connection silent: PING unanswered")

@@ -181,19 +181,32 @@ def _cluster_port() -> int:
             return port
 
 
-class PrivateRedisCluster:
-    """A three-master Redis Cluster of child redis-server processes on free loopback ports."""
+def _in_range(slot: int, spec: str) -> bool:
+    """Whether ``slot`` is in a CLUSTER NODES slot spec ("5461-10922" or "42"; not "[…]" migrations)."""
+    if spec.startswith("["):
+        return False
+    first, _, last = spec.partition("-")
+    return int(first) <= slot <= int(last or first)
 
-    def __init__(self, nodes: int = 3) -> None:
+
+class PrivateRedisCluster:
+    """A Redis Cluster of child redis-server processes on free loopback ports: three masters by
+    default, each with ``replicas`` replicas that take over (after ``node_timeout_ms``) when their
+    master dies."""
+
+    def __init__(self, nodes: int = 3, replicas: int = 0, node_timeout_ms: int = 15000) -> None:
         """Pick the ports and a temp dir; nothing runs until start()."""
         executable = find_redis_server()
         cli = shutil.which("redis-cli")
         if executable is None or cli is None:
             raise RuntimeError("redis-server and redis-cli are needed (apt-get install redis-server)")
         self.executable, self.cli = executable, cli
-        self.ports = [_cluster_port() for _ in range(nodes)]
+        self.replicas = replicas
+        self.node_timeout_ms = node_timeout_ms
+        self.ports = [_cluster_port() for _ in range(nodes * (1 + replicas))]
         self._dir = Path(tempfile.mkdtemp(prefix="private-redis-cluster-"))
         self._processes: list[subprocess.Popen[bytes]] = []
+        self._by_port: dict[int, subprocess.Popen[bytes]] = {}
 
     @property
     def url(self) -> str:
@@ -216,8 +229,10 @@ class PrivateRedisCluster:
             self._processes.append(subprocess.Popen(
                 [self.executable, "--port", str(port), "--bind", "127.0.0.1", "--cluster-enabled", "yes",
                  "--cluster-config-file", str(node_dir / "nodes.conf"), "--save", "", "--appendonly", "no",
+                 "--cluster-node-timeout", str(self.node_timeout_ms),
                  "--dir", str(node_dir), "--protected-mode", "no"],
                 stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL))
+            self._by_port[port] = self._processes[-1]
             log.close()
         deadline = time.monotonic() + timeout_s
         for port in self.ports:
@@ -226,15 +241,54 @@ class PrivateRedisCluster:
                     raise RuntimeError(f"cluster node on port {port} did not start")
                 time.sleep(0.02)
         subprocess.run([self.cli, "--cluster", "create", *(f"127.0.0.1:{p}" for p in self.ports),
-                        "--cluster-replicas", "0", "--cluster-yes"],
+                        "--cluster-replicas", str(self.replicas), "--cluster-yes"],
                        check=True, capture_output=True, timeout=timeout_s)
+        self.wait_ok(deadline - time.monotonic())
+        if self.replicas:
+            while len(self.replicas_in_sync()) < len(self.ports) - len(self.ports) // (1 + self.replicas):
+                if time.monotonic() > deadline:
+                    raise RuntimeError("the replicas did not finish their first sync")
+                time.sleep(0.1)
+
+    def cli_call(self, port: int, *args: str) -> str:
+        """Run one redis-cli command against a node; its output."""
+        return subprocess.run([self.cli, "-p", str(port), *args], capture_output=True, text=True, timeout=5).stdout
+
+    def wait_ok(self, timeout_s: float = 20.0) -> None:
+        """Wait until a live node reports cluster_state:ok (every slot served)."""
+        deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
-            info = subprocess.run([self.cli, "-p", str(self.ports[0]), "cluster", "info"],
-                                  capture_output=True, text=True, timeout=5).stdout
-            if "cluster_state:ok" in info:
-                return
+            for port in self.live_ports():
+                if "cluster_state:ok" in self.cli_call(port, "cluster", "info"):
+                    return
             time.sleep(0.1)
         raise RuntimeError("the cluster did not reach cluster_state:ok")
+
+    def live_ports(self) -> list[int]:
+        """The ports of the nodes still running."""
+        return [port for port, process in self._by_port.items() if process.poll() is None]
+
+    def master_of(self, key: str) -> int:
+        """The port of the master now serving ``key``'s slot (asked of a live node)."""
+        for port in self.live_ports():
+            slot = int(self.cli_call(port, "cluster", "keyslot", key).strip() or -1)
+            for line in self.cli_call(port, "cluster", "nodes").splitlines():
+                fields = line.split()
+                if "master" in fields[2] and "fail" not in fields[2] and any(
+                        _in_range(slot, r) for r in fields[8:]):
+                    return int(fields[1].split(":")[1].split("@")[0])
+        raise RuntimeError(f"no live master serves {key!r}")
+
+    def replicas_in_sync(self) -> list[int]:
+        """The replica nodes whose link to their master is up."""
+        return [port for port in self.live_ports()
+                if "master_link_status:up" in self.cli_call(port, "info", "replication")]
+
+    def kill(self, port: int) -> None:
+        """SIGKILL one node (a crash); its replica takes over after the node timeout."""
+        process = self._by_port[port]
+        process.kill()
+        process.wait(timeout=5)
 
     def close(self) -> None:
         """Stop every node and remove the temp dir."""
@@ -242,6 +296,7 @@ class PrivateRedisCluster:
             process.kill()
             process.wait(timeout=5)
         self._processes = []
+        self._by_port = {}
         shutil.rmtree(self._dir, ignore_errors=True)
 
     def __enter__(self) -> PrivateRedisCluster:
