@@ -170,10 +170,18 @@ class _Script:
 
 @contextlib.contextmanager
 def unavailable_on_error(operation: str) -> Iterator[None]:
-    """Turn any Redis or socket error raised inside the block into StoreUnavailable."""
+    """Turn any failure of the Redis client call inside the block into StoreUnavailable.
+
+    Redis and socket errors are the expected ones. Anything else the client raises (its cluster
+    code has raised IndexError and KeyError while its topology changed) is logged with its
+    traceback and answered the same way: the call may be retried, and never becomes INTERNAL.
+    """
     try:
         yield
     except (RedisError, OSError) as exc:
+        raise StoreUnavailable(f"redis {operation} failed: {type(exc).__name__}: {exc}") from exc
+    except Exception as exc:
+        log.warning("the redis client failed unexpectedly in %s", operation, exc_info=True)
         raise StoreUnavailable(f"redis {operation} failed: {type(exc).__name__}: {exc}") from exc
 
 

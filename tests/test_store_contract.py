@@ -582,3 +582,26 @@ async def test_redis_pool_stays_bounded_under_a_burst(redis_url: str, redis_pref
         assert 1 <= made <= 3   # the whole burst went through at most 3 connections
     finally:
         await store.close()
+
+
+class _BrokenClient:
+    """A client whose every command fails as redis-py's cluster code has failed mid-topology-change."""
+
+    connection_pool = None
+
+    def __getattr__(self, name: str):
+        async def fail(*args: object, **kwargs: object) -> None:
+            raise IndexError("list index out of range")
+
+        return fail
+
+    def register_script(self, source: str) -> None:
+        raise AssertionError("scripts are run by the store itself")
+
+
+async def test_any_failure_of_the_redis_client_is_store_unavailable() -> None:
+    store = RedisStore(_BrokenClient())  # type: ignore[arg-type]
+    for call in (store.load(new_id()), store.version(new_id()), store.create(new_id(), b"s", [b"e"]),
+                 store.commit(new_id(), 1, b"s", [b"e"], None, None, False), store.take_token("b", 1, 1)):
+        with pytest.raises(StoreUnavailable, match="IndexError"):
+            await call
