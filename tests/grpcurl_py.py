@@ -4,20 +4,21 @@
 (list [SERVICE] | SERVICE/METHOD)``. Like grpcurl it learns every type from the server's
 reflection service (no .proto files, no generated stubs), reads the request as proto JSON
 (lowerCamelCase names, enums by name), prints each response as indented JSON without default
-values, prints a failed call's status and its details to stderr as ``ERROR:`` / ``Code:`` /
-``Message:`` / ``Details:``, and exits with 64 + the status code (``list``: 0).
+values, prints a failed call's status and its details (their types also found through
+reflection) to stderr as ``ERROR:`` / ``Code:`` / ``Message:`` / ``Details:``, and exits with
+64 + the status code (``list``: 0).
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import sys
 from typing import Any
 
 import grpc
-from google.protobuf import descriptor_pool, json_format, message_factory
-from google.rpc import error_details_pb2  # noqa: F401  (ErrorInfo and friends, for Details)
+from google.protobuf import any_pb2, descriptor_pool, json_format, message_factory
 from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoReflectionDescriptorDatabase
 from grpc_status import rpc_status
 
@@ -34,7 +35,21 @@ def to_json(message: Any) -> str:
     return json_format.MessageToJson(message, indent=2)
 
 
-def print_status(error: grpc.RpcError) -> int:
+def detail_json(detail: any_pb2.Any, pool: descriptor_pool.DescriptorPool) -> str:
+    """One status detail as JSON, its type found through reflection (as grpcurl finds it), or
+    grpcurl's stand-in with the raw bytes when the server does not describe the type."""
+    name = detail.type_url.rpartition("/")[2]
+    try:
+        message = message_factory.GetMessageClass(pool.FindMessageTypeByName(name))()
+    except KeyError:
+        return json.dumps({"@error": f"{name} is not recognized; see @value for raw binary message data",
+                           "@type": detail.type_url, "@value": base64.b64encode(detail.value).decode()}, indent=2)
+    message.ParseFromString(detail.value)
+    fields = json.loads(json_format.MessageToJson(message))
+    return json.dumps({"@type": detail.type_url, **fields}, indent=2)
+
+
+def print_status(error: grpc.RpcError, pool: descriptor_pool.DescriptorPool) -> int:
     """Print a failed call as grpcurl does and return grpcurl's exit code for it."""
     assert isinstance(error, grpc.Call)
     code = error.code()
@@ -43,7 +58,7 @@ def print_status(error: grpc.RpcError) -> int:
     if status is not None and status.details:
         lines.append("  Details:")
         for i, detail in enumerate(status.details, 1):
-            lines.append(f"  {i})\t" + to_json(detail).replace("\n", "\n  "))
+            lines.append(f"  {i})\t" + detail_json(detail, pool).replace("\n", "\n  "))
     print("\n".join(lines), file=sys.stderr)
     return STATUS_CODE_OFFSET + code.value[0]
 
@@ -100,7 +115,7 @@ def invoke(channel: grpc.Channel, database: ProtoReflectionDescriptorDatabase, s
                                         response_deserializer=response_class.FromString)
             print(to_json(unary(request, **options)))
     except grpc.RpcError as error:
-        return print_status(error)
+        return print_status(error, pool)
     return 0
 
 
