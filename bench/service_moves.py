@@ -1,8 +1,14 @@
-"""Moves per second and latency through gRPC against Redis, beside a no-op baseline.
+"""Moves per second and latency through gRPC against Redis, beside a no-op baseline, and how
+moves per second scale from one worker process to two.
 
 The no-op RPC runs on the same server stack and does only the store's read and
 compare-and-set, so ``service_vs_noop_ratio`` shows what the rules, views and protobuf
 conversion cost on top of the unavoidable I/O.
+
+The workers' figures load a server started with ``--workers 1`` and then ``--workers 2``
+through several connections (SO_REUSEPORT gives each connection to one worker), once every
+worker listens; ``service_workers_2_vs_1_ratio`` is the second rate over the first. The load
+generator shares the machine's cores with the workers and Redis, which bounds the ratio.
 """
 
 from __future__ import annotations
@@ -29,6 +35,9 @@ from service.noop import METHOD as NOOP_METHOD
 GAMES = 64
 DECKS = 20
 SECONDS = float(os.environ.get("BENCH_SECONDS", "6"))
+WORKER_SECONDS = float(os.environ.get("BENCH_WORKER_SECONDS", "4"))
+CONNECTIONS = 8
+LISTEN_TIMEOUT_S = 30.0
 LATENCY_CALLS = int(os.environ.get("BENCH_LATENCY_CALLS", "3000"))
 
 
@@ -120,6 +129,55 @@ async def measure(address: str) -> dict[str, float]:
     }
 
 
+async def moves_over_connections(address: str, connections: int, seconds: float) -> float:
+    """Moves per second over GAMES concurrent games spread over ``connections`` connections."""
+    channels = [grpc.aio.insecure_channel(address, options=[("grpc.use_local_subchannel_pool", 1)])
+                for _ in range(connections)]
+    try:
+        drivers = [Driver(pb_grpc.GameServiceStub(channels[i % connections]), random.Random(i)) for i in range(GAMES)]
+        await asyncio.gather(*(d.start() for d in drivers))
+        await _rate(drivers, lambda d: d.move(), 1.0)  # warm up
+        return max([await _rate(drivers, lambda d: d.move(), seconds / 2) for _ in range(2)])
+    finally:
+        for channel in channels:
+            await channel.close()
+
+
+def listening_sockets(port: int) -> int:
+    """How many TCP sockets listen on ``port`` on this machine (Linux: /proc/net/tcp, tcp6)."""
+    count = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = open(table).read().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            local, state = line.split()[1], line.split()[3]
+            count += state == "0A" and int(local.rsplit(":", 1)[1], 16) == port
+    return count
+
+
+def wait_listening(server: ServerProcess, workers: int) -> None:
+    """Wait until every worker of ``server`` listens on its port."""
+    deadline = time.monotonic() + LISTEN_TIMEOUT_S
+    while listening_sockets(server.port) < workers:
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{workers} workers did not all listen on {server.port} in {LISTEN_TIMEOUT_S} s")
+        time.sleep(0.1)
+
+
+def workers_figures(redis_url: str, prefix: str) -> dict[str, float]:
+    """Moves per second with one worker and with two, and their ratio."""
+    rates = {}
+    for workers in (1, 2):
+        with ServerProcess("--allow-prearranged-decks", "--workers", str(workers), redis_url=redis_url,
+                           prefix=prefix) as server:
+            wait_listening(server, workers)
+            rates[workers] = asyncio.run(moves_over_connections(server.address, CONNECTIONS, WORKER_SECONDS))
+    return {"service_moves_per_s_1_worker": rates[1], "service_moves_per_s_2_workers": rates[2],
+            "service_workers_2_vs_1_ratio": rates[2] / rates[1]}
+
+
 def main() -> None:
     """Start a server on Redis (REDIS_URL or 127.0.0.1:6379), measure, print, clean up."""
     gc.freeze()  # the load generator gets the same garbage-collector tuning as the server
@@ -129,6 +187,7 @@ def main() -> None:
     try:
         with ServerProcess("--bench-noop", "--allow-prearranged-decks", redis_url=redis_url, prefix=prefix) as server:
             figures = asyncio.run(measure(server.address))
+        figures.update(workers_figures(redis_url, prefix))
     finally:
         _delete_keys(redis_url, prefix)
     for name, value in figures.items():
