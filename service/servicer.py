@@ -91,20 +91,37 @@ async def _handled(name: str, call: _Call, context):
         yield
     except ServiceError as exc:
         code = exc.code
-        await context.abort_with_status(to_status(exc))
+        await _abort(context, to_status(exc))
     except StoreUnavailable as exc:
         code = grpc.StatusCode.UNAVAILABLE
         log.warning("game store unavailable in %s: %s", name, exc)  # the details stay in the log
-        await context.abort_with_status(to_status(Unavailable("the game store is unavailable; retry shortly")))
+        await _abort(context, to_status(Unavailable("the game store is unavailable; retry shortly")))
     except (asyncio.CancelledError, grpc.aio.AbortError):
         code = grpc.StatusCode.CANCELLED
         raise
+    except _PeerGone:
+        code = grpc.StatusCode.CANCELLED  # the caller cancelled or its deadline passed: nobody to answer
     except Exception:
         code = grpc.StatusCode.INTERNAL
         log.exception("internal error in %s", name)
-        await context.abort(grpc.StatusCode.INTERNAL, "internal error")
+        await _abort(context, to_status(ServiceError("internal error")))
     finally:
         _log_request(name, call, code, start)
+
+
+async def _abort(context, status: grpc.Status) -> None:
+    """End the call with ``status``; when the caller is already gone (cancelled, or its deadline
+    passed while the answer was being made) there is nobody to tell, and the call just ends."""
+    try:
+        await context.abort_with_status(status)
+    except grpc.aio.AbortError:
+        raise
+    except Exception:  # gRPC refuses to send a status on a call that has ended
+        raise asyncio.CancelledError() from None
+
+
+class _PeerGone(Exception):
+    """A stream's caller is gone (cancelled, deadline passed) while a message was being sent."""
 
 
 def _rpc(method):
@@ -404,7 +421,11 @@ class GameServicer(pb_grpc.GameServiceServicer):
             self._watches[peer] += 1
             try:
                 async for view in self._watch(record, version, call.seat, request.from_version):
-                    await context.write(pb.WatchGameResponse(view=view))
+                    message = pb.WatchGameResponse(view=view)
+                    try:
+                        await context.write(message)
+                    except Exception as exc:  # gRPC fails a write only once the call has ended
+                        raise _PeerGone(type(exc).__name__) from exc
                     if view.phase == enums.PHASE_GAME_OVER:
                         break
             finally:

@@ -600,8 +600,9 @@ class _PubSubHub:
         fresh = [ch for ch, sub in self._subs.items() if subscribed.get(ch) is not sub]
         stale = [ch for ch in subscribed if ch not in self._subs]
         if fresh:
+            pairs = [(ch, self._subs[ch]) for ch in fresh]  # a watcher may leave during the await
             await pubsub.subscribe(*fresh)
-            subscribed.update((ch, self._subs[ch]) for ch in fresh)
+            subscribed.update(pairs)
         if stale:
             await pubsub.unsubscribe(*stale)
             for ch in stale:
