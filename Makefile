@@ -7,7 +7,7 @@ GEN    := clients/python/src/cardgame/v1
 PROTOS := $(wildcard proto/cardgame/v1/*.proto)
 ARGS   ?=
 
-.PHONY: run test bench proto clients lint install clean
+.PHONY: run test bench proto clients lint install clean web chromium
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -67,6 +67,37 @@ $(TS)/src/gen/.stamp: $(PROTOS) buf.yaml $(TS)/buf.gen.yaml $(NPM_DONE)
 clients: proto $(TS)/src/gen/.stamp
 	cd $(TS) && npm run --silent typecheck && npm run --silent build
 
+# The web table (web/): `make web` builds web/dist, which the server's HTTP port serves.
+WEB      := web
+WEB_NPM  := $(WEB)/node_modules/.installed
+WEB_DIST := $(WEB)/dist/index.html
+
+$(WEB_NPM): $(WEB)/package.json $(WEB)/package-lock.json
+	cd $(WEB) && npm ci --no-audit --no-fund
+	touch $@
+
+$(WEB_DIST): $(WEB_NPM) $(wildcard $(WEB)/src/*) $(WEB)/index.html $(WEB)/vite.config.ts $(wildcard $(TS)/src/*.ts) | clients
+	cd $(WEB) && npm run --silent build
+
+web: $(WEB_DIST)
+
+# Chromium for the browser tests (tests/web): Debian's package, driven by playwright-core.
+CHROMIUM := /usr/bin/chromium
+SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+$(CHROMIUM):
+	$(SUDO) apt-get update -qq
+	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium
+
+chromium: $(CHROMIUM)
+
+# `make test` plays the web table in Chromium; `make run` serves it, with the HTTP port on 8080
+# and CORS open to its development server (npm run dev in web/); the environment overrides both.
+test: web chromium
+run: web
+run: export HTTP_PORT ?= 8080
+run: export CORS_ORIGINS ?= http://localhost:5173,http://127.0.0.1:5173
+
 lint: install $(NPM_DONE)
 	$(BUF) lint
 	$(BUF) format --diff --exit-code
@@ -74,4 +105,5 @@ lint: install $(NPM_DONE)
 	$(VENV)/bin/mypy
 
 clean:
-	rm -rf $(VENV) $(GEN) clients/typescript/node_modules clients/typescript/src/gen
+	rm -rf $(VENV) $(GEN) clients/typescript/node_modules clients/typescript/src/gen clients/typescript/dist \
+		web/node_modules web/dist test-artifacts

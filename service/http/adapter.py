@@ -7,9 +7,11 @@ runs, given a :class:`CallContext`: the part of ``grpc.aio.ServicerContext`` the
 - ``invocation_metadata()``: the HTTP request headers, keys lowercased (``authorization``,
   ``x-api-key``, …), as gRPC metadata would carry them.
 - ``peer()``: the client's address and port, i.e. its connection (per-connection limits).
-- ``abort_with_status(status)`` / ``abort(code, message)``: raise the ``ConnectError`` of that
-  gRPC status: the same code, the same message and the same details (the ``ErrorInfo`` with
-  the reason), which connectrpc writes as a Connect error or as gRPC-Web trailers.
+- ``abort_with_status(status)`` / ``abort(code, message)``: raise :class:`CallAborted`, the
+  ``ConnectError`` of that gRPC status (the same code, message and details: the ``ErrorInfo``
+  with the reason), which connectrpc writes as a Connect error or as gRPC-Web trailers. It is
+  also a ``grpc.aio.AbortError``, as what grpc.aio's abort raises, so the servicer lets it
+  through as it lets gRPC's own.
 - ``write(message)``: one message of a server stream (WatchGame).
 
 Request bodies that do not decode become :class:`service.handlers.Undecodable`, exactly as on
@@ -49,14 +51,19 @@ def connect_code(code: grpc.StatusCode) -> Code:
     return Code.CANCELED if code is grpc.StatusCode.CANCELLED else Code[code.name]
 
 
-def connect_error(status: grpc.Status) -> ConnectError:
-    """The ConnectError of a gRPC rich status: its code, message and google.rpc.Status details."""
+class CallAborted(grpc.aio.AbortError, ConnectError):
+    """A call ended by the servicer with a status: a ConnectError to connectrpc, an AbortError to
+    the servicer (as grpc.aio's abort raises one)."""
+
+
+def connect_error(status: grpc.Status) -> CallAborted:
+    """The error of a gRPC rich status: its code, message and google.rpc.Status details."""
     details: list[ErrorDetail] = []
     for key, value in status.trailing_metadata or ():
         if key == STATUS_DETAILS_KEY:
             rich = status_pb2.Status.FromString(value)
             details = [ErrorDetail(AnyDetail(type_url=d.type_url, value=d.value)) for d in rich.details]
-    return ConnectError(connect_code(status.code), status.details or "", details)
+    return CallAborted(connect_code(status.code), status.details or "", details)
 
 
 class CallContext:
@@ -79,7 +86,7 @@ class CallContext:
 
     async def abort(self, code: grpc.StatusCode, details: str = "") -> NoReturn:
         """End the call with ``code`` and the message ``details``."""
-        raise ConnectError(connect_code(code), details)
+        raise CallAborted(connect_code(code), details)
 
     async def abort_with_status(self, status: grpc.Status) -> NoReturn:
         """End the call with a rich status (code, message, details)."""

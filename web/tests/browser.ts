@@ -1,0 +1,239 @@
+// What the browser tests share: Chromium (Debian's, through playwright-core), the server's
+// addresses, screenshots, and reading the table page back to compare it with the API's view.
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import {
+  ActionKind,
+  type GameServiceClient,
+  type GameView,
+  type GetScoreResponse,
+  Phase,
+  createClient,
+} from "@cardgame/client";
+import { type BrowserContext, type Page, chromium } from "playwright-core";
+
+export const HTTP_SERVER = process.env.CARDGAME_HTTP_SERVER ?? "";
+export const GRPC_SERVER = process.env.CARDGAME_SERVER ?? "";
+export const ARTIFACTS = process.env.CARDGAME_ARTIFACTS ?? join(process.cwd(), "..", "test-artifacts", "web");
+const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const SETTLE_TIMEOUT_MS = 10_000;
+const POLL_MS = 25;
+
+/** Fails unless the server addresses are set. */
+export function requireServer(): void {
+  assert.match(HTTP_SERVER, /^http:\/\/[^/]+$/, "set CARDGAME_HTTP_SERVER to the server's HTTP port");
+  assert.match(GRPC_SERVER, /^http:\/\/[^/]+$/, "set CARDGAME_SERVER to the server's gRPC port");
+}
+
+/** An API client over the gRPC port: the reference the page is checked against. */
+export function api(token?: string): GameServiceClient {
+  return createClient(GRPC_SERVER, { token });
+}
+
+/** A browser of its own: Debian's Chromium, headless, with a fresh profile removed at close. */
+export async function openBrowser(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+  const profile = mkdtempSync(join(tmpdir(), "cardgame-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic",
+      "--no-first-run", "--disable-component-update", "--disable-sync"],
+    viewport: { width: 390, height: 844 }, // a phone
+    deviceScaleFactor: 1,
+  });
+  // tsx compiles this file keeping function names, wrapping the functions passed to
+  // page.evaluate in esbuild's __name helper, which only exists here: give pages one.
+  await context.addInitScript({ content: "globalThis.__name = (fn) => fn;" });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A page whose script errors, console errors and server errors (5xx) are collected, for the test
+ * to fail on. API answers in the 4xx range are refusals the page shows (a card not allowed), and
+ * Chromium's console line about each is left out.
+ */
+export async function newPage(context: BrowserContext): Promise<{ page: Page; errors: string[] }> {
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (err) => errors.push(`page error: ${err.message}`));
+  page.on("console", (msg) => {
+    if (msg.type() !== "error") return;
+    if (/^Failed to load resource: the server responded with a status of 4\d\d/.test(msg.text())) return;
+    errors.push(`console error: ${msg.text()}`);
+  });
+  page.on("response", (response) => {
+    if (response.status() >= 500) errors.push(`${response.status()} from ${response.url()}`);
+  });
+  return { page, errors };
+}
+
+/** Saves a screenshot as an artefact, `<ARTIFACTS>/<name>.png`. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** What the table page shows, read from its DOM. */
+export interface Shown {
+  version: string;
+  phase: string;
+  turn: string;
+  busy: string;
+  handVisible: boolean;
+  hand: string[];
+  playable: string[];
+  backs: number;
+  trick: { role: string; plays: { seat: number; card: string }[] };
+  seats: { seat: number; call: string; tricks: number; cards: number; turn: boolean }[];
+  scores: { side: number; score: number }[];
+  actions: string[];
+  turnUp: string | null;
+  trump: string | null;
+  offered: string | null;
+  stock: string | null;
+  given: string | null;
+  received: string | null;
+  message: string;
+  status: string;
+  dialogOpen: boolean;
+}
+
+/** Reads the table page (runs in the browser). */
+export async function readTable(page: Page): Promise<Shown> {
+  return page.evaluate(() => {
+    const table = document.querySelector<HTMLElement>("#table");
+    if (!table) throw new Error("no #table on the page");
+    const all = (selector: string) => Array.from(table.querySelectorAll<HTMLElement>(selector));
+    const one = (selector: string) => table.querySelector<HTMLElement>(selector);
+    const trick = one("[data-role=current-trick], [data-role=last-trick]");
+    return {
+      version: table.dataset.version ?? "",
+      phase: table.dataset.phase ?? "",
+      turn: table.dataset.turn ?? "",
+      busy: table.dataset.busy ?? "",
+      handVisible: one(".hand")?.dataset.visible === "true",
+      hand: all(".hand .card-button").map((b) => b.dataset.card ?? ""),
+      playable: all(".hand .card-button.playable").map((b) => b.dataset.card ?? ""),
+      backs: all(".hand .card.back").length,
+      trick: {
+        role: trick?.dataset.role ?? "",
+        plays: Array.from(trick?.querySelectorAll<HTMLElement>(".card") ?? [])
+          .map((c) => ({ seat: Number(c.dataset.seat), card: c.dataset.card ?? "" })),
+      },
+      seats: all(".seat").map((s) => ({
+        seat: Number(s.dataset.seat),
+        call: s.querySelector<HTMLElement>("[data-field=call]")?.dataset.value ?? "",
+        tricks: Number(s.querySelector<HTMLElement>("[data-field=tricks]")?.dataset.value),
+        cards: Number(s.querySelector<HTMLElement>("[data-field=cards]")?.dataset.value),
+        turn: s.dataset.turn === "true",
+      })),
+      scores: all(".totals .side").map((s) => ({ side: Number(s.dataset.side), score: Number(s.dataset.score) })),
+      actions: all(".actions button").map((b) => b.dataset.notation ?? ""),
+      turnUp: one("[data-role=turn-up]")?.dataset.card ?? null,
+      trump: one("[data-role=trump]")?.dataset.suit ?? null,
+      offered: one("[data-role=offered]")?.dataset.card ?? null,
+      stock: one("[data-role=stock]")?.dataset.value ?? null,
+      given: one("[data-role=exchange-given]")?.dataset.cards ?? null,
+      received: one("[data-role=exchange-received]")?.dataset.cards ?? null,
+      message: one("#message:not([hidden])")?.textContent ?? "",
+      status: one("#status")?.textContent ?? "",
+      dialogOpen: document.querySelector("dialog.scores")?.hasAttribute("open") ?? false,
+    };
+  });
+}
+
+const SUIT_LETTERS = ["", "C", "D", "H", "S"];
+
+/** Asserts that the page shows exactly what `view` says (the API's view of the same seat). */
+export function assertShows(shown: Shown, view: GameView, what: string): void {
+  const at = `${what}, version ${view.version}`;
+  assert.equal(shown.version, String(view.version), `${at}: page version`);
+  assert.equal(shown.phase, Phase[view.phase], `${at}: phase`);
+  assert.equal(shown.turn, view.turn === undefined ? "" : String(view.turn), `${at}: turn`);
+  assert.equal(shown.handVisible, view.handVisible, `${at}: hand visible`);
+  if (view.handVisible) {
+    assert.deepEqual(shown.hand, view.hand, `${at}: hand`);
+  } else if (view.viewerSeat !== undefined) {
+    assert.equal(shown.backs, view.seats[view.viewerSeat]?.cardCount, `${at}: face-down cards`);
+  }
+  const plays = view.legalActions.filter((a) => a.kind === ActionKind.PLAY).map((a) => a.card);
+  assert.deepEqual([...shown.playable].sort(), [...plays].sort(), `${at}: playable cards`);
+  const buttons = view.legalActions.filter((a) => a.kind !== ActionKind.PLAY)
+    .map((a) => a.notation);
+  assert.deepEqual([...shown.actions].sort(), [...buttons].sort(), `${at}: action buttons`);
+  const current = view.currentTrick?.plays ?? [];
+  const trick = current.length > 0 || !view.lastTrick?.plays.length ? current : view.lastTrick.plays;
+  assert.equal(shown.trick.role, current.length > 0 || !view.lastTrick?.plays.length ? "current-trick" : "last-trick",
+    `${at}: which trick`);
+  assert.deepEqual(shown.trick.plays, trick.map((p) => ({ seat: p.seat, card: p.card })), `${at}: trick`);
+  assert.deepEqual(shown.seats.map((s) => ({ seat: s.seat, call: s.call, tricks: s.tricks, cards: s.cards })),
+    view.seats.map((s) => ({ seat: s.seat, call: s.lastCall, tricks: s.tricksWon, cards: s.cardCount })), `${at}: seats`);
+  assert.deepEqual(shown.scores, view.scores.map((s) => ({ side: s.side, score: s.score })), `${at}: scores`);
+  if (view.rules.case === "buckEuchre") {
+    const { turnUp, trump, noTrump } = view.rules.value;
+    assert.equal(shown.turnUp, turnUp || null, `${at}: turn-up`);
+    assert.equal(shown.trump, SUIT_LETTERS[trump] || (noTrump ? "none" : null), `${at}: trump`);
+  }
+  if (view.rules.case === "spades" || view.rules.case === "spadesTwoPlayer") {
+    const { exchangeGiven, exchangeReceived } = view.rules.value;
+    assert.equal(shown.given, exchangeGiven.length ? exchangeGiven.join(" ") : null, `${at}: exchange given`);
+    assert.equal(shown.received, exchangeReceived.length ? exchangeReceived.join(" ") : null, `${at}: received`);
+  }
+  if (view.rules.case === "spadesTwoPlayer" && view.phase === Phase.DRAW) {
+    assert.equal(shown.offered, view.rules.value.offeredCard || null, `${at}: offered card`);
+    assert.equal(shown.stock, String(view.rules.value.stockCount), `${at}: stock`);
+  }
+}
+
+/**
+ * Waits until the page is idle and shows the API's latest view of its seat; returns both.
+ * Bounded by SETTLE_TIMEOUT_MS.
+ */
+export async function settle(page: Page, client: GameServiceClient, gameId: string,
+  what: string): Promise<{ shown: Shown; view: GameView }> {
+  const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+  for (;;) {
+    const view = (await client.getGame({ gameId })).view;
+    assert.ok(view, "GetGame returned no view");
+    const shown = await readTable(page);
+    if (shown.busy === "false" && shown.version === String(view.version)) {
+      assertShows(shown, view, what);
+      return { shown, view };
+    }
+    assert.ok(Date.now() < deadline,
+      `${what}: the page shows version ${shown.version} (busy ${shown.busy}), the API ${view.version}`);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/** Checks the open score dialog against GetScore, optionally saves it, and closes it. */
+export async function checkScoreDialog(page: Page, score: GetScoreResponse, shot?: string): Promise<void> {
+  const dialog = page.locator("dialog.scores[open]");
+  await dialog.waitFor({ timeout: SETTLE_TIMEOUT_MS });
+  await page.locator("dialog.scores tbody tr").nth(score.hands.length - 1).waitFor({ timeout: SETTLE_TIMEOUT_MS });
+  const rows = await page.evaluate(() => Array.from(document.querySelectorAll<HTMLElement>("dialog.scores tbody tr"))
+    .map((tr) => ({
+      hand: Number(tr.dataset.hand),
+      sides: Array.from(tr.querySelectorAll<HTMLElement>("td"))
+        .map((td) => ({ side: Number(td.dataset.side), points: Number(td.dataset.points), total: Number(td.dataset.total) })),
+    })));
+  assert.deepEqual(rows, score.hands.map((hand) => ({
+    hand: hand.handNumber,
+    sides: hand.sides.map((s) => ({ side: s.side, points: s.handPoints, total: s.totalAfter })),
+  })), "the score table differs from GetScore");
+  const totals = await page.evaluate(() => Array.from(document.querySelectorAll<HTMLElement>("dialog.scores tfoot td"))
+    .map((td) => Number(td.dataset.total)));
+  assert.deepEqual(totals, score.totals.map((t) => t.score), "the score table's totals differ from GetScore");
+  if (shot) await screenshot(page, shot);
+  await page.locator("dialog.scores button.primary").click();
+  await page.locator("dialog.scores[open]").waitFor({ state: "detached", timeout: SETTLE_TIMEOUT_MS });
+}

@@ -1,0 +1,99 @@
+// The README's TypeScript examples, exactly as written, against a live server: the Node one
+// (`from "@cardgame/client"`) runs under tsx with CARDGAME_SERVER set; the browser one
+// (`from "@cardgame/client/web"`) is bundled by Vite and run as a module in a Chromium page of
+// the server's HTTP port (its own origin, as the example says). Run by tests/web/test_browser.py.
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { after, before, describe, test } from "node:test";
+
+import type { BrowserContext } from "playwright-core";
+import { build } from "vite";
+
+import { GRPC_SERVER, HTTP_SERVER, api, newPage, openBrowser, requireServer, screenshot } from "./browser.js";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const WEB = join(HERE, "..");
+const README = join(WEB, "..", "README.md");
+const WORK = join(WEB, "node_modules", ".cache", "cardgame-readme"); // resolves @cardgame/client from web/
+const EXAMPLE_TIMEOUT_MS = 60_000;
+
+/** The README's ```ts blocks that import `specifier`. */
+function examples(specifier: string): string[] {
+  const text = readFileSync(README, "utf8");
+  const blocks = [...text.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+  return blocks.filter((b) => new RegExp(`from "${specifier.replace("/", "\\/")}";`).test(b));
+}
+
+const SCORES = /^\[ ?-?\d+(, -?\d+){3} ?\]$/; // four Buck Euchre totals, as console.log prints them
+
+describe("the README's TypeScript examples", { concurrency: false }, () => {
+  let context: BrowserContext;
+  let closeBrowser: () => Promise<void>;
+
+  before(async () => {
+    requireServer();
+    mkdirSync(WORK, { recursive: true });
+    ({ context, close: closeBrowser } = await openBrowser());
+  });
+
+  after(async () => {
+    await closeBrowser?.();
+  });
+
+  test("the Node example runs as written", { timeout: EXAMPLE_TIMEOUT_MS }, async () => {
+    const [example] = examples("@cardgame/client");
+    assert.ok(example, "README.md has no ```ts block importing @cardgame/client");
+    const file = join(WORK, "node-example.mts");
+    writeFileSync(file, example);
+    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", file], {
+      cwd: WEB, env: { ...process.env, CARDGAME_SERVER: GRPC_SERVER }, timeout: EXAMPLE_TIMEOUT_MS,
+    });
+    assert.match(stdout.trim(), SCORES, `the example printed ${JSON.stringify(stdout)}`);
+  });
+
+  test("the browser example runs as written, in a page of the HTTP port", { timeout: EXAMPLE_TIMEOUT_MS }, async () => {
+    const [example] = examples("@cardgame/client/web");
+    assert.ok(example, "README.md has no ```ts block importing @cardgame/client/web");
+    const file = join(WORK, "browser-example.ts");
+    writeFileSync(file, example);
+    const output = await build({
+      configFile: false, root: WORK, logLevel: "silent",
+      build: { write: false, target: "es2022", minify: false, lib: { entry: file, formats: ["es"], fileName: "example" } },
+    });
+    const chunks = (Array.isArray(output) ? output : [output]).flatMap((o) => ("output" in o ? o.output : []));
+    const code = chunks.map((c) => ("code" in c ? c.code : "")).join("\n");
+    assert.ok(code.includes("createGame"), "the bundle does not hold the example");
+
+    const { page, errors } = await newPage(context);
+    const logged: unknown[] = [];
+    page.on("console", (msg) => {
+      if (msg.type() === "log") void msg.args()[0]?.jsonValue().then((v) => logged.push(v));
+    });
+    let created: Promise<{ gameId?: string }> | undefined;
+    page.on("response", (response) => {
+      if (response.url().endsWith("/cardgame.v1.GameService/CreateGame")) created = response.json();
+    });
+    await page.goto(`${HTTP_SERVER}/`);
+    // The example is an ES module with top-level await: the line after it runs once it is done.
+    const done = page.waitForFunction(() => (window as { readmeExampleDone?: boolean }).readmeExampleDone === true,
+      undefined, { timeout: EXAMPLE_TIMEOUT_MS, polling: 100 });
+    const failed = new Promise<never>((_, reject) => page.on("pageerror", reject));
+    await page.addScriptTag({ type: "module", content: `${code}\nwindow.readmeExampleDone = true;\n` });
+    await Promise.race([done, failed]);
+    assert.deepEqual(errors, [], "the example failed in the page");
+    const scores = logged.find((v) => Array.isArray(v));
+    assert.ok(Array.isArray(scores) && scores.length === 4 && scores.every(Number.isInteger),
+      `the example logged ${JSON.stringify(logged)}`);
+    // The title follows WatchGame: it shows the game's last version.
+    const gameId = (await created)?.gameId ?? "";
+    assert.match(gameId, /^[0-9a-f]{24}$/, "the example's CreateGame answer was not seen");
+    const final = (await api().getGame({ gameId })).view;
+    assert.equal(await page.title(), `version ${final?.version}`);
+    await screenshot(page, "readme-browser-example");
+    await page.close();
+  });
+});

@@ -1,0 +1,275 @@
+// The web table in Chromium against a live server (CARDGAME_HTTP_SERVER serves the built page and
+// the API; CARDGAME_SERVER is the gRPC port the checks use): a whole Buck Euchre game, a
+// four-player Spades hand with a friend at the partner's seat (two pages, a Double Nil exchange, a
+// refused card), and the two-player draw. After every move each page must show exactly what the
+// API's view of its seat says; the score table after each hand must match GetScore. Screenshots
+// of the key states go to CARDGAME_ARTIFACTS. Run by tests/web/test_browser.py.
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+
+import {
+  ActionKind,
+  type GameServiceClient,
+  type GameView,
+  type LegalAction,
+  Phase,
+  PlayerKind,
+  Variant,
+} from "@cardgame/client";
+import type { BrowserContext, Page } from "playwright-core";
+
+import {
+  HTTP_SERVER,
+  api,
+  checkScoreDialog,
+  newPage,
+  openBrowser,
+  readTable,
+  requireServer,
+  screenshot,
+  settle,
+} from "./browser.js";
+
+const MAX_STEPS = 400;
+const GAME_TIMEOUT_MS = 60_000;
+
+/** A person at the table: a page at one seat, and the API client of the same seat. */
+interface Player {
+  name: string;
+  seat: number;
+  page: Page;
+  errors: string[];
+  client: GameServiceClient;
+  handsSeen: number;
+  shots: Set<string>;
+}
+
+type Policy = (view: GameView, player: Player) => { action: LegalAction; cards?: string[] };
+
+function handsFinished(view: GameView): number {
+  return view.phase === Phase.DEAL || view.phase === Phase.GAME_OVER ? view.handNumber : Math.max(0, view.handNumber - 1);
+}
+
+function first(view: GameView, ...kinds: ActionKind[]): LegalAction | undefined {
+  for (const kind of kinds) {
+    const found = view.legalActions.find((a) => a.kind === kind);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Takes `action` through the page: its button, or its card, or (an exchange) its cards then the button. */
+async function take(page: Page, action: LegalAction, cards: readonly string[] = []): Promise<void> {
+  await page.bringToFront(); // a background tab gets few animation frames, which clicks wait for
+  if (action.kind === ActionKind.PLAY) {
+    await page.locator(`.hand button[data-card="${action.card}"]`).click();
+    return;
+  }
+  if (action.kind === ActionKind.EXCHANGE) {
+    for (const card of cards) await page.locator(`.hand button[data-card="${card}"]`).click();
+    await page.locator(`.actions button[data-notation="exchange"]:not([disabled])`).click();
+    return;
+  }
+  await page.locator(`.actions button[data-notation="${action.notation}"]`).click();
+}
+
+/** Shoots a state once per player and name. */
+async function shootOnce(player: Player, name: string): Promise<void> {
+  if (player.shots.has(name)) return;
+  player.shots.add(name);
+  await screenshot(player.page, name);
+}
+
+/**
+ * Plays through the pages until `done` says so: each round, every page must show its seat's
+ * view; a finished hand must bring up the score table; then the player whose turn it is (or any
+ * with something to do) acts by its policy, through its page.
+ */
+async function play(gameId: string, players: Player[], policy: Policy, prefix: string,
+  done: (view: GameView) => boolean, onView?: (view: GameView, player: Player) => Promise<void>): Promise<GameView> {
+  for (let step = 0; step < MAX_STEPS; step++) {
+    const views = new Map<Player, GameView>();
+    for (const player of players) {
+      const { view } = await settle(player.page, player.client, gameId, `${prefix} ${player.name}, step ${step}`);
+      views.set(player, view);
+      const finished = handsFinished(view);
+      if (finished > player.handsSeen) {
+        const score = await api().getScore({ gameId });
+        const last = view.phase === Phase.GAME_OVER ? "game-over" : `hand-${finished}-score`;
+        await checkScoreDialog(player.page, score, player.shots.has(last) ? undefined : `${prefix}-${last}`);
+        player.shots.add(last);
+        player.handsSeen = finished;
+      }
+      assert.deepEqual(player.errors, [], `${player.name}'s page reported errors`);
+      if (onView) await onView(view, player);
+    }
+    const view = views.get(players[0]!)!;
+    if (done(view)) return view;
+    const mover = players.find((p) => views.get(p)!.turn === p.seat && views.get(p)!.legalActions.length > 0)
+      ?? players.find((p) => views.get(p)!.legalActions.length > 0);
+    assert.ok(mover, `${prefix}: nobody at the pages has anything to do in ${Phase[view.phase]}`);
+    const seen = views.get(mover)!;
+    const { action, cards } = policy(seen, mover);
+    await take(mover.page, action, cards);
+  }
+  assert.fail(`${prefix}: not done after ${MAX_STEPS} steps`);
+}
+
+async function player(context: BrowserContext, name: string, seat: number, url: string, token: string): Promise<Player> {
+  const { page, errors } = await newPage(context);
+  await page.goto(url);
+  await page.locator("#table").waitFor();
+  return { name, seat, page, errors, client: api(token), handsSeen: 0, shots: new Set() };
+}
+
+describe("the web table in Chromium", { concurrency: false }, () => {
+  let context: BrowserContext;
+  let closeBrowser: () => Promise<void>;
+
+  before(async () => {
+    requireServer();
+    ({ context, close: closeBrowser } = await openBrowser());
+  });
+
+  after(async () => {
+    await closeBrowser?.();
+  });
+
+  test("a whole Buck Euchre game against three bots", { timeout: GAME_TIMEOUT_MS }, async () => {
+    const created = await api().createGame({
+      variant: Variant.BUCK_EUCHRE,
+      seats: [{ name: "Ana", kind: PlayerKind.HUMAN },
+        ...["West", "North", "East"].map((name) => ({ name, kind: PlayerKind.BOT_BASIC }))],
+      firstDealer: 3,
+      shuffleSeed: 11n,
+      options: { variant: { case: "buckEuchre", value: { startingScore: 5 } } },
+    });
+    const token = created.seatTokens[0]!.token;
+    const ana = await player(context, "Ana", 0, `${HTTP_SERVER}/#game=${created.gameId}&seat=0&token=${token}`, token);
+    const kinds = new Set<ActionKind>();
+    const policy: Policy = (view) => {
+      const action = first(view, ActionKind.DEAL, ActionKind.ORDER_UP, ActionKind.NAME_SUIT, ActionKind.STAY_IN,
+        ActionKind.EXCHANGE, ActionKind.PLAY, ActionKind.PASS, ActionKind.DROP_OUT);
+      assert.ok(action, `no action for Ana among ${view.legalActions.map((a) => a.notation).join(", ")}`);
+      kinds.add(action.kind);
+      return { action, cards: action.kind === ActionKind.EXCHANGE ? action.cards.slice(0, action.minCards) : undefined };
+    };
+    const final = await play(created.gameId, [ana], policy, "buck-euchre", (v) => v.phase === Phase.GAME_OVER,
+      async (view, p) => {
+        if (view.phase === Phase.ORDER_UP) await shootOnce(p, "buck-euchre-order-up");
+        if (view.phase === Phase.PLAY && (view.currentTrick?.plays.length ?? 0) > 0) await shootOnce(p, "buck-euchre-play");
+      });
+    assert.equal(final.phase, Phase.GAME_OVER);
+    const shown = await readTable(ana.page);
+    assert.match(shown.status, /Game over/);
+    await screenshot(ana.page, "buck-euchre-game-over-table");
+    await ana.page.setViewportSize({ width: 1280, height: 900 });
+    await screenshot(ana.page, "buck-euchre-game-over-desktop");
+    console.log(`Buck Euchre ${created.gameId}: ${final.handNumber} hands, totals ` +
+      `${final.scores.map((s) => s.score).join("/")}, Ana's actions: ${[...kinds].map((k) => ActionKind[k]).join(" ")}`);
+    await ana.page.close();
+  });
+
+  test("a four-player Spades hand, created in the lobby, with a friend at the partner's seat",
+    { timeout: GAME_TIMEOUT_MS }, async () => {
+      const { page, errors } = await newPage(context);
+      await page.goto(`${HTTP_SERVER}/`);
+      await page.locator("form.lobby").waitFor();
+      await page.selectOption("#game", "spades");
+      await page.fill("#my-name", "Ana");
+      await page.fill('input[name="seat-2-name"]', "Cy");
+      await page.selectOption('select[name="seat-2-kind"]', "friend");
+      await screenshot(page, "lobby");
+      await page.click("#create");
+      await page.locator("#table").waitFor();
+      const place = new URLSearchParams(new URL(page.url()).hash.slice(1));
+      const gameId = place.get("game") ?? "";
+      const token = place.get("token") ?? "";
+      assert.match(gameId, /^[0-9a-f]{24}$/);
+      const friendLink = await page.locator('.invites a[data-seat="2"]').getAttribute("href");
+      assert.ok(friendLink, "no seat link for the friend");
+      const friendToken = new URLSearchParams(new URL(friendLink).hash.slice(1)).get("token") ?? "";
+      const ana: Player = { name: "Ana", seat: 0, page, errors, client: api(token), handsSeen: 0, shots: new Set() };
+      const cy = await player(context, "Cy", 2, friendLink, friendToken);
+      const created = (await ana.client.getGame({ gameId })).view!;
+      assert.deepEqual(created.seats.map((s) => [s.name, s.kind]),
+        [["Ana", PlayerKind.HUMAN], ["West", PlayerKind.BOT_BASIC], ["Cy", PlayerKind.HUMAN], ["East", PlayerKind.BOT_BASIC]]);
+
+      let refused = false;
+      const policy: Policy = (view, who) => {
+        if (who.seat === 0) {
+          const doubleNil = first(view, ActionKind.DOUBLE_NIL);
+          if (doubleNil) return { action: doubleNil };
+        } else if (!view.handVisible) {
+          const reveal = first(view, ActionKind.REVEAL);
+          if (reveal) return { action: reveal };
+        }
+        const bids = view.legalActions.filter((a) => a.kind === ActionKind.BID);
+        if (bids.length > 0) return { action: bids.find((a) => a.tricks === 3) ?? bids.at(-1)! };
+        const action = first(view, ActionKind.DEAL, ActionKind.EXCHANGE, ActionKind.PLAY) ?? view.legalActions[0]!;
+        return { action, cards: action.kind === ActionKind.EXCHANGE ? action.cards.slice(0, action.minCards) : undefined };
+      };
+      const onView = async (view: GameView, who: Player) => {
+        if (view.phase === Phase.BID) await shootOnce(who, `spades-bidding-${who.name}`);
+        if (view.phase === Phase.EXCHANGE && view.legalActions.length > 0) await shootOnce(who, `spades-exchange-${who.name}`);
+        if (view.phase !== Phase.PLAY || view.turn !== who.seat || refused) return;
+        // Once: a card that is not a legal play is refused, with the reason in words; nothing changes.
+        const playable = new Set(view.legalActions.filter((a) => a.kind === ActionKind.PLAY).map((a) => a.card));
+        const illegal = view.hand.find((card) => !playable.has(card));
+        if (illegal === undefined) return;
+        refused = true;
+        await who.page.locator(`.hand button[data-card="${illegal}"]`).click();
+        await who.page.locator("#message:not([hidden])").waitFor();
+        const { shown } = await settle(who.page, who.client, gameId, `${who.name} after a refused card`);
+        assert.equal(shown.version, String(view.version), "a refused card changed the game");
+        assert.match(shown.message, /^(You must follow suit\.|Spades are not broken yet: lead another suit\.)$/);
+        await screenshot(who.page, "spades-refused-card");
+      };
+      const players = [ana, cy];
+      const end = await play(gameId, players, policy, "spades", (v) => handsFinished(v) >= 1, onView);
+      assert.ok(refused, "no card was ever refused");
+      const score = await api().getScore({ gameId });
+      assert.equal(score.hands.length, 1);
+      const hand = score.hands[0]!;
+      const doubleNil = hand.seats.filter((s) => s.doubleNil).map((s) => s.seat);
+      assert.ok(doubleNil.includes(0), `Ana's Double Nil is not in the hand's record: ${doubleNil}`);
+      const given = (await ana.client.getGame({ gameId })).view;
+      assert.ok(end.handNumber >= 1 && given);
+      console.log(`Spades ${gameId}: hand 1 points ${hand.sides.map((s) => s.handPoints).join("/")}, ` +
+        `Double Nil by seats ${doubleNil.join(", ")}`);
+      for (const p of players) await p.page.close();
+    });
+
+  test("the two-player draw", { timeout: GAME_TIMEOUT_MS }, async () => {
+    const created = await api().createGame({
+      variant: Variant.SPADES_TWO_PLAYER,
+      seats: [{ name: "Ana", kind: PlayerKind.HUMAN }, { name: "Bo", kind: PlayerKind.BOT_BASIC }],
+      firstDealer: 0,
+      shuffleSeed: 5n,
+    });
+    const token = created.seatTokens[0]!.token;
+    const ana = await player(context, "Ana", 0, `${HTTP_SERVER}/#game=${created.gameId}&seat=0&token=${token}`, token);
+    let kept = 0;
+    const policy: Policy = (view) => {
+      const keep = first(view, ActionKind.DRAW_KEEP);
+      const discard = first(view, ActionKind.DRAW_DISCARD);
+      const offered = view.rules.case === "spadesTwoPlayer" ? view.rules.value.offeredCard : "";
+      if (keep && (!discard || offered.endsWith("S") || /^[AKQ]/.test(offered))) {
+        kept++;
+        return { action: keep };
+      }
+      return { action: discard ?? first(view, ActionKind.DEAL) ?? view.legalActions[0]! };
+    };
+    const end = await play(created.gameId, [ana], policy, "spades2", (v) => v.phase === Phase.BID,
+      async (view, p) => {
+        if (view.phase === Phase.DRAW && view.turn === 0) await shootOnce(p, "spades2-draw");
+      });
+    assert.equal(end.phase, Phase.BID);
+    assert.equal(end.hand.length, 13, "Ana holds 13 cards after the draw");
+    const shown = await readTable(ana.page);
+    assert.equal(shown.hand.length, 13);
+    await screenshot(ana.page, "spades2-after-the-draw");
+    console.log(`Spades for two ${created.gameId}: the draw done, ${kept} offered cards kept`);
+    await ana.page.close();
+  });
+});
