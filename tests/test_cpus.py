@@ -121,6 +121,7 @@ def test_help_shows_defaults_but_no_secret(capsys: pytest.CaptureFixture[str], m
     secret = "s3cret-" * 6
     monkeypatch.setenv("CARDGAME_TOKEN_SECRET", secret)
     monkeypatch.setenv("MAX_REQUESTS", "77")
+    monkeypatch.delenv("PORT", raising=False)
     with pytest.raises(SystemExit) as stop:
         config.parse(["--help"])
     assert stop.value.code == 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import re
 import subprocess
 import sys
@@ -182,8 +183,9 @@ def test_runtime_stage_copies_every_package_the_server_imports() -> None:
 
 
 def test_the_entrypoint_runs_outside_docker() -> None:
-    done = subprocess.run([sys.executable, "-m", "service", "--help"], cwd=ROOT, capture_output=True, text=True,
-                          timeout=60)
+    env = {k: v for k, v in os.environ.items() if k != "PORT"}
+    done = subprocess.run([sys.executable, "-m", "service", "--help"], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "(default: 50051)" in done.stdout
     done = subprocess.run([sys.executable, "-m", "service.healthcheck", "--help"], cwd=ROOT, capture_output=True,
