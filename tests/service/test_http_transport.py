@@ -3,8 +3,8 @@ binary and gRPC-Web, compared call by call (status code, ErrorInfo reason, messa
 
 The HTTP clients here frame requests and read answers by hand from the protocols' specifications
 (connectrpc.com/docs/protocol, gRPC's PROTOCOL-WEB.md), independently of the server's library.
-Also: CORS preflights, the web table's static files, gRPC refused on the HTTP port, and two worker
-processes sharing the HTTP port.
+The API key (x-api-key) and seat tokens (authorization) travel as headers. Also: CORS preflights,
+the web table's static files, gRPC refused on the HTTP port, and two worker processes sharing it.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from google.rpc import error_details_pb2, status_pb2
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
+from service.apikeys import key_hash
 from service.launcher import ServerProcess, free_port
 from tests.conftest import SERVER_TEST_FLAGS
 
@@ -36,6 +37,7 @@ TIMEOUT_S = 10.0
 MAX_FRAMES = 50
 GAME_ID = re.compile(r"[0-9a-f]{24}")
 INDEX_HTML = "<!doctype html><title>table</title>"
+API_KEY = "http-transport-test.0123456789abcdefghijklmnopqrstuvwxyzABCDEFG"
 
 
 @dataclass
@@ -262,10 +264,12 @@ def web_root(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def http_server(redis_url, module_prefix, web_root):
-    """A server with its HTTP port on, one CORS origin allowed and a web root of a test page."""
+    """A server with its HTTP port on, one CORS origin allowed, a web root of a test page, and an
+    API key required for CreateGame."""
     http_port = free_port()
     server = ServerProcess(*SERVER_TEST_FLAGS, "--http-port", str(http_port), "--cors-origin", ALLOWED_ORIGIN,
-                           "--web-root", str(web_root), redis_url=redis_url, prefix=module_prefix)
+                           "--web-root", str(web_root), "--api-keys", f"http-transport-test:{key_hash(API_KEY)}",
+                           redis_url=redis_url, prefix=module_prefix)
     server.start()
     server.http_port = http_port  # type: ignore[attr-defined]
     try:
@@ -297,9 +301,13 @@ def _scenario(caller, run: int) -> list[tuple[str, tuple]]:
                                           for i in (1, 2, 3)]
     create = pb.CreateGameRequest(variant=enums.VARIANT_BUCK_EUCHRE, seats=seats, first_dealer=0, shuffle_seed=7,
                                   request_id=f"http-transport-{run}-{caller.name}-{time.time_ns()}")
-    created = step("create", caller.call("CreateGame", create), "OK").responses[0]
+    step("create without the API key", caller.call("CreateGame", create), "UNAUTHENTICATED")
+    step("create with a wrong API key", caller.call("CreateGame", create, {"x-api-key": API_KEY[:-1] + "!"}),
+         "UNAUTHENTICATED")
+    key = {"x-api-key": API_KEY}
+    created = step("create", caller.call("CreateGame", create, key), "OK").responses[0]
     game_id, token = created.game_id, created.seat_tokens[0].token
-    again = step("create again (same request id)", caller.call("CreateGame", create), "OK").responses[0]
+    again = step("create again (same request id)", caller.call("CreateGame", create, key), "OK").responses[0]
     assert (again.game_id, again.seat_tokens[0].token) == (game_id, token), caller.name
 
     step("illegal move", caller.call("Play", pb.PlayRequest(game_id=game_id, request_id="p1", card="AS"),
