@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from typing import Any, NoReturn
 
@@ -41,9 +40,6 @@ from protobuf.wkt import Any as AnyDetail
 from service.handlers import SERVICE, Undecodable
 
 STATUS_DETAILS_KEY = "grpc-status-details-bin"
-
-# Set by the HTTP app for each call; set once the client has gone (see service.http.app).
-disconnected: contextvars.ContextVar[asyncio.Event] = contextvars.ContextVar("disconnected")
 
 
 def connect_code(code: grpc.StatusCode) -> Code:
@@ -132,34 +128,30 @@ def _unary(handler: Unary, gate: CallGate) -> Callable[[Any, RequestContext], Aw
 
 
 def _server_stream(handler: Unary, gate: CallGate) -> Callable[[Any, RequestContext], AsyncIterator[Any]]:
+    """The servicer's streaming method (which writes its messages) as the async iterator connectrpc
+    sends from. When the client leaves or its deadline passes, connectrpc cancels the iteration,
+    and with it the servicer's call."""
+
     async def call(request: Any, ctx: RequestContext) -> AsyncIterator[Any]:
         with gate.enter():
             writes: asyncio.Queue = asyncio.Queue(maxsize=1)
             running = asyncio.ensure_future(handler(request, CallContext(ctx, writes)))
-            gone = disconnected.get(None)
-            gone_wait = asyncio.ensure_future(gone.wait()) if gone is not None else None
             get: asyncio.Future | None = None
             try:
                 while True:
                     get = asyncio.ensure_future(writes.get())
-                    waits: set[asyncio.Future] = {get, running}
-                    if gone_wait is not None:
-                        waits.add(gone_wait)
-                    done, _ = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+                    done, _ = await asyncio.wait({get, running}, return_when=asyncio.FIRST_COMPLETED)
                     if get in done:
                         yield get.result()
                         continue
                     get.cancel()
-                    if gone_wait is not None and gone_wait in done:
-                        return  # the client has gone: the finally below cancels the call
                     while not writes.empty():
                         yield writes.get_nowait()
                     running.result()  # the servicer's abort, as the stream's final status
                     return
             finally:
-                for pending in (get, gone_wait):
-                    if pending is not None and not pending.done():
-                        pending.cancel()
+                if get is not None and not get.done():
+                    get.cancel()
                 if not running.done():
                     running.cancel()
                     with contextlib.suppress(asyncio.CancelledError):

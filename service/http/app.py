@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
 from collections.abc import Sequence
 from typing import Any
@@ -23,10 +22,10 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import PlainTextResponse
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from service.handlers import SERVICE
-from service.http.adapter import BinaryCodec, JsonCodec, disconnected, game_service_endpoints
+from service.http.adapter import BinaryCodec, JsonCodec, game_service_endpoints
 
 SERVICE_PATH = f"/{SERVICE.full_name}"
 MAX_MESSAGE_BYTES = 1 << 20  # the gRPC port's bound on a request
@@ -82,19 +81,7 @@ def build_app(servicer: Any, *, cors_origins: Sequence[str] = (), web_root: str 
                                                                                "application/grpc;")):
                 await grpc_here(scope, receive, send)
                 return
-            gone = asyncio.Event()
-
-            async def watched_receive() -> Message:
-                message = await receive()
-                if message["type"] == "http.disconnect":
-                    gone.set()
-                return message
-
-            token = disconnected.set(gone)
-            try:
-                await rpc(scope, watched_receive, send)
-            finally:
-                disconnected.reset(token)
+            await rpc(scope, receive, send)
             return
         if scope["method"] in ("GET", "HEAD") and static is not None:
             if os.path.isdir(web_root):

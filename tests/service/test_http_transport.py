@@ -269,7 +269,7 @@ def http_server(redis_url, module_prefix, web_root):
     http_port = free_port()
     server = ServerProcess(*SERVER_TEST_FLAGS, "--http-port", str(http_port), "--cors-origin", ALLOWED_ORIGIN,
                            "--web-root", str(web_root), "--api-keys", f"http-transport-test:{key_hash(API_KEY)}",
-                           redis_url=redis_url, prefix=module_prefix)
+                           redis_url=redis_url, prefix=module_prefix, env={"LOG_LEVEL": "INFO"})
     server.start()
     server.http_port = http_port  # type: ignore[attr-defined]
     try:
@@ -358,6 +358,21 @@ def test_every_transport_answers_the_same(http_server):
         assert [s for s, _ in steps] == [s for s, _ in expected]
         for (step, got), (_, want) in zip(steps, expected, strict=True):
             assert got == want, f"{name}, {step}: {got[:3]} != gRPC's {want[:3]}"
+
+
+def test_a_stream_whose_client_leaves_ends_at_once(http_server):
+    caller = HttpCaller(http_server.http_port, "connect", "json")
+    seats = [pb.SeatConfig(name="Ana")] + [pb.SeatConfig(kind=enums.PLAYER_KIND_BOT_BASIC) for _ in range(3)]
+    created = caller.call("CreateGame", pb.CreateGameRequest(variant=enums.VARIANT_BUCK_EUCHRE, seats=seats),
+                          {"x-api-key": API_KEY}).responses[0]
+    # One view, then the client goes while the stream waits for the next change (none comes).
+    watched = caller.call("WatchGame", pb.WatchGameRequest(game_id=created.game_id), stream_count=1)
+    assert watched.code == "OK" and len(watched.responses) == 1
+    ended = f'"method": "WatchGame", "game_id": "{created.game_id}", "seat": null, "status": "CANCELLED"'
+    deadline = time.monotonic() + 5
+    while ended not in http_server.log_text():
+        assert time.monotonic() < deadline, "the stream outlived its client"
+        time.sleep(0.05)
 
 
 def test_cors_preflight_and_headers(http_server):
