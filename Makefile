@@ -7,7 +7,7 @@ GEN    := clients/python/src/cardgame/v1
 PROTOS := $(wildcard proto/cardgame/v1/*.proto)
 ARGS   ?=
 
-.PHONY: run test bench proto clients lint install clean web chromium
+.PHONY: run test bench soak proto clients lint install clean web chromium
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +49,10 @@ test: install clients
 
 bench: install
 	$(PY) -m bench
+
+# Contested play across three instances while servers and Redis are killed (SOAK_SECONDS, 120).
+soak: install
+	$(PY) -m bench.soak
 
 # TypeScript client (clients/typescript): its node_modules also provide buf for `lint`.
 TS       := clients/typescript

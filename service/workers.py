@@ -33,6 +33,9 @@ def check_port_free(host: str, port: int) -> None:
         return
     address = host.strip("[]")
     probe = socket.socket(socket.AF_INET6 if ":" in address else socket.AF_INET, socket.SOCK_STREAM)
+    # SO_REUSEADDR, as the server itself binds: connections a crashed instance left in TIME_WAIT
+    # do not block a restart, while a live listener still refuses the bind.
+    probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         probe.bind((address, port))
     except OSError as exc:

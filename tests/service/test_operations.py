@@ -271,6 +271,21 @@ def test_a_second_instance_on_a_served_port_fails_loudly(server):
     assert second.returncode != 0 and "is another instance running" in second.stderr
 
 
+def test_an_instance_killed_mid_game_starts_again_at_once_on_its_port(redis_url, redis_prefix):
+    first = ServerProcess(redis_url=redis_url, prefix=redis_prefix).start()
+    with grpc.insecure_channel(first.address) as channel:
+        created = create(pb_grpc.GameServiceStub(channel), "spades", first_dealer=0)
+        first.proc.kill()  # its end of the open connection lingers in TIME_WAIT
+        first.proc.wait()
+    again = ServerProcess(port=first.port, redis_url=redis_url, prefix=redis_prefix).start()
+    try:
+        with grpc.insecure_channel(again.address) as channel:
+            seen = pb_grpc.GameServiceStub(channel).GetGame(pb.GetGameRequest(game_id=created.game_id))
+        assert seen.view.version == created.view.version
+    finally:
+        again.stop()
+
+
 def test_a_dead_worker_is_replaced_and_workers_stop_with_their_parent(redis_url, redis_prefix):
     import os
     import signal
