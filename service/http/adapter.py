@@ -37,6 +37,7 @@ from google.protobuf import message as protobuf_message
 from google.rpc import status_pb2
 from protobuf.wkt import Any as AnyDetail
 
+from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from service.handlers import SERVICE, Undecodable
 
 STATUS_DETAILS_KEY = "grpc-status-details-bin"
@@ -65,9 +66,10 @@ def connect_error(status: grpc.Status) -> CallAborted:
 class CallContext:
     """What GameServicer needs of a gRPC servicer context, for one call over HTTP."""
 
-    __slots__ = ("_metadata", "_peer", "_writes")
+    __slots__ = ("_metadata", "_peer", "_request", "_writes")
 
     def __init__(self, request: RequestContext, writes: asyncio.Queue | None = None):
+        self._request = request
         self._metadata = tuple((key.lower(), value) for key, value in request.request_headers.allitems())
         self._peer = f"http:{request.client_address or 'unknown'}"
         self._writes = writes
@@ -79,6 +81,11 @@ class CallContext:
     def peer(self) -> str:
         """The client connection, e.g. ``http:127.0.0.1:53124``."""
         return self._peer
+
+    def time_remaining(self) -> float | None:
+        """Seconds left before the call's deadline (Connect-Timeout-Ms, grpc-timeout); None without one."""
+        remaining_ms = self._request.timeout_ms
+        return None if remaining_ms is None else max(remaining_ms / 1000, 0.0)
 
     async def abort(self, code: grpc.StatusCode, details: str = "") -> NoReturn:
         """End the call with ``code`` and the message ``details``."""
@@ -160,8 +167,23 @@ def _server_stream(handler: Unary, gate: CallGate) -> Callable[[Any, RequestCont
     return call
 
 
+def _unimplemented(request: Any, ctx: RequestContext) -> Any:
+    """A method the servicer does not implement: UNIMPLEMENTED, as gRPC answers it."""
+    raise ConnectError(Code.UNIMPLEMENTED, "Method not implemented!")
+
+
+async def _unimplemented_unary(request: Any, ctx: RequestContext) -> Any:
+    _unimplemented(request, ctx)
+
+
+async def _unimplemented_stream(request: Any, ctx: RequestContext) -> AsyncIterator[Any]:
+    _unimplemented(request, ctx)
+    yield  # an async generator, as connectrpc expects of a server stream
+
+
 def game_service_endpoints(servicer: Any, max_concurrent_calls: int) -> dict[str, Any]:
-    """Every GameService method of ``servicer`` as a connectrpc endpoint, by URL path."""
+    """Every GameService method of ``servicer`` as a connectrpc endpoint, by URL path (a method
+    it leaves to the generated base class answers UNIMPLEMENTED, as on the gRPC port)."""
     gate = CallGate(max_concurrent_calls)
     endpoints: dict[str, Any] = {}
     for method in SERVICE.methods:
@@ -172,11 +194,15 @@ def game_service_endpoints(servicer: Any, max_concurrent_calls: int) -> dict[str
                                       stream_type=StreamType.SERVER_STREAM if method.server_streaming
                                       else StreamType.UNARY)
         handler = getattr(servicer, method.name)
+        implemented = getattr(type(servicer), method.name, None) is not getattr(pb_grpc.GameServiceServicer,
+                                                                                 method.name, None)
         path = f"/{SERVICE.full_name}/{method.name}"
         if method.server_streaming:
-            endpoints[path] = Endpoint.server_stream(method=info, function=_server_stream(handler, gate))
+            stream = _server_stream(handler, gate) if implemented else _unimplemented_stream
+            endpoints[path] = Endpoint.server_stream(method=info, function=stream)
         else:
-            endpoints[path] = Endpoint.unary(method=info, function=_unary(handler, gate))
+            unary = _unary(handler, gate) if implemented else _unimplemented_unary
+            endpoints[path] = Endpoint.unary(method=info, function=unary)
     return endpoints
 
 
