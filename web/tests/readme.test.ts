@@ -69,10 +69,6 @@ describe("the README's TypeScript examples", { concurrency: false }, () => {
     assert.ok(code.includes("createGame"), "the bundle does not hold the example");
 
     const { page, errors } = await newPage(context);
-    const logged: unknown[] = [];
-    page.on("console", (msg) => {
-      if (msg.type() === "log") void msg.args()[0]?.jsonValue().then((v) => logged.push(v));
-    });
     let created: Promise<{ gameId?: string }> | undefined;
     page.on("response", (response) => {
       if (response.url().endsWith("/cardgame.v1.GameService/CreateGame")) created = response.json();
@@ -82,12 +78,13 @@ describe("the README's TypeScript examples", { concurrency: false }, () => {
     const done = page.waitForFunction(() => (window as { readmeExampleDone?: boolean }).readmeExampleDone === true,
       undefined, { timeout: EXAMPLE_TIMEOUT_MS, polling: 100 });
     const failed = new Promise<never>((_, reject) => page.on("pageerror", reject));
+    const logged = page.waitForEvent("console", { predicate: (msg) => msg.type() === "log", timeout: EXAMPLE_TIMEOUT_MS });
     await page.addScriptTag({ type: "module", content: `${code}\nwindow.readmeExampleDone = true;\n` });
     await Promise.race([done, failed]);
     assert.deepEqual(errors, [], "the example failed in the page");
-    const scores = logged.find((v) => Array.isArray(v));
+    const scores = await (await Promise.race([logged, failed])).args()[0]?.jsonValue();
     assert.ok(Array.isArray(scores) && scores.length === 4 && scores.every(Number.isInteger),
-      `the example logged ${JSON.stringify(logged)}`);
+      `the example logged ${JSON.stringify(scores)}`);
     // The title follows WatchGame: it shows the game's last version.
     const gameId = (await created)?.gameId ?? "";
     assert.match(gameId, /^[0-9a-f]{24}$/, "the example's CreateGame answer was not seen");
