@@ -32,10 +32,12 @@ def random_token() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
 
 
-def derived_token(secret: bytes, game_id: str, seat: int) -> str:
-    """The token of one seat of a game created with a request id: 192 bits of an HMAC keyed by
-    the server's token secret (32 URL-safe characters), the same each time it is asked for."""
-    digest = hmac.new(secret, f"seat-token\0{game_id}\0{seat}".encode(), hashlib.sha256).digest()
+def derived_token(secret: bytes, game_id: str, seat: int, purpose: str = "") -> str:
+    """The token of one seat of a game created (or given a new token, ``purpose`` naming that
+    request) with a request id: 192 bits of an HMAC keyed by the server's token secret
+    (32 URL-safe characters), the same each time it is asked for."""
+    message = f"seat-token\0{game_id}\0{seat}" + (f"\0{purpose}" if purpose else "")
+    digest = hmac.new(secret, message.encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest[:TOKEN_BYTES]).decode()
 
 

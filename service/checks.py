@@ -39,6 +39,18 @@ def request_id(value: str) -> str | None:
         raise InvalidArgument(str(exc)) from None
 
 
+_EVENT_ID = re.compile(r"\d{1,20}-\d{1,20}")
+
+
+def event_id(value: str) -> str:
+    """An event id to resume after ("0" for the start when empty); InvalidArgument if malformed."""
+    if not value:
+        return "0"
+    if not _EVENT_ID.fullmatch(value):
+        raise InvalidArgument(f"after_id must be an Event.id such as '1733054400000-0', not {value[:40]!r}")
+    return value
+
+
 def page_token(game_id: str, start: int) -> str:
     """The opaque page token of GetScore's page starting at hand index ``start`` of this game."""
     return base64.urlsafe_b64encode(f"{game_id}:{start}".encode()).decode()

@@ -44,6 +44,7 @@ class Config:
     api_keys: tuple[str, ...] = ()
     create_rate: float = 5.0
     create_burst: int = 100
+    events_max_len: int = 100_000
 
 
 def _env_bool(name: str) -> bool:
@@ -147,12 +148,15 @@ def parse(argv: list[str] | None = None) -> Config:
                    help="games per second each API key may create, sustained (CREATE_RATE)")
     p.add_argument("--create-burst", type=int, default=int(env("CREATE_BURST", str(Config.create_burst))),
                    help="games each API key may create at once above that rate (CREATE_BURST)")
+    p.add_argument("--events-max-len", type=int, default=int(env("EVENTS_MAX_LEN", str(Config.events_max_len))),
+                   help="events kept in each API key's event stream; older ones are trimmed (EVENTS_MAX_LEN)")
     a = p.parse_args(argv)
     workers = a.workers or available_cpus()
     if not a.redis_url:
         workers = 1  # the in-memory store cannot be shared between processes
     for name in ("idle_ttl", "finished_ttl", "request_ttl", "max_requests", "max_concurrent_rpcs",
-                 "max_watches_per_connection", "redis_max_connections", "create_burst"):
+                 "max_watches_per_connection", "redis_max_connections", "create_burst",
+                 "events_max_len"):
         if getattr(a, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be at least 1")
     if not a.create_rate > 0:
@@ -167,7 +171,7 @@ def parse(argv: list[str] | None = None) -> Config:
                   game_modules=tuple(m.strip() for m in a.game_modules), require_noeviction=a.require_noeviction,
                   max_concurrent_rpcs=a.max_concurrent_rpcs, max_watches_per_connection=a.max_watches_per_connection,
                   redis_max_connections=a.redis_max_connections, token_secret=secret, api_keys=api_keys,
-                  create_rate=a.create_rate, create_burst=a.create_burst)
+                  create_rate=a.create_rate, create_burst=a.create_burst, events_max_len=a.events_max_len)
 
 
 def _read(p: argparse.ArgumentParser, path: str, what: str) -> str:

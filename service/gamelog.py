@@ -7,7 +7,11 @@ state snapshots, and any version of a game can be rebuilt from them. Entries are
   prearranged decks, as ``engine.new_game`` takes them;
 - an action: ``<seat> <action>``, then ``<salt>:<cards as 2-hex-digit numbers>`` for an
   action that drew a chance outcome (a deal's deck, a draw's cards);
-- ``-``: a version without an action (written only by the benchmark's no-op).
+- ``-``: a version without an action (written only by the benchmark's no-op);
+- ``-<note> <seat>``: a version that is no seat's action but a change around the game:
+  ``timeout`` (the seat's turn passed its deadline; its bot's move follows as an action entry),
+  ``away``, ``back``, ``leave``, ``reissue`` (a new seat token) and ``abandon`` (the seat left
+  and the game ended, which is the one note that changes the engine state: it is over).
 
 >>> import random, engine
 >>> state = engine.new_game("spades", rng=random.Random(1), first_dealer=0)
@@ -24,10 +28,26 @@ from collections.abc import Iterable
 import orjson
 
 import engine
-from engine import Chance, LogEntry, TableState
+from engine import Chance, LogEntry, Phase, TableState
 
 NOOP = b"-"
 _GENESIS = b"G"
+NOTES = ("timeout", "away", "back", "leave", "reissue", "abandon")
+
+
+def note(kind: str, seat: int) -> bytes:
+    """The log entry of a change around the game that is no seat's action."""
+    if kind not in NOTES:
+        raise ValueError(f"unknown log note {kind!r}")
+    return b"-%s %d" % (kind.encode(), seat)
+
+
+def note_of(raw: bytes) -> tuple[str, int] | None:
+    """(note, seat) of a note entry, None for any other entry."""
+    if not raw.startswith(NOOP) or raw == NOOP:
+        return None
+    kind, _, seat = raw[1:].decode().partition(" ")
+    return kind, int(seat)
 
 
 def genesis(state: TableState) -> bytes:
@@ -46,7 +66,7 @@ def entry(seat: int, action: int, chance: Chance | None) -> bytes:
 
 def parse(raw: bytes) -> LogEntry | None:
     """The action of an entry, or None for a version without one; ValueError if malformed."""
-    if raw == NOOP:
+    if raw.startswith(NOOP):
         return None
     parts = raw.split(b" ")
     if len(parts) not in (2, 3) or raw.startswith(_GENESIS):
@@ -68,12 +88,19 @@ def start(raw: bytes) -> TableState:
                            data["decks"])
 
 
+def apply(state: TableState, raw: bytes) -> None:
+    """Apply one log entry (after the genesis) to ``state`` in place."""
+    step = parse(raw)
+    if step is not None:
+        engine.fold(state, step)
+    elif raw.startswith(b"-abandon "):
+        state.phase = Phase.GAME_OVER
+
+
 def fold(state: TableState, raw: Iterable[bytes]) -> TableState:
     """Apply log entries (after the genesis) to ``state`` in place; returns it."""
     for item in raw:
-        step = parse(item)
-        if step is not None:
-            engine.fold(state, step)
+        apply(state, item)
     return state
 
 

@@ -1,4 +1,6 @@
-"""A stored game: the engine state plus the seats (names, bots, token hashes) around it."""
+"""A stored game: the engine state plus what the service keeps around it (seats with their
+names, bots, token hashes and presence; the owner, labels and lifecycle options; the current
+turn deadline and the count of events emitted)."""
 
 from __future__ import annotations
 
@@ -19,14 +21,45 @@ class UnsupportedRecord(ValueError):
     """A stored game written in a format this release does not read (an older release's)."""
 
 
+PLAYING, AWAY, LEFT = 1, 2, 3  # proto Presence values
+
+
 @dataclass
 class Seat:
-    """One seat: its display name, player kind (proto PlayerKind) and stored token hash."""
+    """One seat: its display name, player kind (proto PlayerKind), stored token hash, and for a
+    human seat the backend's player id, the bot that stands in for it and whether it is there."""
 
     name: str
     kind: int
     bot: str | None       # bot strategy, None for a human seat
-    token_hash: str       # "" for bots
+    token_hash: str       # "" for bots and for a seat whose player left
+    external_id: str = ""
+    fallback: str = "basic"
+    presence: int = PLAYING
+    timeouts: int = 0     # turns in a row that passed their deadline
+    reissues: int = 0     # tokens given to the seat after the first
+
+    def to_list(self) -> list:
+        return [self.name, self.kind, self.bot, self.token_hash, self.external_id, self.fallback, self.presence,
+                self.timeouts, self.reissues]
+
+    def fresh(self) -> Seat:
+        """The same player in a new game: no token yet, at the table."""
+        return Seat(self.name, self.kind, self.bot, "", self.external_id, self.fallback)
+
+    @property
+    def strategy(self) -> str | None:
+        """The bot that plays this seat now: its own, or its fallback while away or after leaving."""
+        return self.bot or (self.fallback if self.presence != PLAYING else None)
+
+
+@dataclass
+class Lifecycle:
+    """A game's lifecycle options (proto LifecycleOptions), defaults filled in."""
+
+    turn_timeout_ms: int = 0
+    timeouts_before_away: int = 3
+    abandon_on_leave: bool = False
 
 
 class GameRecord:
@@ -37,18 +70,33 @@ class GameRecord:
     ``state.records`` therefore holds only the hands finished since the record was loaded.
     """
 
-    __slots__ = ("game_id", "state", "seats", "seed")
+    __slots__ = ("game_id", "state", "seats", "seed", "owner", "labels", "created_ms", "lifecycle", "deadline_ms",
+                 "events", "left_seat")
 
-    def __init__(self, game_id: str, state: GameState, seats: list[Seat], seed: int | None):
+    def __init__(self, game_id: str, state: GameState, seats: list[Seat], seed: int | None, *, owner: str = "",
+                 labels: dict[str, str] | None = None, created_ms: int = 0, lifecycle: Lifecycle | None = None,
+                 deadline_ms: int = 0, events: int = 0, left_seat: int | None = None):
         self.game_id = game_id
         self.state = state
         self.seats = seats
         self.seed = seed
+        self.owner = owner                      # the API key id that created it ("" on an open server)
+        self.labels = labels or {}
+        self.created_ms = created_ms
+        self.lifecycle = lifecycle or Lifecycle()
+        self.deadline_ms = deadline_ms          # when the current turn passes, 0 for none
+        self.events = events                    # events emitted so far (the last one's sequence)
+        self.left_seat = left_seat              # the leaver of an abandoned game
 
     @property
     def bots(self) -> dict[int, str]:
-        """Bot strategy by seat."""
-        return {i: s.bot for i, s in enumerate(self.seats) if s.bot}
+        """The strategy of every seat a bot plays now (bot seats, and humans away or gone)."""
+        return {i: s.strategy for i, s in enumerate(self.seats) if s.strategy}
+
+    @property
+    def abandoned(self) -> bool:
+        """Whether the game ended because a player left it."""
+        return self.left_seat is not None
 
     def rng(self, version: int | str) -> random.Random:
         """The randomness for the change made at ``version`` (or a named step, such as the bot
@@ -61,10 +109,13 @@ class GameRecord:
         """The stored form (JSON with a record version), hand records left out."""
         game = self.state.to_dict()
         game["records"] = []
+        life = self.lifecycle
         return orjson.dumps({
             "r": RECORD_VERSION, "id": self.game_id, "seed": self.seed,
-            "seats": [[s.name, s.kind, s.bot, s.token_hash] for s in self.seats],
-            "game": game,
+            "seats": [s.to_list() for s in self.seats],
+            "game": game, "owner": self.owner, "labels": self.labels, "created": self.created_ms,
+            "life": [life.turn_timeout_ms, life.timeouts_before_away, life.abandon_on_leave],
+            "deadline": self.deadline_ms, "events": self.events, "left": self.left_seat,
         })
 
     def new_hands(self) -> list[bytes]:
@@ -85,4 +136,7 @@ class GameRecord:
             raise UnsupportedRecord(f"this game was stored in format {data.get('r')!r}, which this release "
                                     f"(format {RECORD_VERSION}) does not read; start a new game")
         seats = [Seat(*fields) for fields in data["seats"]]
-        return cls(data["id"], engine.state_from_dict(data["game"]), seats, data["seed"])
+        return cls(data["id"], engine.state_from_dict(data["game"]), seats, data["seed"],
+                   owner=data.get("owner", ""), labels=data.get("labels") or {}, created_ms=data.get("created", 0),
+                   lifecycle=Lifecycle(*data["life"]) if "life" in data else None,
+                   deadline_ms=data.get("deadline", 0), events=data.get("events", 0), left_seat=data.get("left"))

@@ -26,6 +26,7 @@ from service.http import serve_http
 from service.noop import noop_handler
 from service.servicer import GameServicer, Settings
 from service.store import Store, StoreUnavailable, open_store
+from service.sweeper import Sweeper
 from service.workers import check_port_free, stop_with_parent, supervise
 
 log = logging.getLogger("cardgame.server")
@@ -66,6 +67,7 @@ async def serve(config: Config, stop: asyncio.Event | None = None) -> None:
     for name in HEALTH_NAMES:
         await health.set(name, health_pb2.HealthCheckResponse.SERVING if ready else
                          health_pb2.HealthCheckResponse.NOT_SERVING)
+    sweeper = asyncio.get_running_loop().create_task(Sweeper(servicer).run(), name="sweeper")
     monitor = asyncio.get_running_loop().create_task(follow_store(store, health, HEALTH_NAMES, ready),
                                                    name="store-health")
     store_name = "redis" if config.redis_url else "memory"
@@ -80,6 +82,7 @@ async def serve(config: Config, stop: asyncio.Event | None = None) -> None:
     log.info("shutting down: health NOT_SERVING for %.1f s, then %.1f s for in-flight calls",
              config.drain_s, config.grace_s)
     monitor.cancel()
+    sweeper.cancel()
     await health.enter_graceful_shutdown()
     await asyncio.sleep(config.drain_s)  # let load balancers see NOT_SERVING and move traffic away
     await asyncio.gather(server.stop(config.grace_s), *([http.stop()] if http else []))
@@ -99,7 +102,7 @@ def _settings(config: Config) -> Settings:
     else:
         log.warning("no API keys configured: any caller may create games (configure CARDGAME_API_KEYS)")
     return Settings(config.allow_prearranged_decks, config.allow_seeded_shuffle, config.max_watches_per_connection,
-                    secret, keys, config.create_rate, config.create_burst)
+                    secret, keys, config.create_rate, config.create_burst, config.events_max_len)
 
 
 def check_token_secret(config: Config) -> None:

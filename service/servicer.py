@@ -29,8 +29,7 @@ import engine
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
-from engine import Phase
-from service import auth, checks, convert, gamelog
+from service import auth, checks, convert, gamelog, lifecycle
 from service.apikeys import ApiKeys
 from service.errors import (
     Aborted,
@@ -44,7 +43,8 @@ from service.errors import (
     Unavailable,
     to_status,
 )
-from service.games import GameRecord, Seat, UnsupportedRecord
+from service.games import LEFT, GameRecord, Lifecycle, Seat, UnsupportedRecord
+from service.lifecycle_rpcs import LifecycleRpcs, now_ms
 from service.store import GameExists, Store, StoreUnavailable
 
 log = logging.getLogger("cardgame.requests")
@@ -70,6 +70,7 @@ class Settings:
     api_keys: ApiKeys = field(default_factory=ApiKeys)
     create_rate: float = 5.0
     create_burst: int = 100
+    events_max_len: int = 100_000
 
 
 class _Call:
@@ -144,7 +145,7 @@ def _log_request(method: str, call: _Call, code: grpc.StatusCode, start: float) 
                              "status": code.name, "latency_ms": round((time.perf_counter() - start) * 1000, 3)}))
 
 
-class GameServicer(pb_grpc.GameServiceServicer):
+class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
     """The cardgame.v1.GameService implementation over a Store."""
 
     def __init__(self, store: Store, settings: Settings | None = None):
@@ -162,8 +163,9 @@ class GameServicer(pb_grpc.GameServiceServicer):
 
     def _view(self, record: GameRecord, seat: int | None, version: int, state: engine.TableState | None = None):
         state = state or record.state
-        return convert.view_message(engine.view(state, seat), record.game_id, version,
-                                    [s.name for s in record.seats], [s.kind for s in record.seats])
+        message = convert.view_message(engine.view(state, seat), record.game_id, version,
+                                       [s.name for s in record.seats], [s.kind for s in record.seats])
+        return lifecycle.decorate(message, record, seat)
 
     async def _exists(self, game_id: str) -> None:
         """NotFound once the game is gone (expired, or lost with its Redis)."""
@@ -215,23 +217,12 @@ class GameServicer(pb_grpc.GameServiceServicer):
         n = engine.game_of(variant).seats
         if len(request.seats) != n:
             raise InvalidArgument(f"{variant} needs exactly {n} seats, not {len(request.seats)}")
-        seats = []
-        for i, cfg in enumerate(request.seats):
-            if len(cfg.name) > convert.MAX_NAME_LENGTH:
-                raise InvalidArgument(f"seats[{i}].name is longer than {convert.MAX_NAME_LENGTH} characters")
-            if cfg.kind not in enums.PlayerKind.values():
-                raise InvalidArgument(f"seats[{i}].kind is not a known player kind")
-            kind = cfg.kind or enums.PLAYER_KIND_HUMAN
-            bot = convert.BOTS.get(kind)
-            if bot is not None:
-                try:
-                    bots.bot_of(bot, variant)
-                except ValueError as exc:
-                    raise InvalidArgument(f"seats[{i}].kind: {exc}") from None
-            seats.append(Seat(cfg.name or f"Seat {i}", kind, bot, ""))
+        seats = [self._seat(i, cfg, variant) for i, cfg in enumerate(request.seats)]
         if all(s.bot for s in seats):
             raise InvalidArgument("at least one seat must be human")
         options = convert.options(variant, request.options)
+        labels = lifecycle.check_labels(dict(request.labels))
+        life = lifecycle.lifecycle_of(request.lifecycle)
         if request.HasField("first_dealer") and not 0 <= request.first_dealer < n:
             raise InvalidArgument(f"first_dealer must be a seat from 0 to {n - 1}")
         if request.decks and not self.settings.allow_prearranged_decks:
@@ -244,15 +235,45 @@ class GameServicer(pb_grpc.GameServiceServicer):
             if not self.settings.allow_seeded_shuffle:
                 raise PermissionDenied("this server does not accept shuffle seeds")
             seed = request.shuffle_seed
+        first = request.first_dealer if request.HasField("first_dealer") else None
+        return await self._create(caller, variant, seats, options, first, decks, seed, request_id, request,
+                                  "CreateGame", labels, life, call)
 
+    @staticmethod
+    def _seat(i: int, cfg, variant: str) -> Seat:
+        """A seat of a CreateGame request, checked."""
+        if len(cfg.name) > convert.MAX_NAME_LENGTH:
+            raise InvalidArgument(f"seats[{i}].name is longer than {convert.MAX_NAME_LENGTH} characters")
+        if cfg.kind not in enums.PlayerKind.values() or cfg.fallback not in enums.PlayerKind.values():
+            raise InvalidArgument(f"seats[{i}] names a player kind that does not exist")
+        kind = cfg.kind or enums.PLAYER_KIND_HUMAN
+        bot = convert.BOTS.get(kind)
+        fallback = convert.BOTS.get(cfg.fallback or enums.PLAYER_KIND_BOT_BASIC)
+        if fallback is None:
+            raise InvalidArgument(f"seats[{i}].fallback must be a bot kind")
+        for what, name in (("kind", bot), ("fallback", fallback)):
+            if name is not None:
+                try:
+                    bots.bot_of(name, variant)
+                except ValueError as exc:
+                    raise InvalidArgument(f"seats[{i}].{what}: {exc}") from None
+        external = lifecycle.check_external_id(cfg.external_player_id, f"seats[{i}].external_player_id")
+        return Seat(cfg.name or f"Seat {i}", kind, bot, "", external, fallback)
+
+    async def _create(self, caller: str, variant: str, seats: list[Seat], options, first: int | None,
+                      decks: list[list[int]], seed: int | None, request_id: str | None, request, method: str,
+                      labels: dict[str, str], life: Lifecycle, call=None) -> pb.CreateGameResponse:
+        """Create a game for ``caller`` (CreateGame, Rematch): tokens, index, first bot turns,
+        all exactly once for a request id."""
         # A request id names a game of its caller's: another API key reusing it gets another game.
-        game_id = (hashlib.sha256(f"create\0{caller}\0{request_id}".encode()).hexdigest()[:24] if request_id
-                   else secrets.token_hex(12))
-        call.game_id = game_id
+        game_id = (hashlib.sha256(f"{method.lower()}\0{caller}\0{request_id}".encode()).hexdigest()[:24]
+                   if request_id else secrets.token_hex(12))
+        if call is not None:
+            call.game_id = game_id
         if request_id:
             replay = await self.store.get_retry(game_id, request_id)
             if replay is not None:
-                return await self._replay_create(replay, request, game_id)
+                return await self._replay_create(replay, request, game_id, method)
         if caller:
             wait_s = await self.store.take_token(f"create:{caller}", self.settings.create_rate,
                                                  self.settings.create_burst)
@@ -266,34 +287,43 @@ class GameServicer(pb_grpc.GameServiceServicer):
                              else auth.random_token())
                 seat.token_hash = auth.token_hash(game_id, tokens[i])
         rng = random.Random(f"{seed}:0") if seed is not None else None
-        first = request.first_dealer if request.HasField("first_dealer") else None
         state = engine.new_game(variant, options, rng, first, decks)
-        record = GameRecord(game_id, state, seats, seed)
-        entries = [gamelog.genesis(state)] + self._bot_entries(record, 1, "create-")
+        created = now_ms()
+        record = GameRecord(game_id, state, seats, seed, owner=caller, labels=labels, created_ms=created,
+                            lifecycle=life)
+        entries = [gamelog.genesis(state)] + await self._bot_entries(record, 1, "create-")
         version = len(entries)
-        response = pb.CreateGameResponse(game_id=game_id, view=self._view(record, None, version))
-        retry = checks.retry_record("CreateGame", request, None, version) if request_id else None
+        lifecycle.set_deadline(record, created)
+        retry = checks.retry_record(method, request, None, version) if request_id else None
+        # The index and the schedule are written first: hints that never miss a game that exists.
+        await self.store.index_game(lifecycle.owner_of(caller), game_id, created, lifecycle.terms(record))
+        if record.deadline_ms:
+            await self.store.schedule(game_id, record.deadline_ms)
         try:
             await self.store.create(game_id, record.to_bytes(), entries, request_id, retry)
         except GameExists:
             replay = await self.store.get_retry(game_id, request_id) if request_id else None
             if replay is not None and request_id:
-                return await self._replay_create(replay, request, game_id)
+                return await self._replay_create(replay, request, game_id, method)
             if request_id:
                 raise InvalidArgument("request_id was already used to create a game") from None
             raise Aborted("a new game id collided with an existing game; retry") from None
+        response = pb.CreateGameResponse(game_id=game_id, view=self._view(record, None, version))
         response.seat_tokens.extend(pb.SeatToken(seat=i, token=t) for i, t in tokens.items())
         return response
 
-    async def _replay_create(self, raw: bytes, request, game_id: str):
+    async def _replay_create(self, raw: bytes, request, game_id: str, method: str = "CreateGame"):
         """The first answer again: the game at the version it was created at, and the seat tokens
         derived anew from the token secret (checked against the seats' stored hashes)."""
-        version = checks.check_retry(raw, "CreateGame", request, None)
+        version = checks.check_retry(raw, method, request, None)
         _, record = await self._load(game_id)
         response = pb.CreateGameResponse(game_id=game_id,
                                          view=self._view(record, None, version, await self._state_at(game_id, version)))
         for i, seat in enumerate(record.seats):
-            if not seat.bot:
+            if not seat.bot and seat.presence != LEFT:
+                if seat.reissues:
+                    raise FailedPrecondition(f"seat {i} was given a new token since the game was created "
+                                             "(ReissueSeatToken)", "TOKEN_REISSUED")
                 token = auth.derived_token(self.settings.token_secret, game_id, i)
                 if auth.token_hash(game_id, token) != seat.token_hash:
                     raise FailedPrecondition("this game's seat tokens were derived from another token secret; "
@@ -303,7 +333,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
 
     # ---- moves ----
 
-    def _bot_entries(self, record: GameRecord, version: int, label: str = "") -> list[bytes]:
+    async def _bot_entries(self, record: GameRecord, version: int, label: str = "") -> list[bytes]:
         """Play every bot turn now due after ``version``; return one log entry per action."""
         state, strategies = record.state, record.bots
         bot_seats = set(strategies)
@@ -342,11 +372,11 @@ class GameServicer(pb_grpc.GameServiceServicer):
                     chance = engine.apply(record.state, seat, action, rng)
                 except engine.IllegalAction as exc:
                     raise IllegalMove(exc.message, exc.reason.value) from None
-                entries = [gamelog.entry(seat, action, chance)] + self._bot_entries(record, version + 1)
+                record.seats[seat].timeouts = 0  # its player is there
+                entries = [gamelog.entry(seat, action, chance)] + await self._bot_entries(record, version + 1)
                 after = version + len(entries)
                 retry = checks.retry_record(method, request, seat, after) if request_id else None
-                result = await self.store.commit(game_id, version, record.to_bytes(), entries, request_id, retry,
-                                                 record.state.phase == Phase.GAME_OVER, record.new_hands())
+                result = await self._commit(record, version, entries, request_id, retry, now_ms())
                 if result.replay is not None:
                     return await replay(result.replay, seat)
                 if result.ok:
@@ -396,8 +426,65 @@ class GameServicer(pb_grpc.GameServiceServicer):
 
     @_rpc
     async def Act(self, request, context, call):
-        """Any legal action, by the notation its LegalAction gives."""
+        """Any legal action, by the notation its LegalAction gives ("back" for a seat marked away)."""
+        if request.action.strip().lower() == "back":
+            call.game_id = checks.game_id(request.game_id)
+            return await self.back(request, context, call)
         return await self._move(request, context, call, "Act", convert.act_action(request.action), pb.ActResponse)
+
+    # ---- the lifecycle (service.lifecycle_rpcs) ----
+
+    @_rpc
+    async def ReissueSeatToken(self, request, context, call):
+        """(API key) A human seat's new token; the old one is void."""
+        return await self.reissue_seat_token(request, context, call)
+
+    @_rpc
+    async def ListGames(self, request, context, call):
+        """(API key) The caller's games, newest first, filtered."""
+        return await self.list_games(request, context, call)
+
+    @_rpc
+    async def LeaveGame(self, request, context, call):
+        """(seat token) The caller's seat leaves the game."""
+        return await self.leave_game(request, context, call)
+
+    @_rpc
+    async def DeleteGame(self, request, context, call):
+        """(API key) Remove a game and everything about it."""
+        return await self.delete_game(request, context, call)
+
+    @_rpc
+    async def GetHistory(self, request, context, call):
+        """The game's log with chance outcomes, as far as the caller may know them."""
+        return await self.get_history(request, context, call)
+
+    @_rpc
+    async def Rematch(self, request, context, call):
+        """(API key) A new game with the same seats, labels and options."""
+        return await self.rematch(request, context, call)
+
+    async def WatchEvents(self, request, context):
+        """(API key) Stream the events of the caller's games after ``after_id``."""
+        call = _Call()
+        async with _handled("WatchEvents", call, context):
+            checks.check_decoded(request)
+            caller = self.settings.api_keys.caller(context.invocation_metadata(), "WatchEvents")
+            peer = context.peer()
+            if self._watches[peer] >= self.settings.max_watches_per_connection:
+                raise ResourceExhausted(f"at most {self.settings.max_watches_per_connection} streams "
+                                        "per connection; close one first")
+            self._watches[peer] += 1
+            try:
+                async for event in self.events(caller, request.after_id):
+                    try:
+                        await context.write(pb.WatchEventsResponse(event=event))
+                    except Exception as exc:  # gRPC fails a write only once the call has ended
+                        raise _PeerGone(type(exc).__name__) from exc
+            finally:
+                self._watches[peer] -= 1
+                if not self._watches[peer]:
+                    del self._watches[peer]
 
     # ---- watching ----
 
@@ -457,9 +544,9 @@ class GameServicer(pb_grpc.GameServiceServicer):
                     entries = await _outlasting(functools.partial(self.store.log_after, game_id, last))
                     views = []
                     for v, raw in entries:
-                        step = gamelog.parse(raw)
-                        if step is not None:
-                            engine.fold(state, step)
+                        gamelog.apply(state, raw)
+                        if gamelog.note_of(raw) is not None:  # seats changed: their presence, tokens
+                            record = (await self._load(game_id))[1]
                         views.append(self._view(record, seat, v, state))
                 except (ValueError, engine.IllegalAction):
                     last, record = await self._load(game_id)

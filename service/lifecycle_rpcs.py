@@ -1,0 +1,306 @@
+"""The lifecycle RPCs of GameService (tokens, listing, leaving, deleting, events, history,
+rematch) and the commit path every change goes through, as a mixin of the servicer.
+
+Every change of a game commits, in the same compare-and-set as its log entries, the events it
+emits (into the game's outbox) and its new turn deadline. Before the commit the game is put on
+the sweeper's schedule (for its deadline, and a little later when it emitted events), so a
+crash between the commit and the publishing of its events, or a deadline nobody acts on, is
+taken up by any instance's sweeper (``service.sweeper``). The schedule and the listing index are
+hints, never the truth: whoever acts on them reads the game first.
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+import time
+
+import engine
+from cardgame.v1 import enums_pb2 as enums
+from cardgame.v1 import game_service_pb2 as pb
+from engine import Phase
+from engine.core.actions import action_name
+from service import auth, checks, gamelog, lifecycle
+from service.errors import Aborted, FailedPrecondition, InvalidArgument, NotFound, PermissionDenied
+from service.games import AWAY, LEFT, PLAYING, GameRecord
+from service.store import Committed, StoreUnavailable
+
+log = logging.getLogger("cardgame.requests")
+
+PUBLISH_GRACE_MS = 2000  # a game whose events were not published by its committer is swept after this
+MAX_CHANGE_ATTEMPTS = 32
+DEFAULT_LIST_PAGE = 50
+MAX_LIST_PAGE = 200
+EVENTS_BATCH = 100
+EVENTS_BLOCK_MS = 1000
+
+
+def now_ms() -> int:
+    """Wall-clock epoch milliseconds (deadlines and event times)."""
+    return time.time_ns() // 1_000_000
+
+
+def _list_token(owner: str, created_ms: int, game_id: str) -> str:
+    return base64.urlsafe_b64encode(f"{owner}\0{created_ms}\0{game_id}".encode()).decode()
+
+
+def _list_cursor(token: str, owner: str) -> tuple[int, str] | None:
+    if not token:
+        return None
+    try:
+        who, created, game_id = base64.urlsafe_b64decode(token.encode()).decode().split("\0")
+        if who == owner and created.isdigit() and len(created) <= 15:
+            return int(created), checks.game_id(game_id)
+    except (ValueError, UnicodeError, InvalidArgument):
+        pass
+    raise InvalidArgument("page_token is not one that ListGames returned to this caller")
+
+
+class LifecycleRpcs:
+    """The lifecycle half of GameServicer (it supplies store, settings, _load, _view, _bot_entries)."""
+
+    # ---- the commit path of every change ----
+
+    async def _commit(self, record: GameRecord, version: int, entries: list[bytes], request_id: str | None,
+                      retry: bytes | None, at_ms: int, events: list[bytes] | None = None) -> Committed:
+        """Commit a change: its entries, the events it emits and the new turn deadline, scheduled
+        for the sweeper before the commit and published after it."""
+        events = [*(events or ()), *lifecycle.change_events(record, version + len(entries), at_ms)]
+        lifecycle.set_deadline(record, at_ms)
+        due = [t for t in (record.deadline_ms, at_ms + PUBLISH_GRACE_MS if events else 0) if t]
+        if due:
+            await self.store.schedule(record.game_id, min(due))
+        result = await self.store.commit(record.game_id, version, record.to_bytes(), entries, request_id, retry,
+                                         record.state.phase == Phase.GAME_OVER, record.new_hands(), events=events)
+        if result.ok and events:
+            await self.publish(record.game_id, record.owner)
+        return result
+
+    async def publish(self, game_id: str, owner: str) -> None:
+        """Publish what the game's outbox holds to its owner's event stream (each event once),
+        then trim the outbox; a failure is left to the sweeper, which tries again."""
+        try:
+            pending = await self.store.outbox(game_id)
+            if pending:
+                await self.store.publish(lifecycle.owner_of(owner), game_id, pending, self.settings.events_max_len)
+                await self.store.trim_outbox(game_id, lifecycle.sequence_of(pending[-1]))
+        except StoreUnavailable as exc:
+            log.warning("events of game %s not published yet (%s); the sweeper retries", game_id, exc)
+
+    async def _change(self, game_id: str, seat: int | None, token: str | None, method: str, request,
+                      make, response) -> object:
+        """One change that is no card-game move (leave, back, reissue): load, let ``make(record,
+        version)`` change the record and return (entries, events), commit with compare-and-set
+        (retried on conflicts), and answer ``response(record, version)``; a retried request id
+        gets the first answer."""
+        request_id = checks.request_id(request.request_id)
+        for _ in range(MAX_CHANGE_ATTEMPTS):
+            version, record = await self._load(game_id)
+            if token is not None:
+                seat = auth.seat_of(game_id, token, [s.token_hash for s in record.seats])
+                if seat is None:
+                    raise PermissionDenied(f"{method} needs a seat token")
+            if request_id:
+                raw = await self.store.get_retry(game_id, request_id)
+                if raw is not None:
+                    return response(record, checks.check_retry(raw, method, request, seat))
+            entries, events = make(record, version, seat)
+            entries += await self._bot_entries(record, version + len(entries))
+            after = version + len(entries)
+            retry = checks.retry_record(method, request, seat, after) if request_id else None
+            result = await self._commit(record, version, entries, request_id, retry, now_ms(), events)
+            if result.replay is not None:
+                return response(record, checks.check_retry(result.replay, method, request, seat))
+            if result.ok:
+                return response(record, after)
+        raise Aborted("too many concurrent changes to this game; retry")
+
+    # ---- turn deadlines ----
+
+    async def time_out(self, game_id: str) -> GameRecord | None:
+        """Play the timed-out turn of a game whose deadline has passed, with the seat's fallback
+        bot, exactly once whatever the number of sweepers; the game as it then stands (None if gone)."""
+        for _ in range(MAX_CHANGE_ATTEMPTS):
+            loaded = await self.store.load(game_id)
+            if loaded is None:
+                return None
+            version, record = loaded.version, GameRecord.from_bytes(loaded.state)
+            at = now_ms()
+            seat = lifecycle.timed_out_seat(record)
+            if not record.deadline_ms or record.deadline_ms > at or seat is None:
+                return record
+            rng = record.rng(f"timeout-{version + 1}")
+            action = lifecycle.fallback_action(record, seat, rng)
+            entries = [gamelog.note("timeout", seat),
+                       gamelog.entry(seat, action, engine.apply(record.state, seat, action, rng))]
+            held = record.seats[seat]
+            held.timeouts += 1
+            events = [lifecycle.event(record, lifecycle.TIMEOUT, version + 2, at, seat=seat,
+                                      deadline=record.deadline_ms, action=action_name(action))]
+            if held.timeouts >= record.lifecycle.timeouts_before_away:
+                held.presence = AWAY
+                entries.append(gamelog.note("away", seat))
+            entries += await self._bot_entries(record, version + len(entries))
+            result = await self._commit(record, version, entries, None, None, at, events)
+            if result.ok:
+                return record
+        return None
+
+    # ---- the RPCs ----
+
+    async def _owned(self, game_id: str, context, method: str) -> tuple[int, GameRecord, str]:
+        """The game, if the caller's API key created it (NotFound otherwise: other games are not
+        even confirmed to exist)."""
+        caller = self.settings.api_keys.caller(context.invocation_metadata(), method)
+        version, record = await self._load(game_id)
+        if record.owner != caller:
+            raise NotFound(f"no game {game_id!r}")
+        return version, record, caller
+
+    async def reissue_seat_token(self, request, context, call):
+        """A human seat's new token (random), its old one void at once."""
+        call.game_id = game_id = checks.game_id(request.game_id)
+        _, record, _ = await self._owned(game_id, context, "ReissueSeatToken")
+        if not 0 <= request.seat < len(record.seats) or record.seats[request.seat].bot:
+            raise InvalidArgument(f"seat {request.seat} is not a human seat of this game")
+        if record.seats[request.seat].presence == LEFT:
+            raise FailedPrecondition("the seat's player left the game; it has no token", "SEAT_LEFT")
+        call.seat = request.seat
+        request_id = checks.request_id(request.request_id) or ""
+        token = (auth.derived_token(self.settings.token_secret, game_id, request.seat, f"reissue:{request_id}")
+                 if request_id else auth.random_token())
+
+        def make(record: GameRecord, version: int, seat: int | None):
+            record.seats[request.seat].token_hash = auth.token_hash(game_id, token)
+            record.seats[request.seat].reissues += 1
+            return [gamelog.note("reissue", request.seat)], []
+
+        return await self._change(game_id, request.seat, None, "ReissueSeatToken", request, make,
+                                  lambda record, version: pb.ReissueSeatTokenResponse(
+                                      seat_token=pb.SeatToken(seat=request.seat, token=token)))
+
+    async def leave_game(self, request, context, call):
+        """The caller's seat leaves: its fallback bot plays on, or the game ends as abandoned."""
+        call.game_id = game_id = checks.game_id(request.game_id)
+        token = auth.bearer_token(context.invocation_metadata())
+        if token is None:
+            raise PermissionDenied("LeaveGame needs the leaving seat's token")
+
+        def make(record: GameRecord, version: int, seat: int | None):
+            assert seat is not None
+            if record.state.phase == Phase.GAME_OVER:
+                raise FailedPrecondition("the game is over", "GAME_OVER")
+            at = now_ms()
+            held = record.seats[seat]
+            held.presence, held.token_hash = LEFT, ""
+            entries = [gamelog.note("leave", seat)]
+            events = [lifecycle.event(record, lifecycle.LEAVE, version + 1, at, seat=seat)]
+            if record.lifecycle.abandon_on_leave:
+                record.left_seat = seat
+                record.state.phase = Phase.GAME_OVER
+                entries.append(gamelog.note("abandon", seat))
+            return entries, events
+
+        def answer(record: GameRecord, version: int):
+            return pb.LeaveGameResponse(view=self._view(record, None, version))
+
+        return await self._change(game_id, None, token, "LeaveGame", request, make, answer)
+
+    async def back(self, request, context, call):
+        """Act "back": an away seat plays its own turns again."""
+        game_id = call.game_id
+        token = auth.bearer_token(context.invocation_metadata())
+        if token is None:
+            raise PermissionDenied("spectators cannot make moves; send a seat token")
+
+        def make(record: GameRecord, version: int, seat: int | None):
+            assert seat is not None
+            call.seat = seat
+            if record.state.phase == Phase.GAME_OVER:
+                raise FailedPrecondition("the game is over", "GAME_OVER")
+            if record.seats[seat].presence != AWAY:
+                raise FailedPrecondition("the seat is not marked away", "NOT_AWAY")
+            record.seats[seat].presence, record.seats[seat].timeouts = PLAYING, 0
+            return [gamelog.note("back", seat)], []
+
+        def answer(record: GameRecord, version: int):
+            return pb.ActResponse(view=self._view(record, call.seat, version))
+
+        return await self._change(game_id, None, token, "Act", request, make, answer)
+
+    async def delete_game(self, request, context, call):
+        """Remove a game and everything about it; a delete event goes to the owner's stream."""
+        call.game_id = game_id = checks.game_id(request.game_id)
+        version, record, caller = await self._owned(game_id, context, "DeleteGame")
+        owner = lifecycle.owner_of(caller)
+        await self.publish(game_id, record.owner)  # what the game emitted comes before its deletion
+        final = lifecycle.event(record, lifecycle.DELETE, version, now_ms())
+        await self.store.unindex_game(owner, game_id, lifecycle.terms(record))
+        if await self.store.delete(game_id):
+            await self.store.publish(owner, game_id, [final], self.settings.events_max_len)
+        await self.store.forget(owner, game_id)
+        return pb.DeleteGameResponse()
+
+    async def list_games(self, request, context, call):
+        """The caller's games, newest first, filtered by labels, player id and status."""
+        caller = self.settings.api_keys.caller(context.invocation_metadata(), "ListGames")
+        owner = lifecycle.owner_of(caller)
+        labels = lifecycle.check_labels(dict(request.labels), "labels filter")
+        player = lifecycle.check_external_id(request.external_player_id, "external_player_id")
+        if request.status not in enums.GameStatus.values():
+            raise InvalidArgument("status is not a known game status")
+        if request.page_size < 0:
+            raise InvalidArgument("page_size must not be negative")
+        size = min(request.page_size or DEFAULT_LIST_PAGE, MAX_LIST_PAGE)
+        cursor = _list_cursor(request.page_token, owner)
+        terms = lifecycle.label_terms(labels) + ([f"p:{player}"] if player else [])
+        response = pb.ListGamesResponse()
+        for _ in range(4):  # a few index pages at most per call; the token continues the rest
+            found, cursor = await self.store.list_index(owner, terms, cursor, size - len(response.games))
+            states = await self.store.states([game_id for _, game_id in found])
+            gone = []
+            for (_, game_id), raw in zip(found, states, strict=True):
+                record = GameRecord.from_bytes(raw) if raw is not None else None
+                if record is None or record.owner != caller:
+                    gone.append(game_id)
+                    continue
+                if request.status and lifecycle.status(record) != request.status:
+                    continue
+                response.games.append(lifecycle.summary(record, await self.store.version(game_id)))
+            if gone:
+                await self.store.prune_index(owner, gone)
+            if cursor is None or len(response.games) >= size:
+                break
+        if cursor is not None:
+            response.next_page_token = _list_token(owner, *cursor)
+        return response
+
+    async def get_history(self, request, context, call):
+        """The game's log with chance outcomes, as far as the caller may know them."""
+        call.game_id = game_id = checks.game_id(request.game_id)
+        version, record = await self._load(game_id)
+        call.seat = auth.seat_of(game_id, auth.bearer_token(context.invocation_metadata()),
+                                 [s.token_hash for s in record.seats])
+        raw = [entry for _, entry in await self.store.log_after(game_id, 0, until=version)]
+        return lifecycle.history(record, raw, version)
+
+    async def rematch(self, request, context, call):
+        """A new game with the same seats, labels and options as the given one."""
+        call.game_id = game_id = checks.game_id(request.game_id)
+        _, record, caller = await self._owned(game_id, context, "Rematch")
+        request_id = checks.request_id(request.request_id)
+        created = await self._create(caller, record.state.variant, [seat.fresh() for seat in record.seats],
+                                     record.state.options, None, [], None, request_id, request, "Rematch",
+                                     record.labels, record.lifecycle)
+        return pb.RematchResponse(game_id=created.game_id, seat_tokens=created.seat_tokens)
+
+    async def events(self, caller: str, after_id: str):
+        """Every event of the caller's games after ``after_id``, as Event messages, waiting for
+        new ones while none come (the stream ends only when the caller leaves)."""
+        owner = lifecycle.owner_of(caller)
+        last = checks.event_id(after_id)
+        while True:
+            found = await self.store.read_events(owner, last, EVENTS_BATCH, EVENTS_BLOCK_MS)
+            for stream_id, _, raw in found:
+                last = stream_id
+                yield lifecycle.event_message(stream_id, raw)

@@ -1,0 +1,82 @@
+"""The sweeper: every instance takes up games whose turn deadline passed or whose events are
+still unpublished, so nothing waits on the instance that last touched a game.
+
+Games due for attention sit in sharded sorted sets in the store (``store.schedule``). Each
+instance claims due games a few at a time with a lease (a game whose claimer dies is due again
+when the lease ends), publishes what the game's outbox still holds, plays a passed deadline's
+turn with the seat's fallback bot through the ordinary compare-and-set commit (so it happens
+once, however many instances race for it), and settles the game's next time, if any.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+
+from service.games import GameRecord, UnsupportedRecord
+from service.lifecycle_rpcs import now_ms
+from service.store import SHARDS, StoreUnavailable
+
+log = logging.getLogger("cardgame.sweeper")
+
+INTERVAL_S = 0.1     # how often an idle sweeper looks again
+LEASE_MS = 5000      # a claimed game is due again this long after its claimer went silent
+BATCH = 32           # games claimed per shard and round
+
+
+class Sweeper:
+    """The sweeping task of one server process over ``servicer`` (a GameServicer)."""
+
+    def __init__(self, servicer, interval_s: float = INTERVAL_S) -> None:
+        self.servicer = servicer
+        self.store = servicer.store
+        self.interval_s = interval_s
+        self.swept = 0
+
+    async def run(self) -> None:
+        """Sweep until cancelled; store outages are waited out."""
+        shards = list(range(SHARDS))
+        random.shuffle(shards)  # instances start on different shards
+        while True:
+            busy = False
+            for shard in shards:
+                try:
+                    busy |= await self.sweep(shard)
+                except StoreUnavailable as exc:
+                    log.warning("sweep of shard %d failed (%s); retrying", shard, exc)
+                    await asyncio.sleep(1.0)
+            if not busy:
+                await asyncio.sleep(self.interval_s)
+
+    async def sweep(self, shard: int) -> bool:
+        """Attend to the due games of one shard; whether there were any."""
+        claims = await self.store.claim_due(shard, now_ms(), LEASE_MS, BATCH)
+        for game_id, claim in claims:
+            await self.attend(game_id, claim)
+        return bool(claims)
+
+    async def attend(self, game_id: str, claim: int) -> None:
+        """Publish the game's pending events, play its passed deadline, settle its next time."""
+        loaded = await self.store.load(game_id)
+        if loaded is None:
+            await self.store.settle(game_id, claim, None)
+            return
+        try:
+            record = GameRecord.from_bytes(loaded.state)
+        except UnsupportedRecord:
+            await self.store.settle(game_id, claim, None)
+            return
+        await self.servicer.publish(game_id, record.owner)
+        if record.deadline_ms and record.deadline_ms <= now_ms():
+            record = await self.servicer.time_out(game_id)
+            if record is None:
+                await self.store.settle(game_id, claim, None)
+                return
+            self.swept += 1
+        pending = await self.store.outbox(game_id)
+        upcoming = [t for t in (record.deadline_ms, now_ms() + LEASE_MS if pending else 0) if t]
+        await self.store.settle(game_id, claim, min(upcoming) if upcoming else None)
+
+
+
