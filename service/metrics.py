@@ -26,6 +26,7 @@ scraped however many workers it runs, and a worker that is restarted keeps its c
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import shutil
 import tempfile
@@ -66,13 +67,23 @@ def rpc_started(method: str) -> None:
         WATCH_STREAMS.inc()
 
 
+@functools.cache
+def _handled(method: str, code: str) -> Counter:
+    return RPC_HANDLED.labels(method, code)  # a series per method and code, looked up once
+
+
+@functools.cache
+def _duration(method: str) -> Histogram:
+    return RPC_DURATION.labels(method)
+
+
 def rpc_finished(method: str, code: str, seconds: float) -> None:
     """Count a call that ended with status ``code`` after ``seconds``."""
-    RPC_HANDLED.labels(method, code).inc()
+    _handled(method, code).inc()
     if method in STREAMING:
         WATCH_STREAMS.dec()
     else:
-        RPC_DURATION.labels(method).observe(seconds)
+        _duration(method).observe(seconds)
 
 
 def commit_lost(method: str, retried: bool) -> None:
