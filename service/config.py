@@ -7,7 +7,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from service import apikeys, auth
+from service import apikeys, auth, tls
 from service.cpus import available_cpus
 
 
@@ -45,6 +45,11 @@ class Config:
     create_rate: float = 5.0
     create_burst: int = 100
     events_max_len: int = 100_000
+    metrics_port: int | None = None
+    otel: bool = False
+    tls_cert: str = ""
+    tls_key: str = ""
+    tls_client_ca: str = ""
 
 
 def _env_bool(name: str) -> bool:
@@ -69,6 +74,18 @@ def _http(p: argparse.ArgumentParser, a: argparse.Namespace) -> dict:
         p.error("--http-port must be a port number (0 = any free port)")
     return {"http_port": a.http_port, "cors_origins": tuple(o.strip() for o in a.cors_origins if o.strip()),
             "web_root": a.web_root}
+
+
+def _operations(p: argparse.ArgumentParser, a: argparse.Namespace) -> dict:
+    """The metrics, tracing and TLS options (see service.metrics, service.tracing, service.tls), checked."""
+    if a.metrics_port is not None and not 0 <= a.metrics_port <= 65535:
+        p.error("--metrics-port must be a port number (0 = any free port)")
+    try:
+        tls.server_tls(a.tls_cert, a.tls_key, a.tls_client_ca)
+    except ValueError as exc:
+        p.error(str(exc))
+    return {"metrics_port": a.metrics_port, "otel": a.otel, "tls_cert": a.tls_cert, "tls_key": a.tls_key,
+            "tls_client_ca": a.tls_client_ca}
 
 
 def parse(argv: list[str] | None = None) -> Config:
@@ -129,6 +146,20 @@ def parse(argv: list[str] | None = None) -> Config:
                         "(repeatable; CORS_ORIGINS, comma-separated); none = only the port's own pages")
     p.add_argument("--web-root", default=env("WEB_ROOT", str(Path(__file__).resolve().parents[1] / "web" / "dist")),
                    help="directory of the web table's static files, served by the HTTP port (WEB_ROOT)")
+    p.add_argument("--metrics-port", type=int,
+                   default=int(env("METRICS_PORT", "")) if env("METRICS_PORT") else None,
+                   help="serve Prometheus metrics over HTTP on this port, at /metrics (METRICS_PORT); off by "
+                        "default, 0 = any free port; with several workers the supervisor serves their sum")
+    p.add_argument("--otel", action="store_true", default=_env_bool("OTEL_ENABLED"),
+                   help="trace every gRPC call with OpenTelemetry, exported over OTLP (OTEL_ENABLED); also on "
+                        "when OTEL_EXPORTER_OTLP_ENDPOINT is set, configured by the standard OTEL_* variables")
+    p.add_argument("--tls-cert", default=env("TLS_CERT", ""),
+                   help="PEM certificate (chain) of the server: with --tls-key, the gRPC and HTTP ports speak "
+                        "TLS only (TLS_CERT)")
+    p.add_argument("--tls-key", default=env("TLS_KEY", ""), help="PEM private key of --tls-cert (TLS_KEY)")
+    p.add_argument("--tls-client-ca", default=env("TLS_CLIENT_CA", ""),
+                   help="PEM CA certificate(s): require every client to present a certificate they signed, "
+                        "mutual TLS (TLS_CLIENT_CA)")
     p.add_argument("--game-module", action="append", dest="game_modules",
                    default=[m for m in env("GAME_MODULES", "").split(",") if m.strip()],
                    help="a Python module to import at start-up that registers more games with "
@@ -162,8 +193,8 @@ def parse(argv: list[str] | None = None) -> Config:
     if not a.create_rate > 0:
         p.error("--create-rate must be above 0")
     secret, api_keys = _secrets(p, a)
-    return Config(**_http(p, a), host=a.host, port=a.port, redis_url=a.redis_url, redis_cluster=a.redis_cluster,
-                  key_prefix=a.key_prefix, workers=workers,
+    return Config(**_http(p, a), **_operations(p, a), host=a.host, port=a.port, redis_url=a.redis_url,
+                  redis_cluster=a.redis_cluster, key_prefix=a.key_prefix, workers=workers,
                   idle_ttl_s=a.idle_ttl, finished_ttl_s=a.finished_ttl, request_ttl_s=a.request_ttl,
                   max_requests=a.max_requests, log_level=a.log_level.upper(), grace_s=a.grace, drain_s=a.drain,
                   allow_prearranged_decks=a.allow_prearranged_decks, allow_seeded_shuffle=a.allow_seeded_shuffle,

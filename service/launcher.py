@@ -15,6 +15,8 @@ from typing import IO
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from service.tls import ClientTls, channel
+
 ROOT = Path(__file__).resolve().parents[1]
 TEST_TOKEN_SECRET = "launcher-token-secret-for-tests-and-benchmarks-only"
 
@@ -27,11 +29,13 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    """`python -m service` on 127.0.0.1:<port> in a child process."""
+    """`python -m service` on 127.0.0.1:<port> in a child process; ``tls`` says how to reach a
+    server started with TLS flags (``--tls-cert`` …)."""
 
     def __init__(self, *flags: str, port: int | None = None, redis_url: str = "", prefix: str = "",
-                 env: dict | None = None):
+                 env: dict | None = None, tls: ClientTls | None = None):
         self.port = port or free_port()
+        self.tls = tls
         self.address = f"127.0.0.1:{self.port}"
         self.args = [sys.executable, "-m", "service", "--host", "127.0.0.1", "--port", str(self.port),
                      "--workers", "1", *flags]
@@ -50,8 +54,8 @@ class ServerProcess:
         self.proc = subprocess.Popen(self.args, cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL,
                                      stderr=self.log)
         deadline = time.monotonic() + timeout_s
-        with grpc.insecure_channel(self.address) as channel:
-            stub = health_pb2_grpc.HealthStub(channel)
+        with self.channel() as chan:
+            stub = health_pb2_grpc.HealthStub(chan)
             while time.monotonic() < deadline:
                 if self.proc.poll() is not None:
                     raise RuntimeError(f"server exited with {self.proc.returncode}: {self.log_text()}")
@@ -63,6 +67,10 @@ class ServerProcess:
                     time.sleep(0.05)
         self.stop()
         raise RuntimeError(f"server on {self.address} did not become healthy in {timeout_s} s")
+
+    def channel(self) -> grpc.Channel:
+        """A new channel to the server (TLS as ``tls`` says)."""
+        return channel(self.address, self.tls)
 
     def log_text(self) -> str:
         """Everything the server wrote to stderr so far."""

@@ -1,32 +1,36 @@
-"""Start the gRPC server: GameService, health, reflection, graceful shutdown, worker processes."""
+"""Start the gRPC server: GameService, health, reflection, graceful shutdown, worker processes;
+JSON logs, metrics, tracing and TLS as configured."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import importlib
 import logging
-import os
 import secrets
 import signal
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
-from grpc_reflection.v1alpha import reflection
 
 from cardgame.v1 import game_service_pb2
+from service import logs, metrics, reflection, tracing
 from service.apikeys import ApiKeys
 from service.config import Config
 from service.handlers import add_game_service
 from service.health import follow_store
 from service.http import serve_http
+from service.metered_store import metered
 from service.noop import noop_handler
 from service.servicer import GameServicer, Settings
 from service.store import Store, StoreUnavailable, open_store
 from service.sweeper import Sweeper
+from service.tls import server_tls
 from service.workers import check_port_free, stop_with_parent, supervise
 
 log = logging.getLogger("cardgame.server")
@@ -37,15 +41,35 @@ GC_GEN0_THRESHOLD = 50_000
 
 
 def configure_logging(level: str) -> None:
-    """One plain line per record on stderr (request lines are JSON objects)."""
-    logging.basicConfig(level=getattr(logging, level, logging.INFO), stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    """Every log record of this process as one JSON line on stderr (service.logs)."""
+    logs.configure(level)
+
+
+@contextlib.contextmanager
+def _exit_logged() -> Iterator[None]:
+    """End this process on a log line: a fatal error's message (SystemExit with text) or an
+    uncaught exception's traceback is logged as JSON, and the process exits with status 1."""
+    try:
+        yield
+    except SystemExit as exc:
+        if exc.code is None or isinstance(exc.code, int):
+            raise
+        log.critical("%s", exc.code)
+        raise SystemExit(1) from None
+    except Exception:
+        log.exception("the server failed")
+        raise SystemExit(1) from None
 
 
 async def serve(config: Config, stop: asyncio.Event | None = None) -> None:
     """Serve until SIGTERM/SIGINT (or ``stop`` is set), then drain in-flight calls and exit."""
+    tracer = tracing.start(config.otel)
     store = open_store(config.redis_url or None, **_store_options(config))
-    server = grpc.aio.server(maximum_concurrent_rpcs=config.max_concurrent_rpcs, options=[
+    if config.metrics_port is not None:
+        store = metered(store)
+    tls = server_tls(config.tls_cert, config.tls_key, config.tls_client_ca)
+    server = grpc.aio.server(interceptors=[tracer.interceptor()] if tracer else None,
+                             maximum_concurrent_rpcs=config.max_concurrent_rpcs, options=[
         ("grpc.so_reuseport", 1),
         ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
         # ping idle connections so that streams to dead peers end instead of lingering
@@ -58,9 +82,9 @@ async def serve(config: Config, stop: asyncio.Event | None = None) -> None:
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     if config.bench_noop:
         server.add_generic_rpc_handlers((noop_handler(store),))
-    reflection.enable_server_reflection(
-        (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME), server)
-    port = server.add_insecure_port(f"{config.host}:{config.port}")
+    reflection.enable((SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name), server)
+    address = f"{config.host}:{config.port}"
+    port = server.add_secure_port(address, tls.credentials()) if tls else server.add_insecure_port(address)
     ready = await _check_store(store, config)
     await server.start()
     http = await serve_http(servicer, config)  # Connect and gRPC-Web; None without --http-port
@@ -71,8 +95,9 @@ async def serve(config: Config, stop: asyncio.Event | None = None) -> None:
     monitor = asyncio.get_running_loop().create_task(follow_store(store, health, HEALTH_NAMES, ready),
                                                    name="store-health")
     store_name = "redis" if config.redis_url else "memory"
-    log.info("listening on %s:%d (pid %d, store %s)", config.host, port, os.getpid(), store_name)
-    print(f"cardgame server listening on {config.host}:{port} (store: {store_name})", flush=True)
+    security = "mutual" if tls and tls.client_ca else "on" if tls else "off"
+    logs.announce(log, "cardgame server listening on %s:%d (store: %s, TLS: %s)", config.host, port, store_name,
+                  security, host=config.host, port=port, store=store_name, tls=security, tracing=tracer is not None)
 
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -87,6 +112,8 @@ async def serve(config: Config, stop: asyncio.Event | None = None) -> None:
     await asyncio.sleep(config.drain_s)  # let load balancers see NOT_SERVING and move traffic away
     await asyncio.gather(server.stop(config.grace_s), *([http.stop()] if http else []))
     await store.close()
+    if tracer:
+        tracer.shutdown()
 
 
 def _settings(config: Config) -> Settings:
@@ -152,14 +179,29 @@ def load_game_modules(names: tuple[str, ...]) -> None:
 
 
 def run_worker(config: Config, parent_pid: int) -> None:
-    """Run one worker process of ``run``: like ``run_one``, stopping when the parent is gone."""
+    """Run one worker process of ``run`` (its metrics go to the supervisor), stopping when the parent is gone."""
+    configure_logging(config.log_level)
     stop_with_parent(parent_pid)
-    run_one(config)
+    with _exit_logged():
+        _run_process(config)
 
 
 def run_one(config: Config) -> None:
-    """Run one server process to completion."""
+    """Run one server process to completion, serving its own metrics when asked."""
     configure_logging(config.log_level)
+    with _exit_logged(), metrics.exporting(config.host, config.metrics_port, workers=False) as exporter:
+        _announce_metrics(exporter)
+        _run_process(config)
+
+
+def _announce_metrics(exporter: metrics.Exporter | None) -> None:
+    if exporter is not None:
+        logs.announce(log, "cardgame metrics on http://%s:%d/metrics", exporter.host, exporter.port,
+                      host=exporter.host, metrics_port=exporter.port, metrics_dir=exporter.directory or None)
+
+
+def _run_process(config: Config) -> None:
+    """Serve in this process until it is told to stop."""
     load_game_modules(config.game_modules)
     # Requests allocate many short-lived, acyclic objects: collect the young generation less
     # often and keep the long-lived start-up objects out of every collection (tail latency).
@@ -177,14 +219,19 @@ def run_one(config: Config) -> None:
 
 
 def run(config: Config) -> None:
-    """Run ``config.workers`` server processes on one port (SO_REUSEPORT), or one in this process."""
-    check_token_secret(config)
-    check_port_free(config.host, config.port)
-    if config.http_port:
-        check_port_free(config.host, config.http_port)
+    """Run ``config.workers`` server processes on one port (SO_REUSEPORT), or one in this process.
+
+    With several workers this process supervises them and serves their metrics' sum."""
+    configure_logging(config.log_level)
+    with _exit_logged():
+        check_token_secret(config)
+        check_port_free(config.host, config.port)
+        if config.http_port:
+            check_port_free(config.host, config.http_port)
     if config.workers <= 1:
         run_one(config)
         return
-    configure_logging(config.log_level)
-    load_game_modules(config.game_modules)  # fail before starting any worker
-    supervise(config.workers, run_worker, (config,))
+    with _exit_logged(), metrics.exporting(config.host, config.metrics_port, workers=True) as exporter:
+        load_game_modules(config.game_modules)  # fail before starting any worker
+        _announce_metrics(exporter)
+        supervise(config.workers, run_worker, (config,), lambda pid: metrics.worker_exited(exporter, pid))

@@ -12,7 +12,6 @@ import collections
 import contextlib
 import functools
 import hashlib
-import json
 import logging
 import random
 import secrets
@@ -29,7 +28,8 @@ import engine
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
-from service import auth, checks, convert, gamelog, lifecycle
+from engine import Phase
+from service import auth, checks, convert, gamelog, lifecycle, metrics, tracing
 from service.apikeys import ApiKeys
 from service.errors import (
     Aborted,
@@ -52,6 +52,7 @@ T = TypeVar("T")
 
 MAX_DECKS = 200
 MAX_ATTEMPTS = 32
+MAX_LOGGED_ID = 256  # characters of a request id that a log line shows
 MAX_BOT_ACTIONS = 2000
 WATCH_CHECK_S = 1.0  # an idle WatchGame stream checks this often that its game still exists
 WATCH_OUTAGE_S = 10.0  # a WatchGame stream waits out a store outage this long, then UNAVAILABLE
@@ -76,17 +77,20 @@ class Settings:
 class _Call:
     """What the request log line reports about one call."""
 
-    __slots__ = ("game_id", "seat")
+    __slots__ = ("game_id", "seat", "request_id")
 
-    def __init__(self):
+    def __init__(self, request_id: str = ""):
         self.game_id = ""
         self.seat: int | None = None
+        self.request_id = request_id[:MAX_LOGGED_ID]
 
 
 @contextlib.asynccontextmanager
 async def _handled(name: str, call: _Call, context):
-    """Map errors to statuses (never UNKNOWN for client input) and log one line for the call."""
+    """Map errors to statuses (never UNKNOWN for client input), count the call in the metrics and
+    log one line for it."""
     start = time.perf_counter()
+    metrics.rpc_started(name)
     code = grpc.StatusCode.OK
     try:
         yield
@@ -107,7 +111,9 @@ async def _handled(name: str, call: _Call, context):
         log.exception("internal error in %s", name)
         await _abort(context, to_status(ServiceError("internal error")))
     finally:
-        _log_request(name, call, code, start)
+        elapsed = time.perf_counter() - start
+        metrics.rpc_finished(name, code.name, elapsed)
+        _log_request(name, call, code, elapsed, context)
 
 
 async def _abort(context, status: grpc.Status) -> None:
@@ -131,7 +137,7 @@ def _rpc(method):
 
     @wraps(method)
     async def handler(self, request, context):
-        call = _Call()
+        call = _Call(getattr(request, "request_id", ""))
         async with _handled(name, call, context):
             checks.check_decoded(request)
             return await method(self, request, context, call)
@@ -139,10 +145,16 @@ def _rpc(method):
     return handler
 
 
-def _log_request(method: str, call: _Call, code: grpc.StatusCode, start: float) -> None:
+def _log_request(method: str, call: _Call, code: grpc.StatusCode, seconds: float, context) -> None:
+    """The call's log line (its fields: method, game_id, seat, status, latency_ms, request_id, peer,
+    and trace_id when the call is traced); its status goes on its span too."""
+    trace_id = tracing.finish_call(code)
     if log.isEnabledFor(logging.INFO):
-        log.info(json.dumps({"method": method, "game_id": call.game_id, "seat": call.seat,
-                             "status": code.name, "latency_ms": round((time.perf_counter() - start) * 1000, 3)}))
+        fields = {"method": method, "game_id": call.game_id, "seat": call.seat, "status": code.name,
+                  "latency_ms": round(seconds * 1000, 3), "request_id": call.request_id or None, "peer": context.peer()}
+        if trace_id is not None:
+            fields["trace_id"] = trace_id
+        log.info("%s %s %.3f ms", method, code.name, seconds * 1000, extra=fields)
 
 
 class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
@@ -341,7 +353,8 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
         seat = bots.bot_seat_to_act(state, bot_seats)
         while seat is not None and len(entries) < MAX_BOT_ACTIONS:
             rng = record.rng(f"{label}{version + len(entries) + 1}")
-            action = bots.choose_action(strategies[seat], state, seat, rng)
+            with metrics.bot_thinking(strategies[seat]):
+                action = bots.choose_action(strategies[seat], state, seat, rng)
             entries.append(gamelog.entry(seat, action, engine.apply(state, seat, action, rng)))
             seat = bots.bot_seat_to_act(state, bot_seats)
         return entries
@@ -381,6 +394,7 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
                     return await replay(result.replay, seat)
                 if result.ok:
                     return response_cls(view=self._view(record, seat, after))
+                metrics.commit_lost(method, retried=expected is None and attempt + 1 < MAX_ATTEMPTS)
                 if expected is not None:
                     raise Aborted(f"the game moved on to version {result.version}")
                 await asyncio.sleep(random.random() * 0.002 * (attempt + 1))

@@ -55,9 +55,11 @@ def stop_with_parent(parent_pid: int) -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
-def supervise(count: int, target: Callable[..., None], args: tuple[Any, ...]) -> None:
+def supervise(count: int, target: Callable[..., None], args: tuple[Any, ...],
+              exited: Callable[[int], None] | None = None) -> None:
     """Run ``count`` processes of ``target(*args, parent_pid)``, restarting any that dies, until
-    SIGTERM/SIGINT (forwarded to them all); exits non-zero if a worker keeps dying."""
+    SIGTERM/SIGINT (forwarded to them all); exits non-zero if a worker keeps dying. ``exited``
+    is told the pid of each worker that ended."""
     ctx = multiprocessing.get_context("spawn")
     parent = os.getpid()
     stopping = False
@@ -85,6 +87,8 @@ def supervise(count: int, target: Callable[..., None], args: tuple[Any, ...]) ->
         for i, w in enumerate(workers):
             if w.is_alive() or stopping or failed:
                 continue
+            if exited is not None and w.pid is not None:
+                exited(w.pid)
             now = time.monotonic()
             window = restarts[i]
             while window and now - window[0] > RESTART_WINDOW_S:

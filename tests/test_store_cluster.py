@@ -9,6 +9,7 @@ import grpc
 import pytest
 from redis_server import PrivateRedisCluster
 
+from service.store import SHARDS, shard_of
 from service.store_redis import RedisStore
 
 
@@ -47,6 +48,85 @@ async def test_games_spread_over_shards_keep_every_store_guarantee(cluster):
             tags_by_node.append({k.split(b"}")[0] for k in keys})
         assert all(tags_by_node)  # games are spread over every shard …
         assert sum(len(tags) for tags in tags_by_node) == len(games)  # … each game whole on one
+    finally:
+        await store.close()
+
+
+def _events(*seqs: int) -> list[bytes]:
+    return [f"{seq} {{}}".encode() for seq in seqs]
+
+
+async def test_the_game_lifecycle_works_across_slots(cluster):
+    store = RedisStore(cluster.url, cluster=True, prefix="cluster-life")
+    try:
+        games: dict[int, str] = {}
+        for i in range(1000):  # a game on every schedule shard
+            games.setdefault(shard_of(f"life-{i}"), f"life-{i}")
+            if len(games) == SHARDS:
+                break
+        assert sorted(games) == list(range(SHARDS))
+        owners = [f"owner-{i}" for i in range(6)]
+        owner_of = {game: owners[i % len(owners)] for i, game in enumerate(games.values())}
+        for game in games.values():
+            await store.create(game, b"s1", [b"e1"], events=_events(1))
+            assert (await store.commit(game, 1, b"s2", [b"e2"], None, None, False, events=_events(2, 3))).ok
+            assert await store.trim_outbox(game, 1) == 1
+            assert await store.outbox(game) == _events(2, 3)
+            assert await store.publish(owner_of[game], game, await store.outbox(game), 100) == 2
+            assert await store.publish(owner_of[game], game, _events(2, 3), 100) == 0
+            await store.schedule(game, 1_000)
+            terms = [f"l:n={shard_of(game) % 2}", "p:everyone"]
+            await store.index_game(owner_of[game], game, 10_000 + shard_of(game), terms)
+        # a blocked XREAD routed to the owner's slot, woken by a publish
+        reader = asyncio.ensure_future(store.read_events(owners[0], "0", 100, 3_000))
+        first = await asyncio.wait_for(reader, 5)
+        assert {g for _, g, _ in first} == {g for g, o in owner_of.items() if o == owners[0]}
+        waiting = asyncio.ensure_future(store.read_events(owners[0], first[-1][0], 100, 3_000))
+        await asyncio.sleep(0.2)
+        some_game = next(g for g, o in owner_of.items() if o == owners[0])
+        await store.publish(owners[0], some_game, _events(4), 100)
+        assert [(g, e) for _, g, e in await asyncio.wait_for(waiting, 5)] == [(some_game, _events(4)[0])]
+        for shard, game in games.items():
+            claimed = await store.claim_due(shard, 1_000, 500, 10)
+            assert claimed == [(game, 1_500)]
+            assert await store.settle(game, 1_500, 9_000) is True
+            assert await store.claim_due(shard, 1_500, 500, 10) == []
+        for owner in owners:
+            mine = sorted(((10_000 + shard_of(g), g) for g, o in owner_of.items() if o == owner), reverse=True)
+            page, cursor = await store.list_index(owner, [], None, 2)
+            assert page == mine[:2]
+            assert (await store.list_index(owner, ["p:everyone", "l:n=0"], None, 100))[0] == \
+                [item for item in mine if (item[0] - 10_000) % 2 == 0]
+        assert await store.owners() == owners
+        ids = list(games.values())
+        gone = ids[::3]
+        for game in gone:
+            assert await store.delete(game) is True
+        states = await store.states([*ids, "never-made"])
+        assert states == [None if g in gone else b"s2" for g in ids] + [None]
+        for owner in owners:
+            cursor, passes = 0, 0
+            while True:
+                cursor = await store.sweep_index(owner, cursor, 2)
+                passes += 1
+                if cursor == 0 or passes > 50:
+                    break
+            assert cursor == 0
+            listed = (await store.list_index(owner, ["p:everyone"], None, 100))[0]
+            assert {g for _, g in listed} == {g for g, o in owner_of.items() if o == owner and g not in gone}
+            await store.forget(owner, gone[0])
+        assert await store.prune_index(owner_of[ids[1]], [ids[1]], {ids[1]: ["p:everyone"]}) == 1
+        due_nodes = set()
+        for node in store.client.get_nodes():
+            keys = await store.client.keys("cluster-life:due:*", target_nodes=node)
+            if keys:
+                due_nodes.add(node.name)
+        assert len(due_nodes) > 1  # the schedule shards are spread over the cluster
+        for owner in owners:  # an owner's keys share one slot; the owners spread over the nodes
+            slots = {store.client.keyslot(key) for key in (store.index_key(owner, "all"), store.events_key(owner),
+                                                            store.index_key(owner, "t:p:everyone"))}
+            assert len(slots) == 1
+        assert len({store.client.get_node_from_key(store.events_key(o)).name for o in owners}) > 1
     finally:
         await store.close()
 

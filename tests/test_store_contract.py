@@ -7,15 +7,26 @@ key layout, and Redis going away and coming back.
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.store import Committed, GameExists, Loaded, Store, StoreUnavailable, open_store
+from service.store import (
+    MAX_OUTBOX,
+    SHARDS,
+    Committed,
+    GameExists,
+    Loaded,
+    Store,
+    StoreUnavailable,
+    open_store,
+    shard_of,
+)
 from service.store_memory import MemoryStore
 from service.store_redis import RedisStore
 
@@ -74,12 +85,32 @@ def new_id() -> str:
     return f"g-{uuid.uuid4().hex}"
 
 
-async def commit(store: Store, game_id: str, expected: int, state: bytes, *events: bytes,
+async def commit(store: Store, game_id: str, expected: int, state: bytes, *entries: bytes,
                  request_id: str | None = None, retry: bytes | None = None,
-                 finished: bool = False, hands: tuple[bytes, ...] = ()) -> Committed:
+                 finished: bool = False, hands: tuple[bytes, ...] = (),
+                 events: Sequence[bytes] = ()) -> Committed:
     """Call store.commit with defaults for the optional parts."""
-    return await store.commit(game_id, expected, state, list(events), request_id, retry,
-                              finished, hands)
+    return await store.commit(game_id, expected, state, list(entries), request_id, retry,
+                              finished, hands, events=events)
+
+
+def events_of(*seqs: int, tag: str = "") -> list[bytes]:
+    """Return events numbered by ``seqs``, e.g. ``b"3 {"n":3}"``."""
+    return [f'{seq} {{"n":{seq}{tag}}}'.encode() for seq in seqs]
+
+
+def seqs_of(events: Sequence[bytes]) -> list[int]:
+    """Return the seq each event starts with."""
+    return [int(event.split(b" ", 1)[0]) for event in events]
+
+
+def game_on_shard(shard: int, prefix: str = "g") -> str:
+    """Return a fresh game id whose schedule shard is ``shard``."""
+    for _ in range(10_000):
+        game = f"{prefix}-{uuid.uuid4().hex}"
+        if shard_of(game) == shard:
+            return game
+    raise AssertionError("no game id found for the shard")
 
 
 async def next_version(watch: AsyncIterator[int]) -> int:
@@ -396,6 +427,368 @@ async def test_a_token_bucket_refills_at_its_rate(store: Store, clock: FakeClock
     assert await store.take_token(bucket, 20, 2) == 0.0
 
 
+# --- lifecycle: outbox, events, schedule, index, delete ------------------------------------
+
+
+async def test_events_join_the_outbox_only_with_a_successful_commit(store: Store) -> None:
+    game = new_id()
+    await store.create(game, b"s1", [b"e1"], request_id="c", retry=b"created", events=events_of(0))
+    assert await store.outbox(game) == events_of(0)
+    assert (await commit(store, game, 1, b"s2", b"a", request_id="r1", retry=b"x", events=events_of(1, 2))).ok
+    assert not (await commit(store, game, 1, b"s9", b"z", events=events_of(3, tag="stale"))).ok
+    replay = await commit(store, game, 2, b"s9", b"z", request_id="r1", events=events_of(3, tag="replayed"))
+    assert replay.replay == b"x"
+    assert not (await commit(store, new_id(), 1, b"s", b"z", events=events_of(3))).ok
+    assert (await commit(store, game, 2, b"s3", b"b")).ok  # a commit without events keeps the outbox
+    assert (await commit(store, game, 3, b"s4", b"c", events=events_of(3))).ok
+    assert await store.outbox(game) == events_of(0, 1, 2, 3)
+    assert await store.outbox(new_id()) == []
+    await store.create(other := new_id(), b"s", [b"e"])
+    assert await store.outbox(other) == []
+
+
+async def test_the_outbox_keeps_the_latest_events_and_trims_by_seq(store: Store) -> None:
+    game = new_id()
+    await store.create(game, b"s", [b"e"], events=events_of(*range(1, 601)))
+    assert (await commit(store, game, 1, b"s", b"e", events=events_of(*range(601, 1201)))).ok
+    kept = await store.outbox(game)
+    assert len(kept) == MAX_OUTBOX and seqs_of(kept) == list(range(201, 1201))   # the oldest dropped
+    assert await store.trim_outbox(game, 150) == 0
+    assert await store.trim_outbox(game, 1000) == 800
+    assert seqs_of(await store.outbox(game)) == list(range(1001, 1201))
+    assert await store.trim_outbox(game, 1000) == 0
+    assert await store.trim_outbox(game, 10**9) == 200
+    assert await store.outbox(game) == []
+    assert await store.trim_outbox(new_id(), 5) == 0
+
+
+async def test_malformed_events_are_rejected_and_write_nothing(store: Store) -> None:
+    game = new_id()
+    await store.create(game, b"s1", [b"e1"])
+    for bad in ([b"x {}"], [b"7{}"], [b"-1 {}"], [b" 7 {}"], ["7 {}"], events_of(2, 2), events_of(3, 1),
+                b"7 {}", events_of(*range(1001))):
+        with pytest.raises(ValueError):
+            await commit(store, game, 1, b"s2", b"a", events=bad)  # type: ignore[arg-type]
+        with pytest.raises(ValueError):
+            await store.create(new_id(), b"s", [b"e"], events=bad)  # type: ignore[arg-type]
+        with pytest.raises(ValueError):
+            await store.publish("o", game, bad, 10)  # type: ignore[arg-type]
+    assert await store.load(game) == Loaded(1, b"s1") and await store.outbox(game) == []
+    with pytest.raises(ValueError):
+        await store.trim_outbox(game, -1)
+
+
+async def test_publish_appends_each_event_once_in_order(store: Store) -> None:
+    owner, game, other = f"o-{uuid.uuid4().hex}", new_id(), new_id()
+    assert await store.publish(owner, game, events_of(0, 1, 2), 100) == 3
+    assert await store.publish(owner, game, events_of(0, 1, 2), 100) == 0
+    assert await store.publish(owner, other, events_of(5), 100) == 1
+    assert await store.publish(owner, game, events_of(2, 3, 4), 100) == 2
+    assert await store.publish(owner, game, [], 100) == 0
+    read = await store.read_events(owner, "0", 100, 0)
+    assert [(g, e) for _, g, e in read] == [(game, e) for e in events_of(0, 1, 2)] + [(other, events_of(5)[0])] + \
+        [(game, e) for e in events_of(3, 4)]
+    ids = [entry_id for entry_id, _, _ in read]
+    assert all(re.fullmatch(r"\d+-\d+", entry_id) for entry_id in ids)
+    assert sorted(ids, key=lambda i: tuple(map(int, i.split("-")))) == ids and len(set(ids)) == len(ids)
+    assert await store.read_events(owner, "", 100, 0) == read
+    assert await store.read_events(owner, ids[1], 2, 0) == read[2:4]
+    assert await store.read_events(owner, ids[-1], 10, 0) == []
+    assert await store.read_events(f"o-{uuid.uuid4().hex}", "0", 10, 0) == []  # streams are per owner
+    await store.forget(owner, game)   # the game's record goes: its events would be published again
+    assert await store.publish(owner, game, events_of(4), 100) == 1
+    assert await store.publish(owner, other, events_of(5), 100) == 0
+
+
+async def test_racing_publishers_append_each_event_once_in_order(store: Store) -> None:
+    owner, games = f"o-{uuid.uuid4().hex}", [new_id(), new_id()]
+    events = events_of(*range(1, 41))
+    # many instances find the same outboxes, each at a different moment (a different prefix)
+    added = await asyncio.gather(*(store.publish(owner, games[i % 2], events[:5 + 7 * (i // 2 % 6)], 1000)
+                                   for i in range(24)))
+    assert sum(added) == 2 * 40
+    read = await store.read_events(owner, "0", 1000, 0)
+    for game in games:
+        assert [e for _, g, e in read if g == game] == events
+    assert await store.publish(owner, games[0], events, 1000) == 0
+
+
+async def test_the_event_stream_keeps_about_max_len_newest_entries(store: Store) -> None:
+    owner, game = f"o-{uuid.uuid4().hex}", new_id()
+    assert await store.publish(owner, game, events_of(*range(300)), 50) == 300
+    kept = [event for _, _, event in await store.read_events(owner, "0", 1000, 0)]
+    assert 50 <= len(kept) < 300  # MAXLEN ~: at least max_len, whole blocks of older ones dropped
+    assert kept == events_of(*range(300 - len(kept), 300))
+    assert await store.publish(owner, game, events_of(*range(300)), 50) == 0  # the record outlives trimming
+
+
+async def test_a_blocked_read_wakes_when_another_task_publishes(store: Store) -> None:
+    owner, game = f"o-{uuid.uuid4().hex}", new_id()
+    await store.publish(owner, game, events_of(1), 100)
+    (first_id, _, _), = await store.read_events(owner, "0", 10, 0)
+    started = time.monotonic()
+    assert await store.read_events(owner, first_id, 10, 0) == []  # no wait
+    assert await store.read_events(owner, first_id, 10, 150) == []
+    waited = time.monotonic() - started
+    assert 0.14 <= waited < 2.0, waited
+    reader = asyncio.ensure_future(store.read_events(owner, first_id, 10, int(WAIT_S * 1000)))
+    await asyncio.sleep(0.1)
+    assert not reader.done()
+    started = time.monotonic()
+    await store.publish(owner, game, events_of(2, 3), 100)
+    woken = await asyncio.wait_for(reader, WAIT_S)
+    assert [event for _, _, event in woken] == events_of(2, 3)
+    assert time.monotonic() - started < 1.0
+
+
+async def test_a_blocked_read_fails_when_the_store_closes(store: Store) -> None:
+    owner = f"o-{uuid.uuid4().hex}"
+    reader = asyncio.ensure_future(store.read_events(owner, "0", 10, int(WAIT_S * 1000)))
+    await asyncio.sleep(0.1)
+    await store.close()
+    with pytest.raises(StoreUnavailable):
+        await asyncio.wait_for(reader, WAIT_S)
+
+
+async def test_schedule_only_moves_a_game_earlier(store: Store) -> None:
+    game = game_on_shard(3)
+    await store.schedule(game, 5_000)
+    await store.schedule(game, 7_000)  # later: ignored
+    assert await store.claim_due(3, 4_999, 100, 10) == []
+    await store.schedule(game, 4_000)  # earlier: taken
+    assert await store.claim_due(3, 4_000, 100, 10) == [(game, 4_100)]
+    assert await store.claim_due((3 + 1) % SHARDS, 10**12, 100, 10) == []  # shards are separate
+
+
+async def test_claims_are_leases_that_end(store: Store) -> None:
+    first, second, third = (game_on_shard(5) for _ in range(3))
+    for game, at in ((first, 100), (second, 200), (third, 300)):
+        await store.schedule(game, at)
+    assert await store.claim_due(5, 250, 1_000, 1) == [(first, 1_250)]   # earliest first, count bounds it
+    assert await store.claim_due(5, 250, 1_000, 10) == [(second, 1_250)]
+    assert await store.claim_due(5, 250, 1_000, 10) == []                 # leased: not due
+    assert await store.claim_due(5, 300, 1_000, 10) == [(third, 1_300)]
+    # the claimers died: each game is due again when its lease ends, with a new token
+    assert sorted(await store.claim_due(5, 1_250, 500, 10)) == sorted([(first, 1_750), (second, 1_750)])
+    assert await store.settle(first, 1_250, None) is False  # the old claim no longer holds
+    assert await store.claim_due(5, 1_300, 500, 10) == [(third, 1_800)]
+
+
+async def test_settle_reschedules_unless_scheduled_sooner_meanwhile(store: Store) -> None:
+    game, other = game_on_shard(7), game_on_shard(7)
+    await store.schedule(game, 1_000)
+    await store.schedule(other, 1_000)
+    claims = dict(await store.claim_due(7, 1_000, 30_000, 10))
+    assert claims == {game: 31_000, other: 31_000}
+    await store.schedule(other, 2_000)                          # a move meanwhile: due sooner
+    assert await store.settle(game, claims[game], 60_000) is True
+    assert await store.settle(other, claims[other], None) is False
+    assert await store.claim_due(7, 2_000, 30_000, 10) == [(other, 32_000)]  # not lost
+    assert await store.settle(other, 32_000, None) is True      # done: unscheduled
+    assert await store.claim_due(7, 59_999, 30_000, 10) == []
+    assert await store.claim_due(7, 60_000, 30_000, 10) == [(game, 90_000)]
+    assert await store.settle(game, 90_000, None) is True
+    assert await store.claim_due(7, 10**12, 1, 10) == []
+    assert await store.settle(new_id(), 5, None) is False
+
+
+async def test_schedule_agrees_with_a_model_on_every_shard(store: Store) -> None:
+    games = [game_on_shard(shard) for shard in range(SHARDS)]
+    for i, game in enumerate(games):
+        await store.schedule(game, 1_000 + i)
+    for shard, game in enumerate(games):
+        assert await store.claim_due(shard, 1_000 + shard - 1, 10, 5) == []
+        assert await store.claim_due(shard, 1_000 + shard, 10, 5) == [(game, 1_010 + shard)]
+        assert await store.settle(game, 1_010 + shard, 5_000) is True
+    assert [await store.claim_due(shard, 5_000, 1, 5) for shard in range(SHARDS)] == \
+        [[(game, 5_001)] for game in games]
+
+
+async def test_the_index_pages_newest_first_with_ties_and_cursors(store: Store) -> None:
+    owner = f"o-{uuid.uuid4().hex}"
+    for created, game in ((100, "a"), (100, "b"), (200, "c"), (50, "d"), (100, "e")):
+        await store.index_game(owner, game, created, [])
+    assert await store.list_index(owner, [], None, 2) == ([(200, "c"), (100, "e")], (100, "e"))
+    assert await store.list_index(owner, [], (100, "e"), 2) == ([(100, "b"), (100, "a")], (100, "a"))
+    assert await store.list_index(owner, [], (100, "a"), 2) == ([(50, "d")], None)
+    assert await store.list_index(owner, [], None, 5) == ([(200, "c"), (100, "e"), (100, "b"), (100, "a"),
+                                                          (50, "d")], None)
+    assert await store.list_index(owner, [], (50, "d"), 5) == ([], None)
+    # a cursor whose game has left the index, or moved, still means a place in the order
+    await store.unindex_game(owner, "e")
+    assert await store.list_index(owner, [], (100, "e"), 1) == ([(100, "b")], (100, "b"))
+    assert await store.list_index(owner, [], (100, "c"), 2) == ([(100, "b"), (100, "a")], (100, "a"))
+    assert await store.list_index(owner, [], (150, "zz"), 1) == ([(100, "b")], (100, "b"))
+    assert await store.list_index(owner, [], (999, "a"), 1) == ([(200, "c")], (200, "c"))
+    assert await store.list_index(owner, [], (200, "d"), 1) == ([(200, "c")], (200, "c"))
+    assert await store.list_index(f"o-{uuid.uuid4().hex}", [], None, 5) == ([], None)
+
+
+async def test_the_index_intersects_terms(store: Store) -> None:
+    owner, other_owner = f"o-{uuid.uuid4().hex}", f"o-{uuid.uuid4().hex}"
+    red, blue, alice, bob = "l:color=red", "l:color=blue", "p:user-42", "p:user-{7}\ttab"
+    await store.index_game(owner, "g1", 10, [red, alice])
+    await store.index_game(owner, "g2", 20, [red, bob, alice])
+    await store.index_game(owner, "g3", 30, [blue, bob])
+    await store.index_game(owner, "g4", 40, [red])
+    await store.index_game(other_owner, "g5", 50, [red, alice])
+    assert (await store.list_index(owner, [red], None, 10))[0] == [(40, "g4"), (20, "g2"), (10, "g1")]
+    assert (await store.list_index(owner, [red, alice], None, 10))[0] == [(20, "g2"), (10, "g1")]
+    assert (await store.list_index(owner, [alice, red, alice], None, 10))[0] == [(20, "g2"), (10, "g1")]
+    assert (await store.list_index(owner, [red, bob], None, 10))[0] == [(20, "g2")]
+    assert await store.list_index(owner, [red, "l:none"], None, 10) == ([], None)
+    assert (await store.list_index(other_owner, [red], None, 10))[0] == [(50, "g5")]
+    # indexing again replaces the game's terms
+    await store.index_game(owner, "g2", 20, [blue])
+    assert (await store.list_index(owner, [red], None, 10))[0] == [(40, "g4"), (10, "g1")]
+    assert (await store.list_index(owner, [blue], None, 10))[0] == [(30, "g3"), (20, "g2")]
+    assert (await store.list_index(owner, [bob], None, 10))[0] == [(30, "g3")]
+    await store.unindex_game(owner, "g1", [])  # its recorded terms go too
+    assert (await store.list_index(owner, [alice], None, 10)) == ([], None)
+    assert (await store.list_index(owner, [], None, 10))[0] == [(40, "g4"), (30, "g3"), (20, "g2")]
+    assert set(await store.owners()) >= {owner, other_owner}
+
+
+async def test_the_index_scan_is_bounded_and_returns_a_cursor(store: Store) -> None:
+    owner = f"o-{uuid.uuid4().hex}"
+    indexing = [store.index_game(owner, f"a{i:04d}", 10_000 + i, ["t:a"]) for i in range(1010)]
+    indexing += [store.index_game(owner, f"b{i:04d}", 20_000 + i, ["t:b"]) for i in range(1011)]
+    indexing.append(store.index_game(owner, "both", 5, ["t:a", "t:b"]))
+    for first in range(0, len(indexing), 100):
+        await asyncio.gather(*indexing[first:first + 100])
+    # t:a (1011) is walked: 1000 members without a match, then the rest
+    assert await store.list_index(owner, ["t:b", "t:a"], None, 1) == ([], (10_010, "a0010"))
+    assert await store.list_index(owner, ["t:b", "t:a"], (10_010, "a0010"), 1) == ([(5, "both")], None)
+    page, cursor = await store.list_index(owner, ["t:a"], None, 200)  # bound 2000: the page fills
+    assert len(page) == 200 and page[0] == (11_009, "a1009") and cursor == page[-1]
+
+
+async def test_states_reads_many_games_in_order(store: Store) -> None:
+    games = [new_id() for _ in range(5)]
+    for i, game in enumerate(games[:3]):
+        await store.create(game, f"s{i}".encode(), [b"e"])
+    assert await store.states([games[3], games[0], games[2], games[4], games[1], games[0]]) == \
+        [None, b"s0", b"s2", None, b"s1", b"s0"]
+    assert await store.states([]) == []
+    with pytest.raises(ValueError):
+        await store.states(["a{b"])
+    with pytest.raises(ValueError):
+        await store.states([new_id() for _ in range(1001)])
+
+
+async def test_delete_removes_the_game_and_leaves_the_rest(store: Store) -> None:
+    owner, game = f"o-{uuid.uuid4().hex}", new_id()
+    await store.create(game, b"s1", [b"e1"], request_id="r", retry=b"x", events=events_of(1))
+    await commit(store, game, 1, b"s2", b"a", hands=(b"h",), events=events_of(2))
+    await store.index_game(owner, game, 10, ["t"])
+    await store.publish(owner, game, events_of(1, 2), 100)
+    await store.schedule(game, 500)
+    assert await store.delete(game) is True
+    assert await store.delete(game) is False
+    assert await store.load(game) is None and await store.version(game) == 0
+    assert await store.log_after(game, 0) == [] and await store.hands(game) == []
+    assert await store.outbox(game) == [] and await store.get_retry(game, "r") is None
+    if isinstance(store, RedisStore):
+        assert await redis_ttls(store, game) == {}
+    assert (await store.list_index(owner, ["t"], None, 10))[0] == [(10, game)]  # a candidate still
+    assert await store.publish(owner, game, events_of(2), 100) == 0
+    assert await store.claim_due(shard_of(game), 500, 10, 10) == [(game, 510)]
+    await store.create(game, b"again", [b"e"])  # the id is free again
+    assert await store.outbox(game) == []
+
+
+async def test_prune_and_sweep_remove_games_that_are_gone(store: Store) -> None:
+    owner = f"o-{uuid.uuid4().hex}"
+    games = [new_id() for _ in range(30)]
+    for i, game in enumerate(games):
+        await store.create(game, b"s", [b"e"])
+        await store.index_game(owner, game, 1_000 + i, ["all:mine", f"n:{i % 3}"])
+    gone = games[::2]
+    for game in gone:
+        await store.delete(game)
+    listed, _ = await store.list_index(owner, ["n:0"], None, 100)
+    states = await store.states([game for _, game in listed])
+    missing = [game for (_, game), state in zip(listed, states, strict=True) if state is None]
+    assert missing == [g for i, g in reversed(list(enumerate(games))) if i % 6 == 0]
+    assert await store.prune_index(owner, missing, {missing[0]: ["n:0", "l:unknown"]}) == len(missing)
+    assert await store.prune_index(owner, missing) == 0
+    assert (await store.list_index(owner, ["n:0"], None, 100))[0] == \
+        [(1_000 + i, g) for i, g in reversed(list(enumerate(games))) if i % 6 == 3]
+    cursor, passes = 0, 0
+    while True:
+        cursor = await store.sweep_index(owner, cursor, 4)
+        passes += 1
+        if cursor == 0 or passes >= 100:
+            break
+    assert cursor == 0
+    alive = [(1_000 + i, g) for i, g in reversed(list(enumerate(games))) if i % 2]
+    assert (await store.list_index(owner, [], None, 100)) == (alive, None)
+    assert (await store.list_index(owner, ["all:mine"], None, 100)) == (alive, None)
+    for n in range(3):
+        assert (await store.list_index(owner, [f"n:{n}"], None, 100))[0] == \
+            [(ms, g) for ms, g in alive if (ms - 1_000) % 3 == n]
+    assert await store.sweep_index(f"o-{uuid.uuid4().hex}", 0, 10) == 0
+    if isinstance(store, RedisStore):  # the recorded terms of pruned games are gone with them
+        recorded = await store.client.hkeys(store.index_key(owner, "terms"))
+        assert sorted(r.decode() for r in recorded) == sorted(g for _, g in alive)
+
+
+async def test_owners_are_kept(store: Store) -> None:
+    assert await store.owners() == []
+    await store.index_game("_open", new_id(), 1, [])
+    await store.index_game("backend-1", new_id(), 1, ["p:x"])
+    await store.index_game("backend-1", new_id(), 2, [])
+    assert await store.owners() == ["_open", "backend-1"]
+
+
+async def test_lifecycle_input_is_validated(store: Store) -> None:
+    game = new_id()
+    for owner in ("", "a{b", "a}b", "x" * 129, 7):
+        with pytest.raises(ValueError):
+            await store.publish(owner, game, events_of(1), 10)  # type: ignore[arg-type]
+        with pytest.raises(ValueError):
+            await store.index_game(owner, game, 1, [])  # type: ignore[arg-type]
+        with pytest.raises(ValueError):
+            await store.read_events(owner, "0", 1, 0)  # type: ignore[arg-type]
+    calls = [
+        lambda: store.publish("o", game, events_of(1), 0),
+        lambda: store.publish("o", "a{b", events_of(1), 10),
+        lambda: store.read_events("o", "abc", 1, 0),
+        lambda: store.read_events("o", "1-2-3", 1, 0),
+        lambda: store.read_events("o", "0", 0, 0),
+        lambda: store.read_events("o", "0", 1, -1),
+        lambda: store.schedule(game, -1),
+        lambda: store.schedule(game, True),
+        lambda: store.schedule(game, 1.5),
+        lambda: store.schedule("", 1),
+        lambda: store.claim_due(SHARDS, 1, 1, 1),
+        lambda: store.claim_due(-1, 1, 1, 1),
+        lambda: store.claim_due(0, 1, 1, 0),
+        lambda: store.claim_due(0, 2**53, 1, 1),
+        lambda: store.settle(game, -5, None),
+        lambda: store.settle(game, 5, -1),
+        lambda: store.index_game("o", game, -1, []),
+        lambda: store.index_game("o", game, 1, ["a\nb"]),
+        lambda: store.index_game("o", game, 1, [""]),
+        lambda: store.index_game("o", game, 1, ["x" * 301]),
+        lambda: store.index_game("o", game, 1, "p:x"),
+        lambda: store.index_game("o", game, 1, [f"t{i}" for i in range(65)]),
+        lambda: store.list_index("o", [], (1, "a{b"), 1),
+        lambda: store.list_index("o", [], (-1, "a"), 1),
+        lambda: store.list_index("o", [], None, 0),
+        lambda: store.prune_index("o", ["a}"]),
+        lambda: store.sweep_index("o", -1, 10),
+        lambda: store.sweep_index("o", 0, 0),
+        lambda: store.forget("o", ""),
+        lambda: store.delete("a{b"),
+        lambda: store.trim_outbox("", 1),
+    ]
+    for call in calls:
+        with pytest.raises(ValueError):
+            await call()
+    assert await store.owners() == []
+
+
 def test_open_store_picks_the_implementation(redis_url: str,
                                              event_loop: asyncio.AbstractEventLoop) -> None:
     assert isinstance(open_store(None), MemoryStore)
@@ -441,6 +834,98 @@ def test_memory_and_redis_agree_on_any_commit_sequence(
             await redis_store.close()
 
     event_loop.run_until_complete(run())
+
+
+INDEX_GAMES = st.lists(
+    st.tuples(st.text("abé", min_size=1, max_size=3), st.integers(0, 6),
+              st.sets(st.sampled_from(["l:a", "l:b", "p:{x}"]), max_size=3)),
+    max_size=14, unique_by=lambda game: game[0],
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(games=INDEX_GAMES, dropped=st.sets(st.integers(0, 13), max_size=4),
+       query=st.lists(st.sampled_from(["l:a", "l:b", "p:{x}"]), max_size=3), count=st.integers(1, 4))
+def test_list_index_pages_agree_with_a_model(
+        games: list[tuple[str, int, set[str]]], dropped: set[int], query: list[str], count: int,
+        redis_url: str, redis_run_prefix: str, event_loop: asyncio.AbstractEventLoop) -> None:
+    owner = f"o-{uuid.uuid4().hex}"
+    kept = [game for i, game in enumerate(games) if i not in dropped]
+    model = sorted(((ms, game) for game, ms, terms in kept if set(query) <= terms), reverse=True)
+
+    async def pages(made: Store) -> list[tuple[list[tuple[int, str]], tuple[int, str] | None]]:
+        for game, ms, terms in games:
+            await made.index_game(owner, game, ms, sorted(terms))
+        for i in sorted(dropped):
+            if i < len(games):
+                await made.unindex_game(owner, games[i][0])
+        got, cursor = [], None
+        for _ in range(len(games) + 2):
+            page, cursor = await made.list_index(owner, query, cursor, count)
+            got.append((page, cursor))
+            assert len(page) <= count
+            if cursor is None:
+                break
+        assert cursor is None
+        return got
+
+    async def run() -> None:
+        memory = MemoryStore(clock=FakeClock(), **TTLS)
+        redis_store = RedisStore(redis_url, prefix=redis_run_prefix, **TTLS)
+        try:
+            from_memory = await pages(memory)
+            assert [item for page, _ in from_memory for item in page] == model
+            assert await pages(redis_store) == from_memory
+        finally:
+            await memory.close()
+            await redis_store.close()
+
+    event_loop.run_until_complete(run())
+
+
+SCHEDULE_OPS = st.lists(
+    st.one_of(st.tuples(st.just("schedule"), st.integers(0, 3), st.integers(0, 50)),
+              st.tuples(st.just("claim"), st.integers(0, 3), st.integers(0, 50)),
+              st.tuples(st.just("settle"), st.integers(0, 3), st.one_of(st.none(), st.integers(0, 50)))),
+    max_size=20,
+)
+
+
+@settings(max_examples=30, deadline=None)
+@given(ops=SCHEDULE_OPS)
+def test_memory_and_redis_agree_on_any_schedule_sequence(
+        ops: list[tuple[str, int, int | None]], redis_url: str, redis_run_prefix: str,
+        event_loop: asyncio.AbstractEventLoop) -> None:
+    games = [game_on_shard(2) for _ in range(4)]
+
+    async def run(made: Store) -> list[object]:
+        seen: list[object] = []
+        tokens = dict.fromkeys(games, 0)
+        for kind, which, value in ops:
+            game = games[which]
+            if kind == "schedule":
+                assert value is not None
+                seen.append(await made.schedule(game, value))
+            elif kind == "claim":
+                assert value is not None
+                claimed = await made.claim_due(2, value, 7, 1 + which)
+                tokens.update(claimed)
+                seen.append(claimed)
+            else:
+                seen.append(await made.settle(game, tokens[game], value))
+        seen.append(await made.claim_due(2, 10**6, 1, 10))
+        return seen
+
+    async def both() -> None:
+        memory = MemoryStore(clock=FakeClock(), **TTLS)
+        redis_store = RedisStore(redis_url, prefix=f"{redis_run_prefix}-{uuid.uuid4().hex[:8]}", **TTLS)
+        try:
+            assert await run(redis_store) == await run(memory)
+        finally:
+            await memory.close()
+            await redis_store.close()
+
+    event_loop.run_until_complete(both())
 
 
 # --- Redis only -------------------------------------------------------------------------
@@ -584,6 +1069,54 @@ async def test_redis_pool_stays_bounded_under_a_burst(redis_url: str, redis_pref
         await store.close()
 
 
+async def test_redis_lifecycle_key_layout(redis_pair: tuple[RedisStore, RedisStore]) -> None:
+    store = redis_pair[0]
+    client, prefix = store.client, store._prefix
+    owner, game = "backend-1", new_id()
+    await store.create(game, b"s1", [b"e1"], events=events_of(1))
+    await commit(store, game, 1, b"s2", b"a", finished=True, events=events_of(2))
+    assert await client.type(store.key(game, "outbox")) == b"list"
+    ttls = await redis_ttls(store, game)
+    assert set(ttls) == {"state", "log", "outbox"} and all(95_000 < t <= 100_000 for t in ttls.values()), ttls
+    await commit(store, game, 2, b"s3", b"b")  # unfinished, no events: the outbox TTL follows the game's
+    assert 990_000 < (await redis_ttls(store, game))["outbox"] <= 1_000_000
+    await store.publish(owner, game, events_of(1, 2), 100)
+    stream = f"{prefix}:events:{{{owner}}}"
+    assert store.events_key(owner) == stream
+    assert await client.type(stream) == b"stream" and await client.pttl(stream) == -1  # bounded by MAXLEN
+    assert await client.hgetall(stream + ":seq") == {game.encode(): b"2"}
+    assert 30 * 86_400_000 - 60_000 < await client.pttl(stream + ":seq") <= 30 * 86_400_000
+    await client.pexpire(stream + ":seq", 5_000)
+    await store.publish(owner, new_id(), events_of(1), 100)  # every publish refreshes it
+    assert await client.pttl(stream + ":seq") > 86_400_000
+    await store.forget(owner, game)
+    assert game.encode() not in await client.hkeys(stream + ":seq")
+    await store.schedule(game, 1234)
+    due = f"{prefix}:due:{{{shard_of(game)}}}"
+    assert await client.zscore(due, game) == 1234.0
+    await store.index_game(owner, game, 99, ["l:color=red", "p:user-42"])
+    assert await client.zscore(f"{prefix}:idx:{{{owner}}}:all", game) == 99.0
+    assert await client.zscore(f"{prefix}:idx:{{{owner}}}:t:l:color=red", game) == 99.0
+    assert await client.hget(f"{prefix}:idx:{{{owner}}}:terms", game) == b"l:color=red\np:user-42"
+    assert await client.smembers(f"{prefix}:owners") == {owner.encode()}
+    await store.unindex_game(owner, game)
+    assert [key async for key in client.scan_iter(match=f"{prefix}:idx:*")] == []
+
+
+async def test_redis_a_read_may_block_longer_than_the_socket_timeout(redis_url: str, redis_prefix: str) -> None:
+    store = RedisStore(redis_url, prefix=redis_prefix, socket_timeout_s=0.4, **TTLS)
+    try:
+        started = time.monotonic()
+        assert await store.read_events("o", "0", 10, 900) == []
+        assert 0.85 < time.monotonic() - started < 2.0
+        reader = asyncio.ensure_future(store.read_events("o", "0", 10, 3_000))
+        await asyncio.sleep(0.6)
+        await store.publish("o", "g", events_of(1), 10)
+        assert [event for _, _, event in await asyncio.wait_for(reader, WAIT_S)] == events_of(1)
+    finally:
+        await store.close()
+
+
 class _BrokenClient:
     """A client whose every command fails as redis-py's cluster code has failed mid-topology-change."""
 
@@ -601,7 +1134,14 @@ class _BrokenClient:
 
 async def test_any_failure_of_the_redis_client_is_store_unavailable() -> None:
     store = RedisStore(_BrokenClient())  # type: ignore[arg-type]
-    for call in (store.load(new_id()), store.version(new_id()), store.create(new_id(), b"s", [b"e"]),
-                 store.commit(new_id(), 1, b"s", [b"e"], None, None, False), store.take_token("b", 1, 1)):
+    game = new_id()
+    for call in (store.load(game), store.version(game), store.create(game, b"s", [b"e"]),
+                 store.commit(game, 1, b"s", [b"e"], None, None, False), store.take_token("b", 1, 1),
+                 store.outbox(game), store.trim_outbox(game, 1), store.publish("o", game, events_of(1), 9),
+                 store.read_events("o", "0", 1, 0), store.read_events("o", "0", 1, 50), store.forget("o", game),
+                 store.schedule(game, 1), store.claim_due(0, 1, 1, 1), store.settle(game, 1, None),
+                 store.index_game("o", game, 1, ["t"]), store.unindex_game("o", game),
+                 store.list_index("o", ["t"], (1, game), 1), store.states([game]), store.prune_index("o", [game]),
+                 store.sweep_index("o", 0, 1), store.owners(), store.delete(game)):
         with pytest.raises(StoreUnavailable, match="IndexError"):
             await call

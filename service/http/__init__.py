@@ -25,9 +25,11 @@ async def serve_http(servicer: GameServicer, config: Config) -> HttpServer | Non
         return None
     from service.http.app import build_app
     from service.http.server import HttpServer
+    from service.tls import server_tls
 
     app = build_app(servicer, cors_origins=config.cors_origins, web_root=config.web_root,
                     max_concurrent_calls=config.max_concurrent_rpcs)
-    server = HttpServer(app, config.host, config.http_port, config.grace_s)
+    tls = server_tls(config.tls_cert, config.tls_key, config.tls_client_ca)
+    server = HttpServer(app, config.host, config.http_port, config.grace_s, tls)
     await server.start()
     return server

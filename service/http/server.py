@@ -13,11 +13,16 @@ import asyncio
 import contextlib
 import logging
 import socket
+import ssl
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import uvicorn
 from starlette.types import ASGIApp
+
+from service import logs
+from service.tls import ServerTls
 
 log = logging.getLogger("cardgame.http")
 
@@ -50,13 +55,15 @@ def listening_socket(host: str, port: int) -> socket.socket:
 
 
 class HttpServer:
-    """An ASGI application on ``host:port`` (0 = any free port), on the running event loop."""
+    """An ASGI application on ``host:port`` (0 = any free port), on the running event loop; over
+    TLS (requiring client certificates for mutual TLS) with ``tls``."""
 
-    def __init__(self, app: ASGIApp, host: str, port: int, grace_s: float):
+    def __init__(self, app: ASGIApp, host: str, port: int, grace_s: float, tls: ServerTls | None = None):
         self.app = app
         self.host = host
         self.port = port
         self.grace_s = grace_s
+        self.tls = tls
         self._server: _Server | None = None
         self._task: asyncio.Task | None = None
 
@@ -66,7 +73,7 @@ class HttpServer:
         self.port = sock.getsockname()[1]
         config = uvicorn.Config(self.app, lifespan="off", ws="none", log_config=None, access_log=False,
                                 server_header=False, timeout_keep_alive=KEEP_ALIVE_S,
-                                timeout_graceful_shutdown=max(1, round(self.grace_s)))
+                                timeout_graceful_shutdown=max(1, round(self.grace_s)), **self._ssl())
         self._server = server = _Server(config)
         self._task = task = asyncio.get_running_loop().create_task(server.serve(sockets=[sock]), name="http")
         deadline = time.monotonic() + START_TIMEOUT_S
@@ -77,9 +84,19 @@ class HttpServer:
             if time.monotonic() > deadline:
                 raise RuntimeError(f"the HTTP server did not start in {START_TIMEOUT_S} s")
             await asyncio.sleep(0.01)
-        log.info("HTTP (Connect, gRPC-Web, web table) listening on %s:%d", self.host, self.port)
-        print(f"cardgame HTTP (Connect, gRPC-Web, web table) listening on {self.host}:{self.port}", flush=True)
+        logs.announce(log, "cardgame HTTP (Connect, gRPC-Web, web table) listening on %s:%d", self.host, self.port,
+                      host=self.host, port=self.port, tls="mutual" if self.tls and self.tls.client_ca else
+                      "on" if self.tls else "off")
         return self.port
+
+    def _ssl(self) -> dict[str, Any]:
+        """uvicorn's TLS options for ``tls``."""
+        if self.tls is None:
+            return {}
+        options: dict[str, Any] = {"ssl_certfile": self.tls.cert, "ssl_keyfile": self.tls.key}
+        if self.tls.client_ca:
+            options.update(ssl_ca_certs=self.tls.client_ca, ssl_cert_reqs=ssl.CERT_REQUIRED)
+        return options
 
     async def stop(self) -> None:
         """Stop accepting, give calls in flight the grace period, and return once stopped."""

@@ -72,7 +72,7 @@ async def test_an_abort_is_the_connect_error_of_the_same_status():
 
 
 async def test_a_method_the_servicer_lacks_is_unimplemented_as_on_grpc():
-    for method, content_type in (("ListGames", b"application/json"), ("WatchGame", b"application/connect+json")):
+    for method, content_type in (("Deal", b"application/json"), ("WatchGame", b"application/connect+json")):
         body = b'{}' if content_type == b"application/json" else b"\x00\x00\x00\x00\x02{}"
         status, answer = await _post(build_app(OneMethod()), f"/cardgame.v1.GameService/{method}", body,
                                      [(b"content-type", content_type), (b"connect-protocol-version", b"1")])

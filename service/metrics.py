@@ -1,0 +1,158 @@
+"""Prometheus metrics of the server and the ``--metrics-port`` endpoint that serves them.
+
+The series (all prefixed ``cardgame_``):
+
+- ``rpc_handled_total{method, code}``: finished calls by gRPC status (both transports);
+- ``rpc_duration_seconds{method}``: latency of unary calls (a WatchGame stream lasts as long as
+  its watcher, so it is counted, not timed);
+- ``watch_streams``: WatchGame streams open now;
+- ``commit_conflicts_total{method}``: commits that lost to a concurrent change of the game
+  (the version moved on between load and compare-and-set), and ``commit_retries_total{method}``:
+  those of them tried again against the fresh state (the caller gave no ``expected_version``);
+- ``store_duration_seconds{operation}`` / ``store_errors_total{operation}``: every game store
+  call, timed, and those that failed (``service.metered_store``);
+- ``bot_think_seconds{strategy}``: the time a bot takes to choose one action;
+- ``games_created_total`` / ``games_finished_total``: games stored, and games whose last hand
+  was committed.
+
+With one server process the endpoint serves that process's registry (with the standard
+``process_*`` and ``python_*`` series). With several workers it is served by the supervisor and
+sums the workers through prometheus_client's multiprocess mode: the supervisor makes a
+directory for this run, hands it to the workers as ``PROMETHEUS_MULTIPROC_DIR`` (each writes its
+series there in memory-mapped files), and removes it on exit. So one port per instance is
+scraped however many workers it runs, and a worker that is restarted keeps its counts.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+
+from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, Histogram, start_http_server
+from prometheus_client import multiprocess as _multiprocess
+
+from service.handlers import SERVICE
+
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+STREAMING = frozenset(m.name for m in SERVICE.methods if m.server_streaming)
+
+_LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+_STORE_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+_BOT_BUCKETS = (0.0001, 0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+
+RPC_HANDLED = Counter("cardgame_rpc_handled", "Calls finished, by method and gRPC status code", ["method", "code"])
+RPC_DURATION = Histogram("cardgame_rpc_duration_seconds", "Latency of unary calls, by method", ["method"],
+                         buckets=_LATENCY_BUCKETS)
+WATCH_STREAMS = Gauge("cardgame_watch_streams", "WatchGame streams open now", multiprocess_mode="livesum")
+COMMIT_CONFLICTS = Counter("cardgame_commit_conflicts",
+                           "Commits that lost to a concurrent change of the game (stale version)", ["method"])
+COMMIT_RETRIES = Counter("cardgame_commit_retries",
+                         "Lost commits tried again against the fresh state (no expected_version given)", ["method"])
+STORE_DURATION = Histogram("cardgame_store_duration_seconds", "Latency of game store calls, by operation",
+                           ["operation"], buckets=_STORE_BUCKETS)
+STORE_ERRORS = Counter("cardgame_store_errors", "Game store calls that failed, by operation", ["operation"])
+BOT_THINK = Histogram("cardgame_bot_think_seconds", "Time a bot takes to choose one action, by strategy",
+                      ["strategy"], buckets=_BOT_BUCKETS)
+GAMES_CREATED = Counter("cardgame_games_created", "Games stored by CreateGame")
+GAMES_FINISHED = Counter("cardgame_games_finished", "Games whose last hand was committed")
+
+
+def rpc_started(method: str) -> None:
+    """Count a call that began (a WatchGame stream is open from now on)."""
+    if method in STREAMING:
+        WATCH_STREAMS.inc()
+
+
+@functools.cache
+def _handled(method: str, code: str) -> Counter:
+    return RPC_HANDLED.labels(method, code)  # a series per method and code, looked up once
+
+
+@functools.cache
+def _duration(method: str) -> Histogram:
+    return RPC_DURATION.labels(method)
+
+
+def rpc_finished(method: str, code: str, seconds: float) -> None:
+    """Count a call that ended with status ``code`` after ``seconds``."""
+    _handled(method, code).inc()
+    if method in STREAMING:
+        WATCH_STREAMS.dec()
+    else:
+        _duration(method).observe(seconds)
+
+
+def commit_lost(method: str, retried: bool) -> None:
+    """Count a commit that lost to a concurrent change, and whether it is tried again."""
+    COMMIT_CONFLICTS.labels(method).inc()
+    if retried:
+        COMMIT_RETRIES.labels(method).inc()
+
+
+def bot_thinking(strategy: str) -> contextlib.AbstractContextManager[object]:
+    """A context that times one bot decision of ``strategy``."""
+    return BOT_THINK.labels(strategy).time()
+
+
+class Exporter:
+    """The HTTP endpoint (``/metrics``, any path) serving a registry on ``host:port`` from a thread."""
+
+    def __init__(self, host: str, port: int, registry: CollectorRegistry = REGISTRY, directory: str = ""):
+        try:
+            self._httpd, self._thread = start_http_server(port, host.strip("[]"), registry)
+        except OSError as exc:
+            raise SystemExit(f"cannot serve metrics on {host}:{port}: {exc.strerror or exc}") from None
+        self.host = host
+        self.port: int = self._httpd.server_address[1]
+        self.directory = directory
+
+    def close(self) -> None:
+        """Stop serving (and remove the multiprocess directory, if this exporter made one)."""
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        self._thread.join(5)
+        if self.directory:
+            shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def serve_process(host: str, port: int) -> Exporter:
+    """Serve this process's metrics (a single-process server)."""
+    return Exporter(host, port)
+
+
+def serve_workers(host: str, port: int) -> Exporter:
+    """In the supervisor, before any worker starts: make this run's multiprocess directory, hand it
+    to the workers to come through the environment, and serve the sum of their metrics."""
+    directory = tempfile.mkdtemp(prefix="cardgame-metrics-")
+    os.environ[MULTIPROC_ENV] = directory
+    registry = CollectorRegistry()
+    _multiprocess.MultiProcessCollector(registry, path=directory)
+    try:
+        return Exporter(host, port, registry, directory)
+    except SystemExit:
+        shutil.rmtree(directory, ignore_errors=True)
+        raise
+
+
+def worker_exited(exporter: Exporter | None, pid: int) -> None:
+    """In the supervisor: drop a dead worker's live gauges (its counters and histograms stay counted)."""
+    if exporter is not None and exporter.directory:
+        _multiprocess.mark_process_dead(pid, exporter.directory)
+
+
+@contextlib.contextmanager
+def exporting(host: str, port: int | None, workers: bool) -> Iterator[Exporter | None]:
+    """Serve metrics on ``port`` (None: no endpoint) for the block's duration."""
+    if port is None:
+        yield None
+        return
+    exporter = serve_workers(host, port) if workers else serve_process(host, port)
+    try:
+        yield exporter
+    finally:
+        exporter.close()
+
