@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import cast
 
 import orjson
 from google.protobuf import timestamp_pb2
@@ -83,7 +84,7 @@ def lifecycle_of(message: lc.LifecycleOptions) -> Lifecycle:
     return Lifecycle(timeout, away, message.leave_policy == lc.LEAVE_POLICY_ABANDON)
 
 
-def status(record: GameRecord) -> int:
+def status(record: GameRecord) -> enums.GameStatus:
     """The game's GameStatus."""
     state = record.state
     if state.phase == Phase.GAME_OVER:
@@ -221,7 +222,8 @@ def decorate(message: view_pb2.GameView, record: GameRecord, viewer: int | None)
     timeouts, the turn deadline, the status and labels, an abandoned game's winner, and "back"
     for a seat marked away."""
     for seat, held in zip(message.seats, record.seats, strict=True):
-        seat.external_player_id, seat.presence, seat.timeouts = held.external_id, held.presence, held.timeouts
+        seat.external_player_id, seat.timeouts = held.external_id, held.timeouts
+        seat.presence = cast(enums.Presence, held.presence)
     if record.deadline_ms:
         message.turn_deadline.CopyFrom(timestamp(record.deadline_ms))
     message.status = status(record)
@@ -262,8 +264,8 @@ def history(record: GameRecord, raw: list[bytes], version: int) -> pb.GetHistory
         steps.append((number, entry, state.hand_no))
     over = state.phase == Phase.GAME_OVER
     open_hand = state.hand_no if in_hand(state) and not over else None
-    response = pb.GetHistoryResponse(variant_name=genesis["variant"], options_json=orjson.dumps(genesis["options"]),
-                                     first_dealer=genesis["dealer"], version=version)
+    response = pb.GetHistoryResponse(variant_name=genesis["variant"], first_dealer=genesis["dealer"], version=version,
+                                     options_json=orjson.dumps(genesis["options"]).decode())
     for number, entry, hand in steps:
         shown = hand != open_hand
         item = response.entries.add(version=number)

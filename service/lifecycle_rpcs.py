@@ -14,6 +14,8 @@ from __future__ import annotations
 import base64
 import logging
 import time
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import engine
 from cardgame.v1 import enums_pb2 as enums
@@ -23,7 +25,7 @@ from engine.core.actions import action_name
 from service import auth, checks, gamelog, lifecycle
 from service.errors import Aborted, FailedPrecondition, InvalidArgument, NotFound, PermissionDenied
 from service.games import AWAY, LEFT, PLAYING, GameRecord
-from service.store import Committed, StoreUnavailable
+from service.store import Committed, Store, StoreUnavailable
 
 log = logging.getLogger("cardgame.requests")
 
@@ -57,7 +59,14 @@ def _list_cursor(token: str, owner: str) -> tuple[int, str] | None:
 
 
 class LifecycleRpcs:
-    """The lifecycle half of GameServicer (it supplies store, settings, _load, _view, _bot_entries)."""
+    """The lifecycle half of GameServicer, which supplies these:"""
+
+    store: Store
+    settings: Any  # service.servicer.Settings
+    _load: Callable[[str], Awaitable[tuple[int, GameRecord]]]
+    _view: Callable[..., Any]
+    _bot_entries: Callable[..., Awaitable[list[bytes]]]
+    _create: Callable[..., Awaitable[Any]]
 
     # ---- the commit path of every change ----
 

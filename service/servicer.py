@@ -28,7 +28,6 @@ import engine
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
-from engine import Phase
 from service import auth, checks, convert, gamelog, lifecycle, metrics, tracing
 from service.apikeys import ApiKeys
 from service.errors import (
@@ -260,9 +259,12 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
             raise InvalidArgument(f"seats[{i}] names a player kind that does not exist")
         kind = cfg.kind or enums.PLAYER_KIND_HUMAN
         bot = convert.BOTS.get(kind)
-        fallback = convert.BOTS.get(cfg.fallback or enums.PLAYER_KIND_BOT_BASIC)
-        if fallback is None:
-            raise InvalidArgument(f"seats[{i}].fallback must be a bot kind")
+        if cfg.fallback:
+            fallback = convert.BOTS.get(cfg.fallback)
+            if fallback is None:
+                raise InvalidArgument(f"seats[{i}].fallback must be a bot kind")
+        else:  # the basic bot where it plays the game, else the random one, which plays every game
+            fallback = "basic" if bots.BOTS["basic"].plays(variant) else "random"
         for what, name in (("kind", bot), ("fallback", fallback)):
             if name is not None:
                 try:

@@ -151,7 +151,9 @@ async def _fire(address: str, cases, codes: collections.Counter, bad: list, move
                             pass
                     else:
                         answer = await calls[method.name](body, metadata=metadata, timeout=10)
-                        if method.name not in READS:
+                        if method.name == "DeleteGame":
+                            moved["deleted"].add(pb.DeleteGameRequest.FromString(body).game_id)
+                        if method.name not in READS and "view" in method.output_type.fields_by_name:
                             view = message_factory.GetMessageClass(method.output_type).FromString(answer).view
                             moved[view.game_id].add(view.version)
                     codes[grpc.StatusCode.OK] += 1
@@ -179,6 +181,8 @@ def test_hostile_messages_to_every_rpc_never_answer_internal_or_unknown(server, 
     # No rejected request changed a game: each game moved on by exactly the new versions that
     # accepted moves answered with (a retry answers with a version already counted).
     for game_id in real["games"]:
+        if game_id in moved["deleted"]:  # an open server lets any caller delete a game
+            continue
         version = stub.GetGame(pb.GetGameRequest(game_id=game_id)).view.version
         assert version - 1 == len({v for v in moved[game_id] if v > 1}), game_id
     assert codes[grpc.StatusCode.INVALID_ARGUMENT] > MESSAGES // 4, codes  # most are refused as malformed …
