@@ -11,6 +11,7 @@ hints, never the truth: whoever acts on them reads the game first.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import logging
 import time
@@ -24,7 +25,7 @@ from engine import Phase
 from engine.core.actions import action_name
 from service import auth, checks, gamelog, lifecycle
 from service.errors import Aborted, FailedPrecondition, InvalidArgument, NotFound, PermissionDenied
-from service.games import AWAY, LEFT, PLAYING, GameRecord
+from service.games import AWAY, LEFT, PLAYING, GameRecord, UnsupportedRecord
 from service.store import Committed, Store, StoreUnavailable
 
 log = logging.getLogger("cardgame.requests")
@@ -267,15 +268,18 @@ class LifecycleRpcs:
         for _ in range(4):  # a few index pages at most per call; the token continues the rest
             found, cursor = await self.store.list_index(owner, terms, cursor, size - len(response.games))
             states = await self.store.states([game_id for _, game_id in found])
-            gone = []
+            gone, shown = [], []
             for (_, game_id), raw in zip(found, states, strict=True):
-                record = GameRecord.from_bytes(raw) if raw is not None else None
+                try:
+                    record = GameRecord.from_bytes(raw) if raw is not None else None
+                except UnsupportedRecord:  # stored by an older release: not listed
+                    continue
                 if record is None or record.owner != caller:
                     gone.append(game_id)
-                    continue
-                if request.status and lifecycle.status(record) != request.status:
-                    continue
-                response.games.append(lifecycle.summary(record, await self.store.version(game_id)))
+                elif not request.status or lifecycle.status(record) == request.status:
+                    shown.append(record)
+            versions = await asyncio.gather(*(self.store.version(record.game_id) for record in shown))
+            response.games.extend(lifecycle.summary(r, v) for r, v in zip(shown, versions, strict=True))
             if gone:
                 await self.store.prune_index(owner, gone)
             if cursor is None or len(response.games) >= size:

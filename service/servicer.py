@@ -322,6 +322,8 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
             if request_id:
                 raise InvalidArgument("request_id was already used to create a game") from None
             raise Aborted("a new game id collided with an existing game; retry") from None
+        # Indexed again once it exists: an index sweep between the two writes cannot drop it.
+        await self.store.index_game(lifecycle.owner_of(caller), game_id, created, lifecycle.terms(record))
         response = pb.CreateGameResponse(game_id=game_id, view=self._view(record, None, version))
         response.seat_tokens.extend(pb.SeatToken(seat=i, token=t) for i, t in tokens.items())
         return response

@@ -1,5 +1,6 @@
 """The sweeper: every instance takes up games whose turn deadline passed or whose events are
-still unpublished, so nothing waits on the instance that last touched a game.
+still unpublished, so nothing waits on the instance that last touched a game; and, now and
+then, drops listing-index entries of games that expired.
 
 Games due for attention sit in sharded sorted sets in the store (``store.schedule``). Each
 instance claims due games a few at a time with a lease (a game whose claimer dies is due again
@@ -23,6 +24,8 @@ log = logging.getLogger("cardgame.sweeper")
 INTERVAL_S = 0.1     # how often an idle sweeper looks again
 LEASE_MS = 5000      # a claimed game is due again this long after its claimer went silent
 BATCH = 32           # games claimed per shard and round
+INDEX_EVERY_S = 30.0  # how often each owner's listing index is swept of expired games
+INDEX_BATCH = 500     # index entries visited per owner and sweep
 
 
 class Sweeper:
@@ -33,12 +36,21 @@ class Sweeper:
         self.store = servicer.store
         self.interval_s = interval_s
         self.swept = 0
+        self._index_cursors: dict[str, int] = {}
 
     async def run(self) -> None:
         """Sweep until cancelled; store outages are waited out."""
         shards = list(range(SHARDS))
         random.shuffle(shards)  # instances start on different shards
+        loop = asyncio.get_running_loop()
+        next_index = loop.time() + random.uniform(0, INDEX_EVERY_S)
         while True:
+            if loop.time() >= next_index:
+                next_index = loop.time() + INDEX_EVERY_S
+                try:
+                    await self.sweep_index()
+                except StoreUnavailable as exc:
+                    log.warning("index sweep failed (%s); retrying later", exc)
             busy = False
             for shard in shards:
                 try:
@@ -77,6 +89,19 @@ class Sweeper:
         pending = await self.store.outbox(game_id)
         upcoming = [t for t in (record.deadline_ms, now_ms() + LEASE_MS if pending else 0) if t]
         await self.store.settle(game_id, claim, min(upcoming) if upcoming else None)
+        # A commit elsewhere during the lease may have set a deadline this settle just overwrote:
+        # the game as it stands now is scheduled again (a lower time always wins).
+        latest = await self.store.load(game_id)
+        if latest is not None:
+            deadline = GameRecord.from_bytes(latest.state).deadline_ms
+            if deadline:
+                await self.store.schedule(game_id, deadline)
+
+    async def sweep_index(self) -> None:
+        """Drop index entries of games that expired, a bounded batch per owner and call."""
+        for owner in await self.store.owners():
+            cursor = self._index_cursors.get(owner, 0)
+            self._index_cursors[owner] = await self.store.sweep_index(owner, cursor, INDEX_BATCH)
 
 
 
