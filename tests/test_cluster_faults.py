@@ -158,3 +158,40 @@ def test_a_master_killed_under_load_leaves_every_shard_writable_and_every_watch_
         finally:
             for watcher in watchers:
                 watcher.stop()
+
+
+def test_the_game_lifecycle_works_across_the_shards_of_a_cluster(server):
+    """Listing, turn deadlines swept, events, history and deletion with games on every shard."""
+    from cardgame.v1 import enums_pb2 as enums
+    from cardgame.v1 import lifecycle_pb2 as lc
+
+    mark = f"c{random.randrange(10**9)}"
+    with grpc.insecure_channel(server.address) as channel:
+        stub = pb_grpc.GameServiceStub(channel)
+        events = stub.WatchEvents(pb.WatchEventsRequest(), timeout=30)
+        games = []
+        for i in range(12):
+            request = _request()
+            request.labels["run"] = mark
+            request.seats[0].external_player_id = f"{mark}-{i % 2}"
+            request.lifecycle.turn_timeout_ms = 1000
+            games.append(stub.CreateGame(request, timeout=10))
+        listed = stub.ListGames(pb.ListGamesRequest(labels={"run": mark}, page_size=200), timeout=10)
+        assert [g.game_id for g in listed.games] == [g.game_id for g in reversed(games)]
+        odd = stub.ListGames(pb.ListGamesRequest(external_player_id=f"{mark}-1"), timeout=10)
+        assert {g.game_id for g in odd.games} == {g.game_id for g in games[1::2]}
+        for game in games:  # deal, then leave the human's turns to the clock
+            _move(stub, game.game_id, game.seat_tokens[0].token, within_s=5)
+        timed_out: set[str] = set()
+        ours = {g.game_id for g in games}
+        for message in events:
+            if message.event.kind == lc.EVENT_KIND_TIMEOUT and message.event.game_id in ours:
+                timed_out.add(message.event.game_id)
+                if timed_out == ours:
+                    break
+        events.cancel()
+        history = stub.GetHistory(pb.GetHistoryRequest(game_id=games[0].game_id), timeout=10)
+        assert any(e.note == "timeout" for e in history.entries)
+        stub.DeleteGame(pb.DeleteGameRequest(game_id=games[0].game_id), timeout=10)
+        left = stub.ListGames(pb.ListGamesRequest(labels={"run": mark}, status=enums.GAME_STATUS_IN_PLAY), timeout=10)
+        assert games[0].game_id not in {g.game_id for g in left.games} and len(left.games) == 11
