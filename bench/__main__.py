@@ -1,9 +1,10 @@
 """`make bench`: every benchmark, one `name value` line per figure."""
 
-from bench import engine_hands, redis_bytes, service_moves, views
+from bench import engine_hands, lifecycle, redis_bytes, service_moves, views
 
 if __name__ == "__main__":
     engine_hands.main()
     views.main()
     service_moves.main()
     redis_bytes.main()
+    lifecycle.main()

@@ -58,14 +58,17 @@ class Sweeper:
                 except StoreUnavailable as exc:
                     log.warning("sweep of shard %d failed (%s); retrying", shard, exc)
                     await asyncio.sleep(1.0)
+                except Exception:  # never let one game stop the sweeping of all the others
+                    log.exception("sweep of shard %d failed; its games are due again after their lease", shard)
+                    await asyncio.sleep(1.0)
             if not busy:
                 await asyncio.sleep(self.interval_s)
 
     async def sweep(self, shard: int) -> bool:
         """Attend to the due games of one shard; whether there were any."""
         claims = await self.store.claim_due(shard, now_ms(), LEASE_MS, BATCH)
-        for game_id, claim in claims:
-            await self.attend(game_id, claim)
+        if claims:  # concurrently, so one game's store round trips overlap the next one's work
+            await asyncio.gather(*(self.attend(game_id, claim) for game_id, claim in claims))
         return bool(claims)
 
     async def attend(self, game_id: str, claim: int) -> None:
