@@ -37,6 +37,7 @@ from .core.actions import (
 from .core.cards import card_name, cards_text, parse_card, parse_cards, parse_deck
 from .core.dealing import Chance
 from .core.errors import IllegalAction, Reason
+from .core.hidden import Hidden, Place
 from .core.records import HandRecord
 from .core.table import NOBODY, Phase, Seat, TableState
 from .core.views import SeatInfo, SideInfo, View
@@ -47,8 +48,10 @@ from .game import (
     Score,
     apply,
     check_deck,
+    determinize,
     fold,
     game_of,
+    hidden,
     legal_actions,
     new_game,
     register,
@@ -75,7 +78,7 @@ __all__ = [
     "Action", "Kind", "action_name", "bid", "exchange", "exchange_of", "kind_of", "name_suit", "parse_action",
     "payload_of", "play", "card_name", "cards_text", "parse_card", "parse_cards", "parse_deck", "Chance",
     "IllegalAction", "Reason", "HandRecord", "NOBODY", "Phase", "Seat", "TableState", "GameState", "SeatInfo",
-    "SideInfo", "View", "GAMES", "Game", "LogEntry", "Score", "apply", "check_deck", "fold", "game_of",
-    "legal_actions", "new_game", "register", "replay", "score", "side_bags", "state_from_bytes", "state_from_dict",
-    "unregister", "view", "BuckEuchreOptions", "SpadesOptions",
+    "SideInfo", "View", "GAMES", "Game", "LogEntry", "Score", "apply", "check_deck", "determinize", "fold",
+    "game_of", "hidden", "Hidden", "Place", "legal_actions", "new_game", "register", "replay", "score", "side_bags",
+    "state_from_bytes", "state_from_dict", "unregister", "view", "BuckEuchreOptions", "SpadesOptions",
 ]

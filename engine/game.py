@@ -23,6 +23,7 @@ from .core.actions import DEAL, Action
 from .core.cards import Card, card_name, to_set
 from .core.dealing import Chance
 from .core.errors import IllegalAction, Reason
+from .core.hidden import Hidden
 from .core.options import GameOptions
 from .core.records import HandRecord
 from .core.table import Phase, Seat, TableState
@@ -45,7 +46,11 @@ class Game:
       (raising IllegalAction with nothing changed), drawing randomness from ``rng`` only when
       ``chance`` is None, and returns the chance outcome it used (None if it used none);
     - ``view(state, seat)`` is what ``seat`` (None: a spectator) may know, legal actions included;
-    - ``bags(state)`` each side's carried bags, for games that count them.
+    - ``bags(state)`` each side's carried bags, for games that count them;
+    - optionally, for search bots, ``hidden(view)`` what the viewer cannot see (the unknown cards
+      and the places they may be in) and ``determinize(view, hidden, fills)`` the whole state in
+      which those places hold ``fills``, which the viewer cannot tell from the real one
+      (``engine.core.hidden``).
     """
 
     name: str
@@ -59,6 +64,8 @@ class Game:
     apply: Mapping[Phase, ApplyStep]
     view: Callable[[Any, Seat | None], View]
     bags: Callable[[Any], list[int]] | None = None
+    hidden: Callable[[View], Hidden] | None = None
+    determinize: Callable[[View, Hidden, Sequence[Sequence[Card]]], TableState] | None = None
     deck_mask: int = field(init=False)
 
     def __post_init__(self) -> None:
@@ -168,6 +175,38 @@ def view(state: TableState, seat: Seat | None) -> View:
     if seat is not None and not 0 <= seat < state.n:
         seat = None
     return GAMES[state.variant].view(state, seat)
+
+
+def _searchable(view: View) -> Game:
+    game = game_of(view.variant)
+    if game.hidden is None or game.determinize is None:
+        raise ValueError(f"{view.variant} cannot build states from a view (it has no determinize hook)")
+    if view.viewer is None:
+        raise ValueError("a spectator's view: determinizing needs a seat's view")
+    return game
+
+
+def hidden(view: View) -> Hidden:
+    """What the viewer of ``view`` cannot see: the unknown cards and the places they may be in.
+
+    ValueError for a spectator's view or a game without the hook.
+    """
+    hook = _searchable(view).hidden
+    assert hook is not None
+    return hook(view)
+
+
+def determinize(view: View, fills: Sequence[Sequence[Card]]) -> TableState:
+    """A whole state consistent with ``view`` in which ``hidden(view).places[i]`` holds ``fills[i]``.
+
+    The viewer's view of it is ``view`` again. ValueError when the fills do not fit the places,
+    for a spectator's view, or for a game without the hook.
+    """
+    game = _searchable(view)
+    assert game.hidden is not None and game.determinize is not None
+    places = game.hidden(view)
+    places.check(fills)
+    return game.determinize(view, places, fills)
 
 
 @dataclass

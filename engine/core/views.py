@@ -28,6 +28,8 @@ class SeatInfo:
     card_count: int
     last_call: str             # notation of its last bid / trump / drop action, "" if none
     rules: Any = None          # the game's own per-seat facts
+    void_suits: tuple[int, ...] = ()   # suits it showed it holds none of this hand (did not follow)
+    played: list[Card] = field(default_factory=list)   # the cards it played this hand (the trick's too)
 
 
 @dataclass
@@ -75,6 +77,9 @@ class View:
     rules: Any = None          # the game's own view facts
 
 
+_SUITS_IN = tuple(tuple(suit for suit in range(4) if bits >> suit & 1) for bits in range(16))
+
+
 @lru_cache(maxsize=1024)
 def _call_name(action: Action) -> str:
     return A.action_name(action)
@@ -93,10 +98,11 @@ def table_view(state: TableState, viewer: Seat | None, legal: Sequence[Action],
     ``exchange`` is the viewer's (eligible cards, fewest, most) choice, shown as one rule
     instead of every combination; ``bids`` the seats' trick bids (negative: none shown).
     """
-    calls, tricks, hands = state.calls, state.tricks, state.hands
+    calls, tricks, hands, voids, played = state.calls, state.tricks, state.hands, state.voids, state.played
     seats = [
         SeatInfo(s, bids[s] if bids is not None and bids[s] >= 0 else None, tricks[s], hands[s].bit_count(),
-                 _call_name(calls[s]) if calls[s] else "")
+                 _call_name(calls[s]) if calls[s] else "", None, _SUITS_IN[voids >> 4 * s & 15],
+                 card_list(played[s]) if played[s] else [])
         for s in range(state.n)
     ]
     last = state.last_trick

@@ -4,6 +4,7 @@ staying in or dropping out, and scores counting down from 25 to 0."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NoReturn
 
@@ -12,6 +13,7 @@ from ..core.actions import Action, Kind
 from ..core.cards import CLUBS, EUCHRE_DECK, SUIT_LETTERS, SUITS, card_list, card_name, cards_text
 from ..core.dealing import Chance, deal_round_robin, open_hand
 from ..core.errors import Reason
+from ..core.hidden import Hidden, Place, filled, mask, public_cards, restore_table, shown_out
 from ..core.options import GameOptions, check_flag, check_range
 from ..core.records import HandRecord, Record, record_base
 from ..core.rules import (
@@ -31,6 +33,10 @@ from ..game import Game
 
 NAME = "buck_euchre"
 NO_TRUMP = 4  # trump settled as "no trump"
+_PLAY = int(Kind.PLAY)
+# Phases looked up once: reading an enum member costs more than the comparison in a legal step.
+_DEAL, _ORDER_UP, _DEALER_DISCARD, _NAME_TRUMP, _DROP_OUT, _PLAYING = (
+    Phase.DEAL, Phase.ORDER_UP, Phase.DEALER_DISCARD, Phase.NAME_TRUMP, Phase.DROP_OUT, Phase.PLAY)
 
 
 BUCK_EUCHRE_RANGES = {"starting_score": (1, 100), "maker_requirement": (0, 5), "penalty": (0, 25)}
@@ -113,6 +119,7 @@ class BuckEuchreRules:
     turn_up: int | None
     turn_up_turned_down: bool
     maker: int | None
+    dealer_discard: int | None = None   # shown to the dealer only, once it has discarded
 
 
 @dataclass(frozen=True)
@@ -154,20 +161,20 @@ def legal(state: BuckEuchreState, seat: Seat) -> list[Action]:
     if seat != state.turn:
         return []
     phase = state.phase
-    if phase == Phase.PLAY:
+    if phase == _PLAYING:
         rules = euchre_rules(state.trump)
         hand = state.hands[seat]
         mask = rules.follow(hand, rules.suit[state.trick_cards[0]]) if state.trick_cards else hand
         return A.play_actions(mask)
-    if phase == Phase.DEAL:
+    if phase == _DEAL:
         return [A.DEAL]
-    if phase == Phase.ORDER_UP:
+    if phase == _ORDER_UP:
         return [A.ORDER_UP, A.PASS]
-    if phase == Phase.DEALER_DISCARD:
+    if phase == _DEALER_DISCARD:
         return [A.exchange(1 << c) for c in card_list(state.hands[seat])]
-    if phase == Phase.NAME_TRUMP:
+    if phase == _NAME_TRUMP:
         return [A.PASS] + [A.name_suit(s) for s in SUITS if _may_name(state, s)]
-    if phase == Phase.DROP_OUT:
+    if phase == _DROP_OUT:
         return [A.STAY_IN, A.DROP_OUT]
     return []
 
@@ -327,26 +334,32 @@ def _start_play(state: BuckEuchreState) -> None:
 def apply_play(state: BuckEuchreState, seat: Seat, action: Action, rng: random.Random,
                chance: Chance | None = None) -> Chance | None:
     """Play a card; follow the led suit (the left bower counts as trump) when possible."""
-    if action & 15 != Kind.PLAY:
+    if action & 15 != _PLAY:
         _wrong_phase(state, action)
-    require_turn(state, seat)
+    if seat != state.turn:
+        require_turn(state, seat)
     card = action >> 4
     hand = state.hands[seat]
     if not has(hand, card):
         reject(Reason.CARD_NOT_IN_HAND, f"seat {seat} does not hold {card_name(card) if 0 <= card < 52 else card}")
     rules = euchre_rules(state.trump)
-    if state.trick_cards:
-        led = rules.suit[state.trick_cards[0]]
-        if rules.suit[card] != led and hand & rules.masks[led]:
-            reject(Reason.MUST_FOLLOW_SUIT,
-                   f"{card_name(card)} does not follow {SUIT_LETTERS[led]} and seat {seat} holds one")
-    state.hands[seat] = hand ^ (1 << card)
+    trick = state.trick_cards
+    if trick:
+        led = rules.suit[trick[0]]
+        if rules.suit[card] != led:
+            if hand & rules.masks[led]:
+                reject(Reason.MUST_FOLLOW_SUIT,
+                       f"{card_name(card)} does not follow {SUIT_LETTERS[led]} and seat {seat} holds one")
+            state.voids |= 1 << (4 * seat + led)      # shown out of the led suit (left bower: trump)
+    bit = 1 << card
+    state.hands[seat] = hand ^ bit
+    state.played[seat] |= bit
     state.trick_seats.append(seat)
-    state.trick_cards.append(card)
-    if len(state.trick_cards) < state.active.bit_count():
+    trick.append(card)
+    if len(trick) < state.active.bit_count():
         state.turn = _next_active(state, seat)
         return None
-    finish_trick(state, rules.winner(state.trick_cards)[0])
+    finish_trick(state, rules.winner(trick)[0])
     if sum(state.tricks) == HAND_SIZE:
         _end_hand(state)
     return None
@@ -390,10 +403,101 @@ def view(state: BuckEuchreState, seat: Seat | None) -> View:
         v.rules = BuckEuchreRules(
             trump=state.trump if 0 <= state.trump < 4 else None, no_trump=state.trump == NO_TRUMP,
             turn_up=state.turnup, turn_up_turned_down=state.turned_down,
-            maker=state.maker if state.maker != NOBODY else None)
+            maker=state.maker if state.maker != NOBODY else None,
+            dealer_discard=state.dealer_discard if seat == state.dealer and state.dealer_discard != NO_CARD else None)
     else:
         v.rules = BuckEuchreRules(None, False, None, False, None)
     return v
+
+
+# ---- determinizing: the hidden cards of a seat's view, and states built from a view ----
+
+KITTY_SIZE = 3
+
+
+def _turn_up_taken(view: View) -> bool:
+    """Whether the dealer took the turn-up into its hand (ordered up, or a club turn-up)."""
+    return view.phase in (Phase.DEALER_DISCARD, Phase.DROP_OUT, Phase.PLAY) and not view.rules.turn_up_turned_down
+
+
+def _turn_up_place(view: View) -> str:
+    """Where the turn-up is when the viewer cannot see it: "hand" (the dealer's), "discard", or
+    "" when the viewer knows (not taken, played, or the viewer is the dealer). The dealer is
+    taken to keep a turn-up it took (it is trump) unless it has shown out of trump or holds no card."""
+    up = view.rules.turn_up
+    if not _turn_up_taken(view) or view.viewer == view.dealer or public_cards(view) >> up & 1:
+        return ""
+    if view.phase == Phase.DEALER_DISCARD:
+        return "hand"
+    dealer = view.seats[view.dealer]
+    out = euchre_rules(view.rules.trump).suit[up] in dealer.void_suits or not dealer.card_count
+    return "discard" if out else "hand"
+
+
+def hidden(view: View) -> Hidden:
+    """The cards the viewer cannot see: the other hands (those who dropped out included), the
+    kitty, and the dealer's discard."""
+    me = view.viewer
+    assert me is not None
+    if view.phase in (Phase.DEAL, Phase.GAME_OVER):
+        return Hidden(0, ())
+    rules: BuckEuchreRules = view.rules
+    up = rules.turn_up
+    assert up is not None    # every view of a hand in play shows the turn-up
+    known = mask(view.hand) | public_cards(view) | 1 << up
+    if rules.dealer_discard is not None:
+        known |= 1 << rules.dealer_discard
+    unknown = EUCHRE_DECK & ~known
+    trump_rules = euchre_rules(rules.trump)
+    where = _turn_up_place(view)
+    places = []
+    for info in view.seats:
+        s = info.seat
+        if s == me:
+            continue
+        count = info.card_count - (s == view.dealer and where == "hand")
+        places.append(Place("hand", s, count, unknown & ~shown_out(view, s, trump_rules.masks)))
+    places.append(Place("kitty", -1, KITTY_SIZE, unknown))
+    if view.phase in (Phase.DROP_OUT, Phase.PLAY) and _turn_up_taken(view) and me != view.dealer and where != "discard":
+        places.append(Place("discard", view.dealer, 1, unknown))
+    return Hidden(unknown, tuple(p for p in places if p.size))
+
+
+def determinize(view: View, places: Hidden, fills: Sequence[Sequence[int]]) -> BuckEuchreState:
+    """The Buck Euchre state of ``view`` with the places of ``places`` (its ``hidden``) holding ``fills``."""
+    me = view.viewer
+    assert me is not None
+    state = new_state(view.options, view.dealer)
+    restore_table(state, view)
+    state.hands[me] = mask(view.hand)
+    state.looked = 15 if view.hand is not None else 0
+    if view.phase in (Phase.DEAL, Phase.GAME_OVER):
+        return state
+    got = filled(places, fills)
+    rules: BuckEuchreRules = view.rules
+    for s in range(4):
+        if s != me:
+            state.hands[s] = mask(got.get(("hand", s)))
+    up = rules.turn_up
+    assert up is not None
+    where = _turn_up_place(view)
+    if where == "hand":
+        state.hands[view.dealer] |= 1 << up
+    state.turnup = up
+    trump = rules.trump
+    state.trump = trump if trump is not None else NO_TRUMP if rules.no_trump else NO_CARD
+    state.maker = rules.maker if rules.maker is not None else NOBODY
+    state.active = 15 & ~sum(1 << info.seat for info in view.seats if info.rules.dropped_out)
+    state.kitty = mask(got.get(("kitty", -1)))
+    state.turned_down = rules.turn_up_turned_down
+    state.clubs = up // 13 == CLUBS and view.options.club_turn_up_forces_clubs
+    if rules.dealer_discard is not None:
+        state.dealer_discard = rules.dealer_discard
+    elif where == "discard":
+        state.dealer_discard = up
+    elif ("discard", view.dealer) in got:
+        state.dealer_discard = got[("discard", view.dealer)][0]
+    return state
 
 
 APPLY = {Phase.DEAL: apply_deal, Phase.ORDER_UP: apply_order_up,
@@ -409,4 +513,5 @@ def new_state(options: BuckEuchreOptions, first_dealer: Seat) -> BuckEuchreState
 
 
 GAME = Game(name=NAME, seats=4, cards=tuple(DECK), options_type=BuckEuchreOptions, state_type=BuckEuchreState,
-            record_type=BuckEuchreHandRecord, new_state=new_state, legal=LEGAL, apply=APPLY, view=view)
+            record_type=BuckEuchreHandRecord, new_state=new_state, legal=LEGAL, apply=APPLY, view=view,
+            hidden=hidden, determinize=determinize)

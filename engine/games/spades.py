@@ -6,18 +6,19 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ..core import actions as A
 from ..core.actions import PLAYS_BY_SUIT, Action, Kind
-from ..core.cards import SPADES, SUIT_MASKS, card_list, card_name, cards_text
+from ..core.cards import BITS, SPADES, SUIT_MASKS, card_list, card_name, cards_text
 from ..core.choices import ExchangeChoices
 from ..core.dealing import Chance, deal_round_robin, open_hand
 from ..core.errors import Reason
+from ..core.hidden import Hidden, Place, filled, mask, public_cards, restore_table, shown_out
 from ..core.options import GameOptions, check_flag, check_range
 from ..core.records import HandRecord, Record, record_base
 from ..core.rules import check_cards, end_game_or_pass_deal, finish_trick, reject, require_turn, wrong_phase
 from ..core.table import NO_BID, NO_CARD, NOBODY, Phase, Seat, TableState
-from ..core.tricks import SPADES_RULES
 from ..core.views import View, table_view
 from ..game import Game
 from .spades_scoring import DOUBLE_NIL_BID, SideScore, spades_side, spades_winners
@@ -28,7 +29,7 @@ BIDS = [A.bid(n) for n in range(14)]
 SPADE_MASK = SUIT_MASKS[SPADES]
 NON_SPADES = SUIT_MASKS[0] | SUIT_MASKS[1] | SUIT_MASKS[2]
 _CLUB_PLAYS, _DIAMOND_PLAYS, _HEART_PLAYS, _SPADE_PLAYS = PLAYS_BY_SUIT
-_PLAY = int(Kind.PLAY)
+_PLAY, _BID = int(Kind.PLAY), int(Kind.BID)
 
 
 SPADES_RANGES = {"target_score": (100, 5000), "bag_limit": (5, 50), "bag_penalty": (0, 500),
@@ -143,31 +144,45 @@ def apply_play(state: SpadesState, seat: Seat, action: Action, rng: random.Rando
     if seat != state.turn:
         require_turn(state, seat)
     card = action >> 4
-    hand = state.hands[seat]
+    hands = state.hands
+    hand = hands[seat]
     if card > 51 or not hand >> card & 1:
         reject(Reason.CARD_NOT_IN_HAND, f"seat {seat} does not hold {_name(card)}")
     suit = card // 13
     trick = state.trick_cards
     if trick:
         led = trick[0] // 13
-        if suit != led and hand & SUIT_MASKS[led]:
-            reject(Reason.MUST_FOLLOW_SUIT,
-                   f"{card_name(card)} does not follow {'CDHS'[led]} and seat {seat} holds one")
-        if suit == SPADES and led != SPADES:
-            state.broken = True
+        if suit != led:
+            if hand & SUIT_MASKS[led]:
+                reject(Reason.MUST_FOLLOW_SUIT,
+                       f"{card_name(card)} does not follow {'CDHS'[led]} and seat {seat} holds one")
+            state.voids |= 1 << (4 * seat + led)      # shown out of the led suit
+            if suit == SPADES:
+                state.broken = True
     elif suit == SPADES and not state.broken:
         if hand & ~SPADE_MASK:
             reject(Reason.SPADES_NOT_BROKEN, f"{card_name(card)} cannot be led before spades are broken")
         state.broken = True
-    state.hands[seat] = hand ^ (1 << card)
+        state.voids |= 7 << 4 * seat                   # leading an unbroken spade: it holds nothing else
+    bit = 1 << card
+    hands[seat] = hand ^ bit
+    state.played[seat] |= bit
     state.trick_seats.append(seat)
     trick.append(card)
     n = state.n
     if len(trick) < n:
         state.turn = (seat + 1) % n
         return None
-    finish_trick(state, SPADES_RULES.winner(trick)[0])
-    if not any(state.hands):
+    # the winner: the highest spade, else the highest card of the led suit (cards rank by number)
+    if n == 4:
+        a, b, c, d = trick
+        cards = BITS[a] | BITS[b] | BITS[c] | BITS[d]
+    else:
+        a, b = trick
+        cards = BITS[a] | BITS[b]
+    high = cards & SPADE_MASK or cards & SUIT_MASKS[a // 13]
+    finish_trick(state, trick.index(high.bit_length() - 1))
+    if not any(hands):
         end_hand(state)
     return None
 
@@ -263,10 +278,10 @@ def apply_bid(state: SpadesState, seat: Seat, action: Action, rng: random.Random
     if action == A.REVEAL:
         reveal(state, seat)
         return None
-    if kind != Kind.BID and action != A.DOUBLE_NIL:
+    if kind != _BID and action != A.DOUBLE_NIL:
         wrong_phase(state, A.action_name(action))
     require_turn(state, seat)
-    if kind == Kind.BID:
+    if kind == _BID:
         tricks = action >> 4
         if not 0 <= tricks <= 13:
             reject(Reason.INVALID_BID, f"a bid is 0 (Nil) to 13 tricks, not {tricks}")
@@ -378,6 +393,107 @@ def view(state: SpadesState, seat: Seat | None) -> View:
     return v
 
 
+# ---- determinizing: the hidden cards of a seat's view, and states built from a view ----
+
+FULL_DECK = (1 << 52) - 1
+
+
+def view_bids(view: View) -> list[int]:
+    """Each seat's bid as the state keeps it (Double Nil and no bid included), from a view."""
+    return [info.bid if info.bid is not None else DOUBLE_NIL_BID if info.rules.double_nil else NO_BID
+            for info in view.seats]
+
+
+def exchanging(view: View) -> int:
+    """Bit per seat: the seat takes part in this hand's Double Nil exchange (four-player Spades)."""
+    if view.options.exchange_size <= 0:
+        return 0
+    dn = [info.rules.double_nil for info in view.seats]
+    return sum(15 & (5 << a) for a in (0, 1) if dn[a] != dn[a + 2])
+
+
+def hidden(view: View) -> Hidden:
+    """The cards the viewer cannot see: the other hands (its own until it looks), and during the
+    exchange the cards a seat has chosen to give but not yet swapped."""
+    me = view.viewer
+    assert me is not None
+    rules: SpadesRules = view.rules
+    hand = mask(view.hand)
+    known = hand | public_cards(view)
+    given, received = mask(rules.exchange_given), mask(rules.exchange_received)
+    partner_holds = given & ~known if received else 0   # what I gave is in my partner's hand now
+    unknown = FULL_DECK & ~known & ~partner_holds if view.phase not in (Phase.DEAL, Phase.GAME_OVER) else 0
+    places = []
+    k = view.options.exchange_size
+    for info in view.seats:
+        s = info.seat
+        count = info.card_count
+        if s == me:
+            if view.hand is None and count:
+                places.append(Place("hand", s, count, unknown))
+            continue
+        allowed = unknown & ~shown_out(view, s, SUIT_MASKS)
+        if s == me ^ 2:
+            count -= partner_holds.bit_count()
+        if _gift_pending(view, s):
+            places.append(Place("gift", s, k, allowed))
+            count -= k
+        if count:
+            places.append(Place("hand", s, count, allowed))
+    return Hidden(unknown, tuple(places))
+
+
+def _gift_pending(view: View, s: Seat) -> bool:
+    """Whether ``s`` has chosen its exchange cards and is waiting for its partner to choose."""
+    seats = view.seats
+    return view.phase == Phase.EXCHANGE and seats[s].rules.exchange_done and not seats[s ^ 2].rules.exchange_done
+
+
+S = TypeVar("S", bound=SpadesState)
+
+
+def restore_spades(state: S, view: View) -> S:
+    """Set the Spades fields both variants share (bids, spades broken, bags, looking) from a view."""
+    restore_table(state, view)
+    state.bids = view_bids(view)
+    state.broken = view.rules.spades_broken
+    state.bags = [side.bags for side in view.sides]
+    state.looked = sum(1 << info.seat for info in view.seats if info.rules.has_looked)
+    return state
+
+
+def determinize(view: View, places: Hidden, fills: Sequence[Sequence[int]]) -> SpadesState:
+    """The four-player Spades state of ``view`` with the places of ``places`` (its ``hidden``) holding ``fills``."""
+    me = view.viewer
+    assert me is not None
+    state = restore_spades(new_state(view.options, view.dealer), view)
+    got = filled(places, fills)
+    rules: SpadesRules = view.rules
+    given, received = mask(rules.exchange_given), mask(rules.exchange_received)
+    known = public_cards(view) | mask(view.hand)
+    for s in range(4):
+        cards = mask(got.get(("hand", s))) | mask(got.get(("gift", s)))
+        state.hands[s] = mask(view.hand) if s == me and view.hand is not None else cards
+    if received:
+        state.hands[me ^ 2] |= given & ~known
+    exchange = exchanging(view)
+    for info in view.seats:
+        s = info.seat
+        if not info.rules.exchange_done:
+            continue
+        if s == me:
+            state.xgiven[s], state.xgot[s] = given, received
+        elif _gift_pending(view, s):
+            state.xgiven[s] = mask(got[("gift", s)])
+        elif s == me ^ 2:
+            state.xgiven[s], state.xgot[s] = received, given
+        else:
+            state.xgiven[s] = 0        # swapped between the other two: which cards is never shown
+    if view.phase == Phase.EXCHANGE:
+        state.xneed = sum(1 << s for s in range(4) if exchange >> s & 1 and not view.seats[s].rules.exchange_done)
+    return state
+
+
 APPLY = {Phase.DEAL: apply_deal, Phase.BID: apply_bid, Phase.EXCHANGE: apply_exchange,
          Phase.PLAY: apply_play}
 LEGAL = {Phase.DEAL: legal_deal, Phase.BID: legal_bid, Phase.EXCHANGE: exchange_actions,
@@ -391,4 +507,4 @@ def new_state(options: SpadesOptions, first_dealer: Seat) -> SpadesState:
 
 GAME = Game(name=NAME, seats=4, cards=tuple(DECK), options_type=SpadesOptions, state_type=SpadesState,
             record_type=SpadesHandRecord, new_state=new_state, legal=LEGAL, apply=APPLY, view=view,
-            bags=lambda state: state.bags[:])
+            bags=lambda state: state.bags[:], hidden=hidden, determinize=determinize)

@@ -9,9 +9,10 @@ from dataclasses import dataclass
 
 from ..core import actions as A
 from ..core.actions import Action, Kind
-from ..core.cards import card_list
+from ..core.cards import SUIT_MASKS, card_list, to_set
 from ..core.dealing import Chance, open_hand
 from ..core.errors import Reason
+from ..core.hidden import Hidden, Place, filled, mask, public_cards, shown_out
 from ..core.rules import check_cards, reject, require_turn, wrong_phase
 from ..core.table import NO_BID, NO_CARD, Phase, Seat
 from ..core.views import View
@@ -19,6 +20,7 @@ from ..game import Game
 from .spades import (
     BIDS,
     DECK,
+    FULL_DECK,
     SpadesHandRecord,
     SpadesOptions,
     SpadesRules,
@@ -27,12 +29,16 @@ from .spades import (
     exchange_actions_for,
     exchanged,
     legal_play,
+    restore_spades,
     spades_view,
     start_play,
 )
 from .spades_scoring import DOUBLE_NIL_BID
 
 NAME = "spades2"
+# Looked up once: reading an enum member costs more than the comparison in a legal or draw step.
+_PLAYING, _DRAWING, _BIDDING, _DEALING, _EXCHANGING = Phase.PLAY, Phase.DRAW, Phase.BID, Phase.DEAL, Phase.EXCHANGE
+_KEEP = int(Kind.DRAW_KEEP)
 MAX_PUT_ASIDE = 3
 
 
@@ -70,21 +76,21 @@ class Spades2Rules(SpadesRules):
 def legal(state: Spades2State, seat: Seat) -> Sequence[Action]:
     """Every action open to ``seat`` now in two-player Spades."""
     phase = state.phase
-    if phase == Phase.PLAY:
+    if phase == _PLAYING:
         return legal_play(state, seat)
     if seat != state.turn:
         return []
-    if phase == Phase.DRAW:
+    if phase == _DRAWING:
         out = [A.DRAW_KEEP, A.DRAW_DISCARD]
         if (state.options.double_nil_allowed and state.draw_turns[seat] == 0
                 and state.bids[seat] != DOUBLE_NIL_BID):
             out.append(A.DOUBLE_NIL)
         return out
-    if phase == Phase.BID:
+    if phase == _BIDDING:
         return BIDS[:]
-    if phase == Phase.DEAL:
+    if phase == _DEALING:
         return [A.DEAL]
-    if phase == Phase.EXCHANGE:
+    if phase == _EXCHANGING:
         return exchange_actions_for(exchange_choice(state, seat))
     return []
 
@@ -135,7 +141,7 @@ def apply_draw(state: Spades2State, seat: Seat, action: Action, rng: random.Rand
     nxt = state.deck[state.pos]
     state.pos += 1
     state.seen[seat] |= 1 << nxt
-    kept, dropped = (state.offered, nxt) if kind == Kind.DRAW_KEEP else (nxt, state.offered)
+    kept, dropped = (state.offered, nxt) if kind == _KEEP else (nxt, state.offered)
     state.hands[seat] |= 1 << kept
     state.discards |= 1 << dropped
     state.discarded[seat] |= 1 << dropped
@@ -237,6 +243,92 @@ def view(state: Spades2State, seat: Seat | None) -> View:
     return v
 
 
+# ---- determinizing: the hidden cards of a seat's view, and states built from a view ----
+
+def hidden(view: View) -> Hidden:
+    """The cards the viewer cannot see: the other player's hand, its discards, the stock (in
+    order) and the card offered to it. The viewer's own discards stay in the pile unless the other
+    player's Double Nil exchange may have drawn them (then up to three of them may be in its hand)."""
+    me = view.viewer
+    assert me is not None
+    if view.phase in (Phase.DEAL, Phase.GAME_OVER):
+        return Hidden(0, ())
+    opp = 1 - me
+    rules: Spades2Rules = view.rules
+    hand = mask(view.hand)
+    known = hand | public_cards(view) | (1 << rules.offered if rules.offered is not None else 0)
+    mine = mask(rules.seen_discards) & ~known            # my discards, still in the pile ...
+    count = view.seats[opp].card_count
+    allowed = ~shown_out(view, opp, SUIT_MASKS)
+    if view.phase == Phase.DRAW:
+        unknown = FULL_DECK & ~known & ~mine
+        places = [Place("hand", opp, count, unknown), Place("discards", opp, count, unknown),
+                  Place("stock", -1, rules.stock_count, unknown)]
+        if view.turn == opp:
+            places.append(Place("offered", opp, 1, unknown))
+        return Hidden(unknown, tuple(p for p in places if p.size))
+    drew = min(MAX_PUT_ASIDE, view.options.exchange_size, count) if view.seats[opp].rules.exchange_done else 0
+    unknown = FULL_DECK & ~known & ~(mine if not drew else 0)   # ... unless it may have drawn them
+    places = [Place("drawn", opp, drew, unknown & allowed), Place("hand", opp, count - drew, unknown & allowed & ~mine),
+              Place("pile", -1, unknown.bit_count() - count, unknown)]
+    return Hidden(unknown, tuple(p for p in places if p.size))
+
+
+def determinize(view: View, places: Hidden, fills: Sequence[Sequence[int]]) -> Spades2State:
+    """The two-player Spades state of ``view`` with the places of ``places`` (its ``hidden``) holding ``fills``."""
+    me = view.viewer
+    assert me is not None
+    opp = 1 - me
+    state = restore_spades(new_state(view.options, view.dealer), view)
+    rules: Spades2Rules = view.rules
+    hand = mask(view.hand)
+    state.hands[me] = hand
+    state.discarded[me] = seen = mask(rules.seen_discards)   # between hands: the last hand's
+    if view.phase in (Phase.DEAL, Phase.GAME_OVER):
+        _restore_exchanges(state, view)
+        return state
+    got = filled(places, fills)
+    mine = seen & ~hand & ~public_cards(view)
+    state.hands[opp] = mask(got.get(("hand", opp))) | mask(got.get(("drawn", opp)))
+    if view.phase == Phase.DRAW:
+        state.discarded[opp] = mask(got.get(("discards", opp)))
+        state.discards = mine | state.discarded[opp]
+        state.offered = rules.offered if rules.offered is not None else got[("offered", opp)][0]
+        stock = got.get(("stock", -1), [])
+        state.pos = 52 - len(stock)
+        dealt = [c for c in range(52) if c != state.offered and not to_set(stock) >> c & 1]   # drawn before: any order
+        state.deck = dealt + [state.offered] + stock
+        state.draw_turns = [info.card_count for info in view.seats]
+        assert view.turn is not None     # the draw always has a seat to draw
+        state.seen[view.turn] |= 1 << state.offered
+    else:
+        # my discards are placed by the fills only when the other player may have drawn them
+        state.discards = mask(got.get(("pile", -1))) | (0 if ("drawn", opp) in got else mine)
+        state.discarded[opp] = state.discards & ~seen
+        state.deck = list(range(52))
+        state.pos = 52
+        state.draw_turns = [13, 13]
+    state.seen[me] |= hand | seen
+    state.seen[opp] |= state.hands[opp] | state.discarded[opp]
+    _restore_exchanges(state, view)
+    if view.phase == Phase.EXCHANGE:
+        state.xneed = sum(1 << s for s in (0, 1) if state.bids[s] == DOUBLE_NIL_BID
+                          and not view.seats[s].rules.exchange_done)
+    return state
+
+
+def _restore_exchanges(state: Spades2State, view: View) -> None:
+    """The cards put aside and drawn in Double Nil exchanges: the viewer's own, and an empty
+    exchange standing for the other player's (which cards it was is never shown)."""
+    rules: Spades2Rules = view.rules
+    for info in view.seats:
+        if info.rules.exchange_done:
+            s = info.seat
+            own = s == view.viewer
+            state.xgiven[s] = mask(rules.exchange_given) if own else 0
+            state.xgot[s] = mask(rules.exchange_received) if own else 0
+
+
 APPLY = {Phase.DEAL: apply_deal, Phase.DRAW: apply_draw, Phase.EXCHANGE: apply_exchange,
          Phase.BID: apply_bid, Phase.PLAY: apply_play}
 LEGAL: dict[Phase, Callable[[Spades2State, Seat], Sequence[Action]]] = {phase: legal for phase in APPLY}
@@ -250,4 +342,4 @@ def new_state(options: SpadesOptions, first_dealer: Seat) -> Spades2State:
 
 GAME = Game(name=NAME, seats=2, cards=tuple(DECK), options_type=SpadesOptions, state_type=Spades2State,
             record_type=SpadesHandRecord, new_state=new_state, legal=LEGAL, apply=APPLY, view=view,
-            bags=lambda state: state.bags[:])
+            bags=lambda state: state.bags[:], hidden=hidden, determinize=determinize)

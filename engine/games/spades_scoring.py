@@ -49,13 +49,14 @@ def spades_side(bids: list[int], tricks: list[int], score: int, bags: int, bag_l
     >>> r.contract_points, r.bags_gained, r.hand_points
     (50, 2, 52)
     """
-    contract = sum(b for b in bids if b > 0)
-    counted = sum(t for b, t in zip(bids, tricks, strict=True) if b > 0)
+    contract = counted = nil_points = failed_nil_tricks = 0
     nils = []
-    nil_points = 0
-    failed_nil_tricks = 0
     for b, t in zip(bids, tricks, strict=True):
-        if b == 0 or b == DOUBLE_NIL_BID:
+        if b > 0:
+            contract += b
+            counted += t
+            nils.append(NilScore(False, NIL_NONE, 0))
+        elif b == 0 or b == DOUBLE_NIL_BID:
             value = nil_value if b == 0 else double_nil_value
             made = t == 0
             nil_points += value if made else -value
