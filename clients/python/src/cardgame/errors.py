@@ -1,7 +1,10 @@
 """Errors of the GameService as Python exceptions, one class per ErrorInfo reason and per status.
 
 Every class derives from :class:`GameError`, which carries the gRPC status ``code``, the
-``ErrorInfo`` ``reason`` (for illegal moves) and the server's ``message``.
+``ErrorInfo`` ``reason`` (for illegal moves and the other refusals that have one) and the
+server's ``message``. FAILED_PRECONDITION refusals derive from :class:`FailedPrecondition`:
+moves the rules or the seat's state forbid are :class:`IllegalMove`, the rest (a token that
+cannot be given, a game stored in an old format) are not.
 
 >>> error = error_for(grpc.StatusCode.FAILED_PRECONDITION, "it is seat 2's turn", "NOT_YOUR_TURN")
 >>> type(error).__name__, error.reason, isinstance(error, IllegalMove)
@@ -10,6 +13,12 @@ Every class derives from :class:`GameError`, which carries the gRPC status ``cod
 "it is seat 2's turn (NOT_YOUR_TURN)"
 >>> type(error_for(grpc.StatusCode.NOT_FOUND, "no such game")).__name__
 'NotFound'
+>>> limited = error_for(grpc.StatusCode.RESOURCE_EXHAUSTED, "slow down", "RATE_LIMITED")
+>>> type(limited).__name__, isinstance(limited, ResourceExhausted)
+('RateLimited', True)
+>>> left = error_for(grpc.StatusCode.FAILED_PRECONDITION, "the player left", "SEAT_LEFT")
+>>> type(left).__name__, isinstance(left, FailedPrecondition), isinstance(left, IllegalMove)
+('SeatLeft', True, False)
 """
 
 from __future__ import annotations
@@ -29,6 +38,7 @@ class GameError(Exception):
     hint: str = "the server refused the request"
     rpc_error: grpc.RpcError | None = None
     retry_delay: float | None = None  # seconds the server asked to wait before a retry (RetryInfo)
+    attempts: int = 1  # how many times GameClient sent the call before giving up with this error
 
     def __init__(self, message: str = "", *, code: grpc.StatusCode | None = None, reason: str | None = None):
         super().__init__(message)
@@ -58,10 +68,16 @@ class InvalidArgument(GameError):
     hint = "the request is malformed"
 
 
-class IllegalMove(GameError):
-    """A move the rules do not allow now (FAILED_PRECONDITION); ``reason`` says why."""
+class FailedPrecondition(GameError):
+    """The game is not in a state that allows the request (FAILED_PRECONDITION); ``reason`` says why."""
 
     code = grpc.StatusCode.FAILED_PRECONDITION
+    hint = "the game does not allow that now"
+
+
+class IllegalMove(FailedPrecondition):
+    """A move the rules do not allow now (FAILED_PRECONDITION); ``reason`` says why."""
+
     hint = "that move is not allowed now"
 
 
@@ -102,7 +118,7 @@ class Unavailable(GameError):
 
 class ResourceExhausted(GameError):
     """A limit was reached (RESOURCE_EXHAUSTED): the server is at capacity, or this API key created
-    games faster than its rate (reason RATE_LIMITED; ``retry_delay`` says how long to wait)."""
+    games faster than its rate (:class:`RateLimited`; ``retry_delay`` says how long to wait)."""
 
     code = grpc.StatusCode.RESOURCE_EXHAUSTED
     hint = "a limit of the game server was reached"
@@ -115,7 +131,7 @@ class DeadlineExceeded(GameError):
     hint = "the game server did not answer in time"
 
 
-# ---- one class per ErrorInfo reason (all are illegal moves) ----
+# ---- one class per ErrorInfo reason: illegal moves ----
 
 class WrongPhase(IllegalMove):
     """WRONG_PHASE: not an action of this phase or variant, or the game is over."""
@@ -194,9 +210,64 @@ class CannotDropOnClubs(IllegalMove):
     hint = "nobody may drop out when clubs were turned up"
 
 
-BY_REASON: dict[str, type[IllegalMove]] = {cls.reason: cls for cls in (
+class GameOver(IllegalMove):
+    """GAME_OVER: the game has ended, so the seat can no longer leave it or come back."""
+
+    reason = "GAME_OVER"
+    hint = "the game is over"
+
+
+class NotAway(IllegalMove):
+    """NOT_AWAY: "back" was sent for a seat that is not marked away."""
+
+    reason = "NOT_AWAY"
+    hint = "the seat is not marked away"
+
+
+# ---- one class per ErrorInfo reason: other refusals ----
+
+class SeatLeft(FailedPrecondition):
+    """SEAT_LEFT: the seat's player left the game, so the seat gets no new token."""
+
+    reason = "SEAT_LEFT"
+    hint = "the seat's player left the game"
+
+
+class TokenReissued(FailedPrecondition):
+    """TOKEN_REISSUED: a CreateGame retry cannot return a seat's first token, which was replaced."""
+
+    reason = "TOKEN_REISSUED"
+    hint = "a seat was given a new token since the game was created"
+
+
+class TokenSecretChanged(FailedPrecondition):
+    """TOKEN_SECRET_CHANGED: a CreateGame retry on a server whose token secret changed since."""
+
+    reason = "TOKEN_SECRET_CHANGED"
+    hint = "the server's token secret changed since the game was created"
+
+
+class UnsupportedGameFormat(FailedPrecondition):
+    """UNSUPPORTED_GAME_FORMAT: the game was stored by an older release in a format this one refuses."""
+
+    reason = "UNSUPPORTED_GAME_FORMAT"
+    hint = "the game was stored by an older release of the server"
+
+
+class RateLimited(ResourceExhausted):
+    """RATE_LIMITED: this API key creates games faster than the server allows; ``retry_delay`` says
+    how long to wait."""
+
+    reason = "RATE_LIMITED"
+    hint = "games are being created too fast for this API key"
+
+
+REASON_CLASSES: tuple[type[GameError], ...] = (
     WrongPhase, NotYourTurn, CardNotInHand, MustFollowSuit, SpadesNotBroken, InvalidBid, BlindNilAfterLooking,
-    InvalidExchange, SuitTurnedDown, MakerCannotDrop, CannotDropOnClubs)}
+    InvalidExchange, SuitTurnedDown, MakerCannotDrop, CannotDropOnClubs, GameOver, NotAway,
+    SeatLeft, TokenReissued, TokenSecretChanged, UnsupportedGameFormat, RateLimited)
+BY_REASON: dict[tuple[grpc.StatusCode, str], type[GameError]] = {
+    (cls.code, cls.reason or ""): cls for cls in REASON_CLASSES}
 BY_CODE: dict[grpc.StatusCode, type[GameError]] = {cls.code: cls for cls in (
     InvalidArgument, IllegalMove, NotFound, PermissionDenied, Unauthenticated, Aborted, Unavailable,
     DeadlineExceeded, ResourceExhausted)}
@@ -204,8 +275,7 @@ BY_CODE: dict[grpc.StatusCode, type[GameError]] = {cls.code: cls for cls in (
 
 def error_for(code: grpc.StatusCode, message: str = "", reason: str | None = None) -> GameError:
     """The most specific GameError for a status code and an optional ErrorInfo reason."""
-    cls: type[GameError] | None = BY_REASON.get(reason or "") if code == grpc.StatusCode.FAILED_PRECONDITION else None
-    cls = cls or BY_CODE.get(code, GameError)
+    cls = BY_REASON.get((code, reason or "")) or BY_CODE.get(code, GameError)
     return cls(message, code=code, reason=reason)
 
 
