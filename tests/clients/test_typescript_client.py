@@ -1,5 +1,7 @@
-"""The TypeScript client (clients/typescript) against a live server: `npm test` plays whole games,
-over the gRPC port and over the HTTP port (Connect JSON and binary, gRPC-Web).
+"""The TypeScript client (clients/typescript) against live servers: `npm test` plays whole games,
+over the gRPC port and over the HTTP port (Connect JSON and binary, gRPC-Web), and calls every
+lifecycle RPC on a second server that requires API keys (with a create rate limit small enough
+to reach, and RetryInfo to wait as it says).
 
 `make test` runs `make clients` first (npm ci + code generation), so node_modules and src/gen
 exist. Without Node.js, npm or those the test fails, saying what is missing: the TypeScript
@@ -17,12 +19,15 @@ from pathlib import Path
 
 import pytest
 
+from service import apikeys
 from service.launcher import ServerProcess, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 TS = ROOT / "clients" / "typescript"
 NPM_TIMEOUT_S = 270  # below pytest-timeout's 300 s, so a hang still shows npm's output
 MIN_NODE_MAJOR = 20
+CREATE_BURST = 20  # games each API key of the keyed server may create at once (then 1 a second)
+KEYS = {name: apikeys.new_key(f"ts-{name}") for name in ("backend", "other", "rate", "rate-http")}
 
 
 def _unavailable(reason: str) -> None:
@@ -49,27 +54,47 @@ def _check_toolchain() -> str:
     return npm
 
 
+def _logs(*servers: ServerProcess) -> str:
+    """The tail of each server's log."""
+    return "".join(f"--- server log {s.address} ---\n{s.log_text()[-5000:]}\n" for s in servers)
+
+
 def test_typescript_client_plays_whole_games(redis_url, redis_run_prefix):
     npm = _check_toolchain()
-    http_port = free_port()
-    with ServerProcess("--http-port", str(http_port), redis_url=redis_url,
-                       prefix=f"{redis_run_prefix}-typescript") as server:
+    http_port, keyed_http_port = free_port(), free_port()
+    server = ServerProcess("--http-port", str(http_port), redis_url=redis_url, prefix=f"{redis_run_prefix}-typescript")
+    keyed = ServerProcess("--http-port", str(keyed_http_port), "--create-rate", "1",
+                          "--create-burst", str(CREATE_BURST), redis_url=redis_url,
+                          prefix=f"{redis_run_prefix}-typescript-keyed",
+                          env={"CARDGAME_API_KEYS": ",".join(entry for _, entry in KEYS.values())})
+    try:
+        server.start()
+        keyed.start()
         env = {**os.environ, "CARDGAME_SERVER": f"http://{server.address}",
-               "CARDGAME_HTTP_SERVER": f"http://127.0.0.1:{http_port}", "NO_COLOR": "1"}
+               "CARDGAME_HTTP_SERVER": f"http://127.0.0.1:{http_port}", "NO_COLOR": "1",
+               "CARDGAME_KEYED_SERVER": f"http://{keyed.address}",
+               "CARDGAME_KEYED_HTTP_SERVER": f"http://127.0.0.1:{keyed_http_port}",
+               "CARDGAME_API_KEY": KEYS["backend"][0], "CARDGAME_OTHER_API_KEY": KEYS["other"][0],
+               "CARDGAME_RATE_API_KEY": KEYS["rate"][0], "CARDGAME_RATE_HTTP_API_KEY": KEYS["rate-http"][0],
+               "CARDGAME_CREATE_BURST": str(CREATE_BURST)}
         started = time.monotonic()
         try:
             result = subprocess.run([npm, "test"], cwd=TS, env=env, capture_output=True, text=True,
                                     timeout=NPM_TIMEOUT_S)
         except subprocess.TimeoutExpired as exc:
             pytest.fail(f"npm test did not finish in {NPM_TIMEOUT_S} s\n--- stdout ---\n{_text(exc.stdout)}\n"
-                        f"--- stderr ---\n{_text(exc.stderr)}\n--- server log ---\n{server.log_text()[-5000:]}",
-                        pytrace=False)
+                        f"--- stderr ---\n{_text(exc.stderr)}\n{_logs(server, keyed)}", pytrace=False)
         elapsed = time.monotonic() - started
         if result.returncode != 0:
             pytest.fail(f"npm test exited with {result.returncode} after {elapsed:.1f} s\n"
                         f"--- stdout ---\n{result.stdout}\n--- stderr ---\n{result.stderr}\n"
-                        f"--- server log ---\n{server.log_text()[-5000:]}", pytrace=False)
+                        f"{_logs(server, keyed)}", pytrace=False)
+    finally:
+        keyed.stop()
+        server.stop()
     assert "# fail 0" in result.stdout, result.stdout
+    for name in ("lifecycle RPCs", "rate-limited createGame", "followEvents"):
+        assert name in result.stdout, f"no test of {name} ran"
 
 
 def test_npm_pack_ships_both_entry_points():

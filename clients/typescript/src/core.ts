@@ -13,16 +13,19 @@ import {
   createClient as createConnectClient,
 } from "@connectrpc/connect";
 
-import { ActionKind } from "./gen/cardgame/v1/enums_pb.js";
+import { ActionKind, type GameStatus } from "./gen/cardgame/v1/enums_pb.js";
 import { type ActRequest, ActRequestSchema, GameService } from "./gen/cardgame/v1/game_service_pb.js";
+import type { Event, GameSummary } from "./gen/cardgame/v1/lifecycle_pb.js";
 import type { GameView, LegalAction } from "./gen/cardgame/v1/view_pb.js";
 
 export * from "./gen/cardgame/v1/enums_pb.js";
 export * from "./gen/cardgame/v1/game_service_pb.js";
+export * from "./gen/cardgame/v1/lifecycle_pb.js";
 export * from "./gen/cardgame/v1/options_pb.js";
 export * from "./gen/cardgame/v1/score_pb.js";
 export * from "./gen/cardgame/v1/view_pb.js";
 export { Code, ConnectError } from "@connectrpc/connect";
+export type { CallOptions, Interceptor } from "@connectrpc/connect";
 
 /** A typed client of cardgame.v1.GameService. */
 export type GameServiceClient = Client<typeof GameService>;
@@ -31,7 +34,13 @@ export type GameServiceClient = Client<typeof GameService>;
 export interface ClientOptions {
   /** A seat token: sent as `authorization: Bearer <token>` on every call (none = spectator). */
   token?: string;
-  /** Extra interceptors, run after the one adding the token. */
+  /**
+   * The backend's API key: sent as `x-api-key` on every call. A server configured with keys
+   * requires it for CreateGame and the backend's calls (ListGames, DeleteGame, ReissueSeatToken,
+   * WatchEvents, Rematch), which act only on games created with the same key id.
+   */
+  apiKey?: string;
+  /** Extra interceptors, run (on every attempt) after the ones adding the token and the API key. */
   interceptors?: Interceptor[];
   /** How often a unary call refused as UNAVAILABLE or RESOURCE_EXHAUSTED is tried again (default 3). */
   retries?: number;
@@ -44,24 +53,64 @@ export interface ClientOptions {
   binary?: boolean;
 }
 
+/** The longest wait a server's RetryInfo may ask for that the retry interceptor waits out. */
+export const MAX_RETRY_DELAY_MS = 5000;
+
 /**
  * Retries a unary call refused as UNAVAILABLE or RESOURCE_EXHAUSTED, after a jittered exponential
- * backoff (from `baseDelayMs`, at most one second). The request is sent again unchanged, its
- * `requestId` included, so a move whose first answer was lost is never applied twice.
+ * backoff (from `baseDelayMs`, at most one second), and never sooner than the `google.rpc.RetryInfo`
+ * the refusal carries asks (a rate-limited CreateGame); a refusal asking for more than
+ * `maxRetryDelayMs` is given up at once. The request is sent again unchanged, its `requestId`
+ * included, so a move whose first answer was lost is never applied twice.
  */
-export function retryInterceptor(retries = 3, baseDelayMs = 50): Interceptor {
+export function retryInterceptor(retries = 3, baseDelayMs = 50, maxRetryDelayMs = MAX_RETRY_DELAY_MS): Interceptor {
   return (next) => async (req) => {
     for (let attempt = 0; ; attempt++) {
+      let askedMs: number | undefined;
       try {
         return await next(req);
       } catch (err) {
         const code = err instanceof ConnectError ? err.code : undefined;
         const retryable = code === Code.Unavailable || code === Code.ResourceExhausted;
-        if (req.stream || !retryable || attempt >= retries) throw err;
+        askedMs = retryDelayMs(err);
+        if (req.stream || !retryable || attempt >= retries || (askedMs ?? 0) > maxRetryDelayMs) throw err;
       }
-      const delayMs = Math.min(baseDelayMs * 2 ** attempt, 1000) * (0.5 + Math.random());
-      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      const backoffMs = Math.min(baseDelayMs * 2 ** attempt, 1000) * (0.5 + Math.random());
+      await sleep(Math.max(backoffMs, askedMs ?? 0), req.signal);
     }
+  };
+}
+
+/** Resolves after `ms` milliseconds, or rejects as soon as `signal` aborts. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(ConnectError.from(signal.reason, Code.Canceled));
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(ConnectError.from(signal?.reason, Code.Canceled));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/**
+ * Gives a unary request whose `requestId` is empty a fresh one (a random UUID) before it is first
+ * sent, so the retries of a mutating call (a move, CreateGame, LeaveGame, ReissueSeatToken,
+ * Rematch) carry the same id and the server applies it once.
+ */
+export function requestIdInterceptor(): Interceptor {
+  return (next) => (req) => {
+    if (!req.stream && "requestId" in req.message && req.message.requestId === "") {
+      return next({ ...req, message: { ...req.message, requestId: newRequestId() } } as typeof req);
+    }
+    return next(req);
   };
 }
 
@@ -77,8 +126,9 @@ export interface TransportSettings {
 }
 
 /**
- * A GameService client on the transport `transportFor` makes: the retry interceptor first, then
- * the one adding the seat token, then the caller's own.
+ * A GameService client on the transport `transportFor` makes: the request id interceptor first,
+ * then the retry interceptor, then the ones adding the seat token and the API key, then the
+ * caller's own.
  */
 export function clientOn(
   transportFor: (settings: TransportSettings) => Transport,
@@ -86,11 +136,17 @@ export function clientOn(
   defaultProtocol: Protocol,
   options: ClientOptions,
 ): GameServiceClient {
-  const interceptors: Interceptor[] = [retryInterceptor(options.retries ?? 3)];
-  const { token } = options;
+  const interceptors: Interceptor[] = [requestIdInterceptor(), retryInterceptor(options.retries ?? 3)];
+  const { token, apiKey } = options;
   if (token !== undefined) {
     interceptors.push((next) => (req) => {
       req.header.set("authorization", `Bearer ${token}`);
+      return next(req);
+    });
+  }
+  if (apiKey !== undefined) {
+    interceptors.push((next) => (req) => {
+      req.header.set("x-api-key", apiKey);
       return next(req);
     });
   }
@@ -111,21 +167,57 @@ export function newRequestId(): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/** The `google.rpc.ErrorInfo` reason of a failed call (e.g. "MUST_FOLLOW_SUIT"), if any. */
-export function errorReason(err: unknown): string | undefined {
+/** The bytes of a failed call's first status detail of type `type` (e.g. "google.rpc.ErrorInfo"). */
+function detailBytes(err: unknown, type: string): Uint8Array | undefined {
   if (!(err instanceof ConnectError)) return undefined;
   for (const detail of err.details) {
-    if ("type" in detail && detail.type === "google.rpc.ErrorInfo") {
-      // ErrorInfo { string reason = 1; string domain = 2; map<string, string> metadata = 3; }
-      const reader = new BinaryReader(detail.value);
-      while (reader.pos < reader.len) {
-        const [field, wireType] = reader.tag();
-        if (field === 1 && wireType === WireType.LengthDelimited) return reader.string();
-        reader.skip(wireType);
-      }
-    }
+    if ("type" in detail && detail.type === type) return detail.value;
   }
   return undefined;
+}
+
+/**
+ * The `google.rpc.ErrorInfo` reason of a failed call (e.g. "MUST_FOLLOW_SUIT", "NOT_AWAY",
+ * "RATE_LIMITED"), if any.
+ */
+export function errorReason(err: unknown): string | undefined {
+  const bytes = detailBytes(err, "google.rpc.ErrorInfo");
+  if (bytes === undefined) return undefined;
+  // ErrorInfo { string reason = 1; string domain = 2; map<string, string> metadata = 3; }
+  const reader = new BinaryReader(bytes);
+  while (reader.pos < reader.len) {
+    const [field, wireType] = reader.tag();
+    if (field === 1 && wireType === WireType.LengthDelimited) return reader.string();
+    reader.skip(wireType);
+  }
+  return undefined;
+}
+
+/**
+ * How long a failed call's `google.rpc.RetryInfo` asks the caller to wait before trying again, in
+ * milliseconds (a rate-limited CreateGame carries one), if it carries one.
+ */
+export function retryDelayMs(err: unknown): number | undefined {
+  const bytes = detailBytes(err, "google.rpc.RetryInfo");
+  if (bytes === undefined) return undefined;
+  // RetryInfo { google.protobuf.Duration retry_delay = 1; }  Duration { int64 seconds = 1; int32 nanos = 2; }
+  let delayMs = 0;
+  const reader = new BinaryReader(bytes);
+  while (reader.pos < reader.len) {
+    const [field, wireType] = reader.tag();
+    if (field !== 1 || wireType !== WireType.LengthDelimited) {
+      reader.skip(wireType);
+      continue;
+    }
+    const duration = new BinaryReader(reader.bytes());
+    while (duration.pos < duration.len) {
+      const [part, partType] = duration.tag();
+      if (part === 1 && partType === WireType.Varint) delayMs += Number(duration.int64()) * 1000;
+      else if (part === 2 && partType === WireType.Varint) delayMs += duration.int32() / 1e6;
+      else duration.skip(partType);
+    }
+  }
+  return delayMs;
 }
 
 /** Options of {@link requestFor}. */
@@ -207,6 +299,95 @@ export async function* watchViews(
     }
   } finally {
     clearTimeout(timer);
+    stop.abort();
+  }
+}
+
+/** Sends Act "back": a seat marked away (it let too many turns pass their deadline) plays its own turns again. */
+export function sendBack(client: GameServiceClient, gameId: string, options?: CallOptions): Promise<GameView> {
+  return sendMove(client, create(ActRequestSchema, { gameId, requestId: newRequestId(), action: "back" }), options);
+}
+
+/** The filters of {@link listAllGames}, as ListGamesRequest has them. */
+export interface GameFilters {
+  /** Only games with every one of these labels (key and value equal). */
+  labels?: Record<string, string>;
+  /** Only games with a seat of this external player id. */
+  externalPlayerId?: string;
+  /** Only games in this status (GameStatus.UNSPECIFIED or absent: any). */
+  status?: GameStatus;
+  /** Games per page (0 or absent: the server's 50; at most 200). */
+  pageSize?: number;
+}
+
+/**
+ * Every game of the caller's that matches `filters`, newest first, from ListGames page after page
+ * (a page may hold fewer than `pageSize` games even when more follow).
+ */
+export async function* listAllGames(
+  client: GameServiceClient,
+  filters: GameFilters = {},
+  options?: CallOptions,
+): AsyncGenerator<GameSummary, void, undefined> {
+  let pageToken = "";
+  do {
+    const page = await client.listGames({ ...filters, pageToken }, options);
+    yield* page.games;
+    pageToken = page.nextPageToken;
+  } while (pageToken !== "");
+}
+
+/** Options of {@link followEvents}. */
+export interface EventOptions {
+  /** Start after this event id (Event.id); empty or absent: from the oldest event kept. */
+  afterId?: string;
+  /** Ends the stream (the loop then ends without an error). */
+  signal?: AbortSignal;
+  /** How long the server may stay unreachable before the stream fails with its last error (default 30 s). */
+  reconnectTimeoutMs?: number;
+}
+
+/** Codes after which an event stream is opened again: the server went away or the connection broke. */
+const RECONNECTABLE = new Set([Code.Unavailable, Code.Canceled, Code.Internal, Code.Unknown, Code.DeadlineExceeded]);
+
+/**
+ * The events of the caller's games (hand end, game over, timeout, leave, delete) from WatchEvents,
+ * each once and in order per game, waiting for new ones for as long as the loop runs. When the
+ * connection is lost the stream is opened again after the last event seen. Leaving the loop
+ * (or `signal`) cancels the call; keep the last event's `id` to resume later.
+ */
+export async function* followEvents(
+  client: GameServiceClient,
+  options: EventOptions = {},
+): AsyncGenerator<Event, void, undefined> {
+  const stop = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+  const reconnectMs = options.reconnectTimeoutMs ?? 30_000;
+  let afterId = options.afterId ?? "";
+  let downSince: number | undefined;
+  try {
+    for (let attempt = 0; !signal.aborted; attempt++) {
+      const opened = Date.now();
+      let received = false;
+      try {
+        for await (const { event } of client.watchEvents({ afterId }, { signal })) {
+          if (event === undefined) continue;
+          received = true;
+          afterId = event.id;
+          yield event;
+        }
+      } catch (err) {
+        if (signal.aborted) return;
+        const code = err instanceof ConnectError ? err.code : undefined;
+        if (code === undefined || !RECONNECTABLE.has(code)) throw err;
+        const now = Date.now();
+        if (downSince === undefined || received || now - opened > 1000) downSince = now; // a new outage
+        if (now - downSince > reconnectMs) throw err;
+      }
+      if (received) attempt = 0;
+      await sleep(Math.min(100 * 2 ** attempt, 1000), signal).catch(() => undefined);
+    }
+  } finally {
     stop.abort();
   }
 }
