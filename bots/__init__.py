@@ -24,6 +24,7 @@ from engine import NOBODY, Action, Phase, TableState, View
 from engine.core.actions import REVEAL
 
 from . import buck_euchre, spades
+from .search import SearchBot
 
 
 class Bot(Protocol):
@@ -80,6 +81,7 @@ class BasicBot:
 BOTS: dict[str, Bot] = {
     "random": RandomBot(),
     "basic": BasicBot({"spades": spades.choose, "spades2": spades.choose, "buck_euchre": buck_euchre.choose}),
+    "strong": SearchBot(),
 }
 """Every bot by its name."""
 

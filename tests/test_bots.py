@@ -251,7 +251,7 @@ def test_bot_seat_to_act_game_over_and_errors():
         bots.choose_action("basic", state, 0, random.Random(0))
     with pytest.raises(ValueError):
         bots.choose_action("clever", new("spades", 0), 0, random.Random(0))
-    assert tuple(bots.BOTS) == ("random", "basic")
+    assert tuple(bots.BOTS) == ("random", "basic", "strong")
 
 
 def test_random_picks_from_lazy_exchange_choices():

@@ -1,0 +1,158 @@
+"""The "strong" computer player: a determinized Monte Carlo search over the engine, for any game
+with a determinize hook.
+
+For each decision it deals the cards its seat cannot see in a way its view allows
+(``bots.sampling`` over ``engine.hidden(view)``), keeping a deal with the probability that the
+seats' calls (bids, passes, orders, drops) would have been made with the hands it gives
+(rejection sampling against the playout's model), builds the whole state that deal gives
+(``engine.determinize``), and for each candidate action plays the hand out from there with a
+fast policy for every seat (``bots.playout``), scoring the hand's end for its seat. That policy
+is the basic bot's (a rollout algorithm: the search improves on the policy it rolls out with,
+and the table's other players are modelled as that policy, not as players who see the cards).
+
+Every candidate is tried on the same deals with the same random stream (common random numbers),
+so the comparison measures the actions, not the luck of the deals. After each round of deals the
+worse half of the candidates is dropped (successive halving), and the search stops once the best
+leads every other by ``Budget.sure`` standard errors of the paired difference, or when the sample
+or time budget is spent; it takes the candidate with the best total. Bids (Spades bids, Nil
+included; Buck Euchre ordering up, naming trump, staying in or dropping out, the dealer's
+discard) and the two-player draw are searched like card play; a blind Double Nil is never bid,
+and Double Nil exchange cards are chosen as the basic bot chooses them.
+
+It decides from ``(view, legal, rng)`` alone: the real state never reaches it, and with the same
+view and rng it makes the same choice whatever the hidden cards really are. All its randomness
+comes from ``rng``, so it is deterministic under a seed as long as the sample budget, not the
+clock, ends its thinking.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import engine
+from engine import Action, TableState, View
+
+from .buck_euchre_playout import BuckEuchrePlayout
+from .playout import Playout, RandomPlayout, play_hand
+from .spades_playout import SpadesPlayout
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much one decision may cost: at most ``samples`` deals for the candidates still in the
+    running, and at most ``seconds`` of thinking once the first round is done (None: no clock,
+    fully deterministic). After every ``round`` deals the worse half of the candidates is dropped."""
+
+    samples: int = 48
+    seconds: float | None = 0.2
+    round: int = 8
+    sure: float = 3.0   # stop once the best leads every other by this many standard errors
+    tries: int = 8      # deals drawn at most for each one kept (kept with the playout's likelihood)
+
+
+_SPADES = SpadesPlayout()
+PLAYOUTS: Mapping[str, Playout] = {"spades": _SPADES, "spades2": _SPADES, "buck_euchre": BuckEuchrePlayout()}
+"""The playout policy of each game that has one (others are played out at random)."""
+
+
+class SearchBot:
+    """Determinized Monte Carlo search with fast playouts, under a per-decision budget."""
+
+    name = "strong"
+    slow = True   # thinks long enough that a server runs it off its event loop
+
+    def __init__(self, budget: Budget | None = None, playouts: Mapping[str, Playout] = PLAYOUTS):
+        self.budget = budget or Budget()
+        self.playouts = playouts
+        self.fallback = RandomPlayout()
+
+    def plays(self, variant: str) -> bool:
+        """The games whose engine module can build states from a view."""
+        game = engine.GAMES.get(variant)
+        return game is not None and game.hidden is not None and game.determinize is not None
+
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        """The legal action with the best total over sampled deals."""
+        if len(legal) == 1:
+            return legal[0]
+        policy = self.playouts.get(view.variant, self.fallback)
+        quick = policy.shortcut(view, legal, rng)
+        if quick is not None:
+            return quick
+        candidates = policy.candidates(view, legal)
+        if len(candidates) == 1:
+            return candidates[0]
+        totals = self.evaluate(view, candidates, rng, policy)
+        return candidates[max(range(len(candidates)), key=totals.__getitem__)]
+
+    def evaluate(self, view: View, candidates: Sequence[Action], rng: random.Random,
+                 policy: Playout | None = None) -> list[float]:
+        """Each candidate's total value over the deals it was tried on; one dropped in an earlier
+        round of the successive halving ranks below every one that stayed (-inf)."""
+        policy = policy or self.playouts.get(view.variant, self.fallback)
+        budget = self.budget
+        start = time.perf_counter()
+        me = view.viewer
+        assert me is not None, "a bot plays a seat"
+        game = engine.game_of(view.variant)
+        build, steps = game.determinize, game.apply
+        assert build is not None
+        hidden = engine.hidden(view)
+        values: list[list[float]] = [[] for _ in candidates]
+        alive = list(range(len(candidates)))
+        playout_rng = random.Random()
+        for deal in range(budget.samples):
+            if deal and deal % budget.round == 0:
+                alive = _halve(alive, values)
+                if len(alive) == 1 or _sure(alive, values, budget.sure):
+                    break
+                if budget.seconds is not None and time.perf_counter() - start > budget.seconds:
+                    break
+            world = self._deal(view, hidden, build, policy, rng)
+            seed = rng.getrandbits(64)
+            for j in alive:
+                state = world.copy()
+                playout_rng.seed(seed)
+                steps[state.phase](state, me, candidates[j], playout_rng, None)
+                play_hand(state, policy, playout_rng)
+                values[j].append(policy.value(world, state, me))
+        return [sum(values[j]) if j in alive else -math.inf for j in range(len(candidates))]
+
+
+    def _deal(self, view: View, hidden: engine.Hidden, build, policy: Playout, rng: random.Random) -> TableState:
+        """A sampled world, kept with the probability the playout's likelihood gives it (rejection
+        sampling: the kept deals follow how the seats bid), the last one after ``tries`` draws."""
+        for _ in range(self.budget.tries - 1):
+            world = build(view, hidden, policy.deal(view, hidden, rng))
+            u = rng.random()
+            if u < policy.likelihood(view, world, u):
+                return world
+        return build(view, hidden, policy.deal(view, hidden, rng))
+
+
+def _halve(alive: list[int], values: list[list[float]]) -> list[int]:
+    """The better half of the candidates still in the running (at least two), in their order."""
+    if len(alive) <= 2:
+        return alive
+    ranked = sorted(alive, key=lambda j: -sum(values[j]))
+    return sorted(ranked[:max(2, (len(alive) + 1) // 2)])
+
+
+def _sure(alive: list[int], values: list[list[float]], z: float) -> bool:
+    """Whether the best candidate leads each other one by ``z`` standard errors of the paired
+    difference over the same deals (a zero difference on every deal counts as sure: they tie)."""
+    best = max(alive, key=lambda j: sum(values[j]))
+    n = len(values[best])
+    for j in alive:
+        if j == best:
+            continue
+        diffs = [a - b for a, b in zip(values[best], values[j], strict=True)]
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        if var and mean < z * math.sqrt(var / n):
+            return False
+    return True

@@ -1,0 +1,389 @@
+"""The fast playout policy of both Spades variants: the basic bot's decisions, read straight
+from a (determinized) state.
+
+A search improves on the policy it plays hands out with (a rollout algorithm), and it judges its
+choices best when the playouts play as the table does; so every seat plays exactly as the basic
+bot (``bots.spades``) would from its own view, which tests pin, but from the state's bit sets
+instead of a view and a list of legal actions: a move costs a few microseconds. Nobody in a
+playout looks at another seat's cards.
+
+A hand is worth, to a side, its points in the hand less the bags it took at their eventual price
+(``bag_penalty / bag_limit`` each), against the other side's; winning or losing the game with it
+counts ``GAME_VALUE`` more.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import cast
+
+from engine import Action, Hidden, Phase, TableState, View
+from engine.core import actions as A
+from engine.core.actions import Kind
+from engine.core.cards import SPADES, SUIT_MASKS, card_list
+from engine.core.hidden import public_cards
+from engine.core.tricks import SPADES_RULES
+from engine.games.spades import SpadesState
+from engine.games.spades2 import Spades2State
+from engine.games.spades_scoring import DOUBLE_NIL_BID
+
+from . import spades as basic
+from .playout import equivalent_cards
+from .sampling import sample_fills
+
+SPADE_MASK = SUIT_MASKS[SPADES]
+NON_SPADES = SUIT_MASKS[0] | SUIT_MASKS[1] | SUIT_MASKS[2]
+WIN, DUCK, COVER = 0, 1, 2
+GAME_VALUE = 250       # points a game won (or lost) with this hand is worth beyond the hand's own
+BID_WINDOW = 2         # bids searched: the basic bot's bid, this many either side, and Nil ...
+NIL_SEARCH_BELOW = 4.5  # ... when the basic estimate is below this
+BID_LIKELIHOOD = (1.0, 0.45, 0.12, 0.03)   # of a bid 0, 1, 2, 3+ tricks from the basic bot's for the hand
+REDRAW_TRIES = 4
+NO_BID, NO_CARD = -1, -1
+_PLAY = int(Kind.PLAY)
+_PLAY_PHASE, _BID_PHASE, _DRAW_PHASE, _EXCHANGE_PHASE = Phase.PLAY, Phase.BID, Phase.DRAW, Phase.EXCHANGE
+
+
+def _nil(bid: int) -> bool:
+    return bid == 0 or bid == DOUBLE_NIL_BID
+
+
+def _danger(c: int) -> int:
+    """How likely a card is to take a trick: its rank, spades 3 more (as the basic bot counts)."""
+    return c % 13 + (5 if c >= 39 else 2)
+
+
+def _lowest(cards: list[int], hand: int) -> int:
+    """The cheapest card to throw: a low non-spade, from a short suit first (first such in order)."""
+    best, key = -1, (2, 99, 99)
+    for c in cards:
+        k = (c >= 39, c % 13, (hand & SUIT_MASKS[c // 13]).bit_count())
+        if k < key:
+            best, key = c, k
+    return best
+
+
+def _most_dangerous(cards: list[int]) -> int:
+    best, key = -1, -1
+    for c in cards:
+        k = c % 13 + (5 if c >= 39 else 2)
+        if k > key:
+            best, key = c, k
+    return best
+
+
+def _least_dangerous(cards: list[int]) -> int:
+    best, key = -1, 99
+    for c in cards:
+        k = c % 13 + (5 if c >= 39 else 2)
+        if k < key:
+            best, key = c, k
+    return best
+
+
+def _need(bids: list[int], tricks: list[int], seats: Sequence[int]) -> int:
+    return sum(bids[s] - tricks[s] for s in seats if bids[s] > 0)
+
+
+def _mode(state: SpadesState, seat: int) -> int:
+    bids, tricks = state.bids, state.tricks
+    mine = bids[seat]
+    if mine == 0 or mine == DOUBLE_NIL_BID:
+        return DUCK
+    four = state.n == 4
+    if four:
+        p = seat ^ 2
+        theirs = bids[p]
+        if (theirs == 0 or theirs == DOUBLE_NIL_BID) and tricks[p] == 0:
+            return COVER
+        need = (mine - tricks[seat] if mine > 0 else 0) + (theirs - tricks[p] if theirs > 0 else 0)
+    else:
+        need = mine - tricks[seat] if mine > 0 else 0
+    if need > 0:
+        return WIN
+    o = (seat + 1) % state.n
+    opp_need = _need(bids, tricks, (o, o ^ 2) if four else (o,))
+    if opp_need > 0 and state.hands[seat].bit_count() - opp_need <= basic.SET_SLACK:
+        return WIN
+    return DUCK
+
+
+def play_card(state: SpadesState, seat: int) -> int:
+    """The card the basic bot plays for ``seat`` (the seat in turn in trick play)."""
+    hand = state.hands[seat]
+    trick = state.trick_cards
+    if trick:
+        legal = hand & SUIT_MASKS[trick[0] // 13] or hand
+    else:
+        legal = hand if state.broken else (hand & NON_SPADES or hand)
+    if not legal & (legal - 1):
+        return legal.bit_length() - 1
+    cards = card_list(legal)
+    mode = _mode(state, seat)
+    if trick:
+        return _follow(state, seat, cards, hand, mode)
+    return _lead(state, seat, cards, hand, mode)
+
+
+def _beats(c: int, best: int) -> bool:
+    return (c // 13 == best // 13 and c > best) or (c >= 39 and best < 39)
+
+
+def _follow(state: SpadesState, seat: int, cards: list[int], hand: int, mode: int) -> int:
+    trick, seats, n = state.trick_cards, state.trick_seats, state.n
+    best, top = trick[0], seats[0]
+    for i in range(1, len(trick)):
+        c = trick[i]
+        if (c // 13 == best // 13 and c > best) or (c >= 39 and best < 39):
+            best, top = c, seats[i]
+    last = len(trick) == n - 1
+    winners = [c for c in cards if (c // 13 == best // 13 and c > best) or (c >= 39 and best < 39)]
+    partner = seat ^ 2 if n == 4 else -1
+    if mode == COVER:
+        if partner in seats:
+            if top != partner:
+                mode = WIN if _need(state.bids, state.tricks, (seat, partner)) > 0 else DUCK
+            elif winners:
+                return winners[0] if last else _most_dangerous(winners)
+            else:
+                return _lowest(cards, hand)
+        else:
+            return _most_dangerous(winners) if winners else _lowest(cards, hand)
+    if top != partner and _nil(state.bids[top]) and state.tricks[top] == 0:
+        losers = [c for c in cards if not _beats(c, best)]
+        return _lowest(losers, hand) if losers else cards[0]
+    if mode == DUCK:
+        losers = [c for c in cards if not _beats(c, best)]
+        if losers:
+            return _most_dangerous(losers)
+        return _most_dangerous(cards) if last else _least_dangerous(cards)
+    if top == partner and (last or best >= 39 or best % 13 >= 10):
+        losers = [c for c in cards if not _beats(c, best)]
+        return _lowest(losers or cards, hand)
+    if not winners:
+        return _lowest(cards, hand)
+    led = trick[0] // 13
+    if last or winners[0] // 13 != best // 13 or best // 13 != led:
+        return _least_dangerous(winners)
+    return _most_dangerous(winners)
+
+
+def _lead(state: SpadesState, seat: int, cards: list[int], hand: int, mode: int) -> int:
+    lengths = [(hand & SUIT_MASKS[s]).bit_count() for s in range(4)]
+    if mode == DUCK:
+        best, key = -1, (99, 2, 99)
+        for c in cards:
+            s = c // 13
+            k = (c % 13, s == SPADES, lengths[s])
+            if k < key:
+                best, key = c, k
+        return best
+    if mode == COVER:
+        best, rkey = -1, (-1, False)
+        for c in cards:
+            k2 = (c % 13, c < 39)
+            if k2 > rkey:
+                best, rkey = c, k2
+        return best
+    side = [c for c in cards if c < 39]
+    aces = [c for c in side if c % 13 == 12]
+    if aces:
+        best, akey = -1, (False, 99)
+        for c in aces:
+            k3 = (bool(hand >> (c - 1) & 1), -lengths[c // 13])
+            if best < 0 or k3 > akey:
+                best, akey = c, k3
+        return best
+    spades = [c for c in cards if c >= 39]
+    if spades and ((spades[-1] == 51 and lengths[SPADES] >= 3) or not side):
+        return spades[-1]
+    if side:
+        if lengths[SPADES]:
+            singles = [c for c in side if lengths[c // 13] == 1 and c % 13 < 11]
+            if singles:
+                return singles[0]
+        present = {c // 13 for c in side}
+        longest = max(range(3), key=lambda s: lengths[s] if s in present else -1)
+        return next(c for c in side if c // 13 == longest)
+    return cards[0]
+
+
+def bid_action(state: SpadesState, seat: int) -> Action:
+    """The basic bot's bid, from the seat's cards in the state (it looks first, so no blind bids)."""
+    partner_bid = state.bids[seat ^ 2] if state.n == 4 else NO_BID
+    return A.bid(bid_for(state.hands[seat], state.variant, partner_bid))
+
+
+@lru_cache(maxsize=1 << 16)
+def bid_for(cards: int, variant: str, partner_bid: int) -> int:
+    """The tricks the basic bot bids with the hand ``cards`` (0: Nil), its partner having bid
+    ``partner_bid`` (remembered: the same hands come up again and again in a search)."""
+    hand = card_list(cards)
+    est = basic.estimate(hand, variant)
+    if not _nil(partner_bid) and est < basic.NIL_BELOW[variant] and basic.nil_ok(hand):
+        return 0
+    tricks = max(1, int(est - basic.BID_MARGIN[variant] + 0.5))
+    room = 13 - partner_bid if partner_bid > 0 else 13
+    return max(1, min(tricks, room))
+
+
+def draw_action(state: Spades2State, seat: int) -> Action:
+    """Two-player draw: keep spades and high cards (the basic bot's rule)."""
+    card = state.offered
+    keep = card >= 39 or card % 13 + 2 >= basic.KEEP_RANK
+    return A.DRAW_KEEP if keep else A.DRAW_DISCARD
+
+
+def exchange_action(state: SpadesState, seat: int) -> Action:
+    """Double Nil exchange as the basic bot chooses: the Double Nil seat gives its most dangerous
+    cards, its partner its lowest side cards; the two-player put-aside gives up to three high cards."""
+    cards = sorted(card_list(state.hands[seat]), key=_danger)
+    most = min(3, state.options.exchange_size) if state.n == 2 else state.options.exchange_size
+    fewest = 0 if state.n == 2 else most
+    if state.bids[seat] == DOUBLE_NIL_BID:
+        high = [c for c in reversed(cards) if _danger(c) >= 10]
+        give = high[:most] if len(high) >= fewest else cards[-fewest:]
+    else:
+        give = sorted(cards, key=lambda c: (c >= 39, c % 13))[:fewest]
+    return A.exchange(sum(1 << c for c in give))
+
+
+class SpadesPlayout:
+    """The playout policy and hand value of both Spades variants."""
+
+    card = staticmethod(play_card)
+
+    def act(self, table: TableState, seat: int, rng: random.Random) -> Action:
+        """The basic bot's action for ``seat``."""
+        state = cast(SpadesState, table)
+        phase = state.phase
+        if phase == _PLAY_PHASE:
+            return _PLAY | play_card(state, seat) << 4
+        if phase == _BID_PHASE:
+            return bid_action(state, seat)
+        if phase == _DRAW_PHASE:
+            return draw_action(cast(Spades2State, state), seat)
+        if phase == _EXCHANGE_PHASE:
+            return exchange_action(state, seat)
+        return A.DEAL
+
+    def value(self, start: TableState, end: TableState, seat: int) -> float:
+        """The side's points less its bags at their price, against the other side's, and the game."""
+        before, after = cast(SpadesState, start), cast(SpadesState, end)
+        side = seat % 2 if after.n == 4 else seat
+        options = after.options
+        price = options.bag_penalty / options.bag_limit
+        gain = [after.scores[s] - before.scores[s] - price * (after.bags[s] - before.bags[s]) for s in (0, 1)]
+        v = gain[side] - gain[1 - side]
+        if after.winner:
+            v += GAME_VALUE if after.winner == [side] else -GAME_VALUE
+        return v
+
+    def deal(self, view: View, hidden: Hidden, rng: random.Random) -> list[list[int]]:
+        """A random deal the view allows; in two-player Spades, the other player's cards (those
+        it holds, played and discarded) paired into the draw turns it took them in and split by
+        the basic bot's keep-or-discard rule, so it holds the spades and high cards a drawer keeps."""
+        fills = sample_fills(hidden, rng)
+        if view.variant == "spades2":
+            return redraw(view, hidden, fills, rng)
+        return fills
+
+    def likelihood(self, view: View, table: TableState, floor: float = 0.0) -> float:
+        """How well the world's hands explain the bids: each other seat's bid against the basic
+        bot's bid for its hand as dealt (``BID_LIKELIHOOD`` by how far apart they are)."""
+        world = cast(SpadesState, table)
+        me = view.viewer
+        n = world.n
+        first = (world.dealer + 1) % n if n == 4 else 1 - world.dealer
+        order = [(first + i) % n for i in range(n)]
+        weight = 1.0
+        for info in view.seats:
+            s = info.seat
+            if s == me or info.bid is None or world.xgiven[s] != NO_CARD:
+                continue
+            dealt = world.hands[s] | world.played[s]
+            partner = s ^ 2 if n == 4 and order.index(s ^ 2) < order.index(s) else -1
+            guess = bid_for(dealt, world.variant, world.bids[partner] if partner >= 0 else NO_BID)
+            weight *= BID_LIKELIHOOD[min(abs(guess - info.bid), len(BID_LIKELIHOOD) - 1)]
+            if weight < floor:
+                break
+        return weight
+
+    def candidates(self, view: View, legal: Sequence[Action]) -> list[Action]:
+        """Cards once per run of equal cards; bids near the basic bot's, and Nil on weak hands
+        (never a blind Double Nil)."""
+        if view.phase == Phase.PLAY:
+            hand = sum(1 << c for c in view.hand or [])
+            gone = public_cards(view)
+            return [A.play(c) for c in equivalent_cards([a >> 4 for a in legal], hand, gone, SPADES_RULES)]
+        if view.phase == Phase.BID:
+            return _bid_candidates(view, legal)
+        return [a for a in legal if a != A.DOUBLE_NIL and a != A.REVEAL]
+
+    def shortcut(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action | None:
+        """Look before bidding; choose exchange cards and two-player draws as the basic bot does
+        (searching the draw, a whole hand played out for each choice, measured no better)."""
+        if A.REVEAL in legal:
+            return A.REVEAL
+        if view.phase == Phase.EXCHANGE or view.phase == Phase.DRAW:
+            return basic.choose(view, legal, rng)
+        return None
+
+
+def keeps(card: int) -> bool:
+    """Whether the basic bot keeps ``card`` when it is offered first in the two-player draw."""
+    return card >= 39 or card % 13 + 2 >= basic.KEEP_RANK
+
+
+def redraw(view: View, hidden: Hidden, fills: list[list[int]], rng: random.Random,
+           tries: int = REDRAW_TRIES) -> list[list[int]]:
+    """Two-player Spades: re-split the other player's drawn cards (its hand's place and its
+    discards' place in ``fills``) as the draw would have: each card it played is kept with a
+    random discard beside it, the rest go in random pairs of which the first is kept if it is
+    a spade or high, else the second. A split that breaks a void (or an exchange that may have
+    drawn from the pile) leaves the uniform deal as it was."""
+    me = view.viewer
+    assert me is not None
+    opp = 1 - me
+    where = {(p.what, p.seat): i for i, p in enumerate(hidden.places)}
+    if ("drawn", opp) in where or ("hand", opp) not in where:
+        return fills
+    hand_i = where[("hand", opp)]
+    pile_i = where.get(("discards", opp), where.get(("pile", -1)))
+    if pile_i is None:
+        return fills
+    allowed = hidden.places[hand_i].allowed
+    pool = fills[hand_i] + fills[pile_i]
+    kept_before = len(view.seats[opp].played)
+    for _ in range(tries):
+        cards = [pool[i] for i in sorted(range(len(pool)), key=lambda _: rng.random())]
+        discards = cards[:kept_before]             # beside the cards it has played
+        rest = cards[kept_before:]
+        hand = []
+        for k in range(0, len(rest) - 1, 2):
+            first, second = rest[k], rest[k + 1]
+            kept, gone = (first, second) if keeps(first) else (second, first)
+            hand.append(kept)
+            discards.append(gone)
+        if len(hand) == hidden.places[hand_i].size and all(allowed >> c & 1 for c in hand):
+            out = [list(f) for f in fills]
+            out[hand_i], out[pile_i] = hand, discards
+            return out
+    return fills
+
+
+def _bid_candidates(view: View, legal: Sequence[Action]) -> list[Action]:
+    hand = view.hand or []
+    est = basic.estimate(hand, view.variant)
+    me = view.viewer
+    assert me is not None
+    partner = view.seats[me ^ 2] if view.variant == "spades" else None
+    partner_nil = partner is not None and (partner.bid == 0 or partner.rules.double_nil)
+    centre = int(est - basic.BID_MARGIN[view.variant] + 0.5)
+    wanted = {A.bid(t) for t in range(max(1, centre - BID_WINDOW), centre + BID_WINDOW + 1)}
+    if not partner_nil and est < NIL_SEARCH_BELOW:
+        wanted.add(A.bid(0))
+    out = [a for a in legal if a in wanted]
+    return out or [a for a in legal if a & 15 == Kind.BID][:1]
