@@ -92,7 +92,7 @@ def test_typescript_client_plays_whole_games(redis_url, redis_run_prefix):
     finally:
         keyed.stop()
         server.stop()
-    assert "# fail 0" in result.stdout, result.stdout
+    assert "# fail 0" in result.stdout and "# SKIP" not in result.stdout, result.stdout
     for name in ("lifecycle RPCs", "rate-limited createGame", "followEvents"):
         assert name in result.stdout, f"no test of {name} ran"
 
