@@ -43,7 +43,8 @@ ACTION_KINDS = {Kind.DEAL: enums.ACTION_KIND_DEAL, Kind.REVEAL: enums.ACTION_KIN
 SUITS = (enums.SUIT_CLUBS, enums.SUIT_DIAMONDS, enums.SUIT_HEARTS, enums.SUIT_SPADES)
 OPTION_FIELDS = {"spades": ("spades", options_pb2.SpadesOptions), "spades2": ("spades", options_pb2.SpadesOptions),
                  "buck_euchre": ("buck_euchre", options_pb2.BuckEuchreOptions)}
-BOTS = {enums.PLAYER_KIND_BOT_RANDOM: "random", enums.PLAYER_KIND_BOT_BASIC: "basic"}
+BOTS = {enums.PLAYER_KIND_BOT_RANDOM: "random", enums.PLAYER_KIND_BOT_BASIC: "basic",
+        enums.PLAYER_KIND_BOT_STRONG: "strong"}
 KIND_OF_BOT = {name: value for value, name in BOTS.items()}
 MAX_NAME_LENGTH = 64
 MAX_CARD_TEXT = 4

@@ -28,7 +28,7 @@ import engine
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
-from service import auth, checks, convert, gamelog, lifecycle, metrics, tracing
+from service import auth, bot_turns, checks, convert, gamelog, lifecycle, metrics, tracing
 from service.apikeys import ApiKeys
 from service.errors import (
     Aborted,
@@ -350,7 +350,11 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
     # ---- moves ----
 
     async def _bot_entries(self, record: GameRecord, version: int, label: str = "") -> list[bytes]:
-        """Play every bot turn now due after ``version``; return one log entry per action."""
+        """Play every bot turn now due after ``version``; return one log entry per action.
+
+        A slow bot (the search bot) chooses in a worker process (``service.bot_turns``), so the
+        event loop keeps serving other calls meanwhile; the moves still go into the caller's commit.
+        """
         state, strategies = record.state, record.bots
         bot_seats = set(strategies)
         entries: list[bytes] = []
@@ -358,7 +362,7 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
         while seat is not None and len(entries) < MAX_BOT_ACTIONS:
             rng = record.rng(f"{label}{version + len(entries) + 1}")
             with metrics.bot_thinking(strategies[seat]):
-                action = bots.choose_action(strategies[seat], state, seat, rng)
+                action = await bot_turns.choose_action(strategies[seat], state, seat, rng)
             entries.append(gamelog.entry(seat, action, engine.apply(state, seat, action, rng)))
             seat = bots.bot_seat_to_act(state, bot_seats)
         return entries

@@ -307,7 +307,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--server", default=os.environ.get("CARDGAME_SERVER", DEFAULT_SERVER),
                       help=f"HOST:PORT of the game server (CARDGAME_SERVER, default {DEFAULT_SERVER})")
     play.add_argument("--name", default="You", help="your name at the table")
-    play.add_argument("--bots", choices=["basic", "random"], default="basic", help="how the bots play")
+    play.add_argument("--bots", choices=["basic", "random", "strong"], default="basic", help="how the bots play")
     play.add_argument("--seed", type=int, help="reproducible shuffle (only when the server allows it)")
     play.add_argument("--target", type=int,
                       help="a shorter or longer game: Spades target score (500), Buck Euchre starting points (25)")

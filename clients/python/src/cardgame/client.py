@@ -56,7 +56,7 @@ VARIANTS = {"spades": enums.VARIANT_SPADES, "spades2": enums.VARIANT_SPADES_TWO_
             "buck-euchre": enums.VARIANT_BUCK_EUCHRE}
 SEAT_COUNTS = {enums.VARIANT_SPADES: 4, enums.VARIANT_SPADES_TWO_PLAYER: 2, enums.VARIANT_BUCK_EUCHRE: 4}
 KINDS = {"human": enums.PLAYER_KIND_HUMAN, "basic": enums.PLAYER_KIND_BOT_BASIC,
-         "random": enums.PLAYER_KIND_BOT_RANDOM}
+         "random": enums.PLAYER_KIND_BOT_RANDOM, "strong": enums.PLAYER_KIND_BOT_STRONG}
 BID_KINDS = {"tricks": pb.BID_KIND_TRICKS, "double-nil": pb.BID_KIND_DOUBLE_NIL, "order-up": pb.BID_KIND_ORDER_UP,
              "pass": pb.BID_KIND_PASS, "name": pb.BID_KIND_NAME_SUIT, "stay": pb.BID_KIND_STAY_IN,
              "drop": pb.BID_KIND_DROP_OUT}
@@ -310,7 +310,7 @@ class GameClient:
                     labels: Mapping[str, str] | None = None, lifecycle: lc.LifecycleOptions | None = None,
                     turn_timeout_ms: int | None = None, timeouts_before_away: int | None = None,
                     leave_policy: str | int | None = None) -> CreatedGame:
-        """Create a game; ``seats`` are names (humans) or (name, "human"|"basic"|"random") pairs.
+        """Create a game; ``seats`` are names (humans) or (name, "human"|"basic"|"random"|"strong") pairs.
 
         A seat may also be a mapping of SeatConfig fields (``name``, ``kind``, ``external_player_id``,
         ``fallback``: the bot that plays a human seat's timed-out turns, while it is away and after
