@@ -77,8 +77,16 @@ def retry_record(method: str, request, seat: int | None, version: int) -> bytes:
 
 def check_retry(raw: bytes, method: str, request, seat: int | None) -> int:
     """The version a retry record answered at; InvalidArgument when another request made it."""
-    fingerprint, recorded_seat, version, *_ = raw.decode().split(" ")
-    expected = retry_record(method, request, seat, 0).decode().split(" ")
-    if fingerprint != expected[0] or recorded_seat != expected[1]:
+    recorded_seat, version = retried_seat(raw, method, request)
+    if recorded_seat != seat:
         raise InvalidArgument("request_id was already used for a different request")
-    return int(version)
+    return version
+
+
+def retried_seat(raw: bytes, method: str, request) -> tuple[int | None, int]:
+    """(seat, version) of a retry record of this very request; InvalidArgument when another request
+    made it. For answers any caller may see again, whose seat's token no longer works (a leave)."""
+    fingerprint, recorded_seat, version, *_ = raw.decode().split(" ")
+    if fingerprint != retry_record(method, request, None, 0).decode().split(" ")[0]:
+        raise InvalidArgument("request_id was already used for a different request")
+    return (None if recorded_seat == "-1" else int(recorded_seat)), int(version)

@@ -32,6 +32,7 @@ log = logging.getLogger("cardgame.requests")
 
 PUBLISH_GRACE_MS = 2000  # a game whose events were not published by its committer is swept after this
 MAX_CHANGE_ATTEMPTS = 32
+MAX_TIMEOUT_ACTIONS = 4  # the fallback bot's actions for one passed turn (e.g. look, then bid)
 DEFAULT_LIST_PAGE = 50
 MAX_LIST_PAGE = 200
 EVENTS_BATCH = 100
@@ -114,6 +115,9 @@ class LifecycleRpcs:
                 raw = await self.store.get_retry(game_id, request_id)
                 if raw is not None:
                     return response(record, checks.check_retry(raw, method, request, seat))
+            expects = "expected_version" in request.DESCRIPTOR.fields_by_name and request.HasField("expected_version")
+            if expects and request.expected_version != version:
+                raise Aborted(f"the game is at version {version}, not {request.expected_version}")
             entries, events = make(record, version, seat)
             entries += await self._bot_entries(record, version + len(entries))
             after = version + len(entries)
@@ -139,14 +143,18 @@ class LifecycleRpcs:
             seat = lifecycle.timed_out_seat(record)
             if not record.deadline_ms or record.deadline_ms > at or seat is None:
                 return record
-            rng = record.rng(f"timeout-{version + 1}")
-            action = lifecycle.fallback_action(record, seat, rng)
-            entries = [gamelog.note("timeout", seat),
-                       gamelog.entry(seat, action, engine.apply(record.state, seat, action, rng))]
+            entries = [gamelog.note("timeout", seat)]
+            played = []
+            while seat in lifecycle.seats_on_the_clock(record) and len(played) < MAX_TIMEOUT_ACTIONS:
+                # the bot moves until the turn has passed: looking at the cards is no bid
+                rng = record.rng(f"timeout-{version + len(entries) + 1}")
+                action = lifecycle.fallback_action(record, seat, rng)
+                entries.append(gamelog.entry(seat, action, engine.apply(record.state, seat, action, rng)))
+                played.append(action_name(action))
             held = record.seats[seat]
             held.timeouts += 1
-            events = [lifecycle.event(record, lifecycle.TIMEOUT, version + 2, at, seat=seat,
-                                      deadline=record.deadline_ms, action=action_name(action))]
+            events = [lifecycle.event(record, lifecycle.TIMEOUT, version + len(entries), at, seat=seat,
+                                      deadline=record.deadline_ms, action=played[-1])]
             if held.timeouts >= record.lifecycle.timeouts_before_away:
                 held.presence = AWAY
                 entries.append(gamelog.note("away", seat))
@@ -192,6 +200,12 @@ class LifecycleRpcs:
     async def leave_game(self, request, context, call):
         """The caller's seat leaves: its fallback bot plays on, or the game ends as abandoned."""
         call.game_id = game_id = checks.game_id(request.game_id)
+        request_id = checks.request_id(request.request_id)
+        raw = await self.store.get_retry(game_id, request_id) if request_id else None
+        if raw is not None:  # the leave voided the token: its retry is known by the request alone
+            call.seat, version = checks.retried_seat(raw, "LeaveGame", request)
+            _, record = await self._load(game_id)
+            return pb.LeaveGameResponse(view=self._view(record, None, version))
         token = auth.bearer_token(context.invocation_metadata())
         if token is None:
             raise PermissionDenied("LeaveGame needs the leaving seat's token")
@@ -305,7 +319,7 @@ class LifecycleRpcs:
         created = await self._create(caller, record.state.variant, [seat.fresh() for seat in record.seats],
                                      record.state.options, None, [], None, request_id, request, "Rematch",
                                      record.labels, record.lifecycle)
-        return pb.RematchResponse(game_id=created.game_id, seat_tokens=created.seat_tokens)
+        return pb.RematchResponse(game_id=created.game_id, seat_tokens=created.seat_tokens, view=created.view)
 
     async def events(self, caller: str, after_id: str):
         """Every event of the caller's games after ``after_id``, as Event messages, waiting for

@@ -226,6 +226,10 @@ def test_a_seat_that_keeps_timing_out_is_away_until_it_says_back(stubs):
     assert seen.seats[0].timeouts >= 2 and seen.phase != enums.PHASE_GAME_OVER
     mine = stubs[1].GetGame(pb.GetGameRequest(game_id=game.game_id), metadata=auth(tokens[0]), timeout=10).view
     assert [a.notation for a in mine.legal_actions if a.kind == enums.ACTION_KIND_BACK] == ["back"]
+    with pytest.raises(grpc.RpcError) as stale:
+        stubs[2].Act(pb.ActRequest(game_id=game.game_id, action="back", expected_version=1),
+                     metadata=auth(tokens[0]), timeout=10)
+    assert stale.value.code() == grpc.StatusCode.ABORTED
     back = stubs[2].Act(pb.ActRequest(game_id=game.game_id, action="back"), metadata=auth(tokens[0]),
                         timeout=10).view
     assert back.seats[0].presence == enums.PRESENCE_PLAYING and back.seats[0].timeouts == 0
@@ -234,14 +238,27 @@ def test_a_seat_that_keeps_timing_out_is_away_until_it_says_back(stubs):
     assert twice.value.code() == grpc.StatusCode.FAILED_PRECONDITION
 
 
+def test_a_timed_out_bid_is_a_bid_not_only_a_look_at_the_cards(stubs):
+    game = _new(stubs[0], variant="spades", timeout_ms=1000, away_after=100)
+    stubs[0].Act(pb.ActRequest(game_id=game.game_id, action="deal"), metadata=auth(tokens_of(game)[0]), timeout=10)
+    deadline = time.monotonic() + 10
+    while (view := stubs[1].GetGame(pb.GetGameRequest(game_id=game.game_id), timeout=10).view).seats[0].timeouts < 1:
+        assert time.monotonic() < deadline, "the bid did not time out"
+        time.sleep(0.1)
+    assert view.seats[0].timeouts == 1 and view.seats[0].last_call  # one timeout, and seat 0 has bid
+
+
 def test_leaving_hands_the_seat_to_its_bot_or_abandons_the_game(stubs):
     events = _Events(stubs[0])
     events.start()
     try:
         game = _new(stubs[0], variant="spades", humans=2)
         tokens = tokens_of(game)
-        left = stubs[1].LeaveGame(pb.LeaveGameRequest(game_id=game.game_id), metadata=auth(tokens[1]), timeout=10)
+        leave = pb.LeaveGameRequest(game_id=game.game_id, request_id=uuid.uuid4().hex)
+        left = stubs[1].LeaveGame(leave, metadata=auth(tokens[1]), timeout=10)
         assert left.view.seats[1].presence == enums.PRESENCE_LEFT
+        again = stubs[2].LeaveGame(leave, metadata=auth(tokens[1]), timeout=10)  # its token is void now
+        assert again == left  # a retry of the leave is answered as the first time
         with pytest.raises(grpc.RpcError) as void:
             stubs[0].GetGame(pb.GetGameRequest(game_id=game.game_id), metadata=auth(tokens[1]), timeout=10)
         assert void.value.code() == grpc.StatusCode.UNAUTHENTICATED
@@ -321,6 +338,7 @@ def test_rematch_takes_the_seats_and_labels_into_a_new_game(stubs):
     request = pb.RematchRequest(game_id=game.game_id, request_id=uuid.uuid4().hex)
     again = stubs[1].Rematch(request, metadata=key(), timeout=10)
     assert again.game_id != game.game_id and sorted(t.seat for t in again.seat_tokens) == [0, 1]
+    assert again.view.game_id == again.game_id and again.view.status == enums.GAME_STATUS_WAITING
     assert stubs[2].Rematch(request, metadata=key(), timeout=10) == again  # a retry: the same game and tokens
     view = stubs[0].GetGame(pb.GetGameRequest(game_id=again.game_id), timeout=10).view
     assert dict(view.labels) == {"series": "s1"} and [s.external_player_id for s in view.seats][:2] == ["ann", "bob"]

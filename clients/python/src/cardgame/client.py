@@ -489,9 +489,9 @@ class GameClient:
                 yield message.event
 
     def rematch(self, game_id: str, *, request_id: str | None = None) -> CreatedGame:
-        """A new game with the seats, labels and options of ``game_id`` (the view is left empty: get_game gives it)."""
+        """A new game with the seats, labels and options of ``game_id``: its id, tokens and spectator view."""
         response = self.send("Rematch", pb.RematchRequest(game_id=game_id, request_id=request_id or ""))
-        return CreatedGame(response.game_id, {t.seat: t.token for t in response.seat_tokens})
+        return CreatedGame(response.game_id, {t.seat: t.token for t in response.seat_tokens}, response.view)
 
     # ---- any caller ----
 
