@@ -144,7 +144,7 @@ class LifecycleRpcs:
             if not record.deadline_ms or record.deadline_ms > at or seat is None:
                 return record
             entries = [gamelog.note("timeout", seat)]
-            played = []
+            played: list[str] = []
             while seat in lifecycle.seats_on_the_clock(record) and len(played) < MAX_TIMEOUT_ACTIONS:
                 # the bot moves until the turn has passed: looking at the cards is no bid
                 rng = record.rng(f"timeout-{version + len(entries) + 1}")
