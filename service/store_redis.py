@@ -33,9 +33,10 @@ Around the games, under an owner's hash tag ``{<owner>}`` (owners are API key id
 Writes go through Lua scripts, so the check, the writes and the notification are one atomic
 step. A script is sent by its SHA (EVALSHA) and, on any node that answers NOSCRIPT (a fresh
 node, a replica just promoted by a failover, a SCRIPT FLUSH), sent whole with EVAL to the
-same node, which loads it there: a missing script never fails a call. The
-notification uses plain PUBLISH, which a Redis Cluster forwards to every node; SPUBLISH would
-keep it on the game's shard but needs Redis 7 and sharded subscribers, so it is not used.
+same node, which loads it there: a missing script never fails a call. The notification is a
+PUBLISH on one Redis, and on a Redis Cluster an SPUBLISH (Redis 7), which stays on the shard of
+the game it is about instead of crossing the cluster bus to every node; ``service.redis_feed``
+reads it back.
 
 TTLs: every key of a game gets the idle TTL on create and on every unfinished commit, and the
 finished TTL on a commit with ``finished=True``. A retry record is honoured for ``request_ttl_s``
@@ -55,17 +56,16 @@ import contextlib
 import hashlib
 import logging
 from collections.abc import AsyncGenerator, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.client import PubSub
 from redis.asyncio.cluster import RedisCluster
 from redis.backoff import NoBackoff
-from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, RedisError
 from redis.retry import Retry
 
+from service.redis_feed import PubSubHub, ShardedFeed
 from service.store import (
     DEFAULT_EVENT_SEQ_TTL_S,
     DEFAULT_FINISHED_TTL_S,
@@ -490,11 +490,12 @@ class RedisStore:
     ) -> None:
         """Use a URL (the store owns and closes its clients) or a caller-owned client.
 
-        ``cluster=True`` with a URL of any node talks to a Redis Cluster. Its change feed is read
-        through a plain connection to one node, since PUBLISH reaches every node of a cluster:
-        the URL's node first, and after a lost connection the next node the cluster client knows,
-        so the feed outlives the death of any node. With a caller-owned RedisCluster client
-        (which has no pub/sub), pass a plain ``pubsub_client`` connected to any node.
+        ``cluster=True`` with a URL of any node talks to a Redis Cluster: notifications are
+        SPUBLISHed on each game's shard and read by one SSUBSCRIBE connection per master node
+        (``service.redis_feed.ShardedFeed``), which follows slots to their new node after a
+        failover. With a caller-owned RedisCluster client (which has no pub/sub), notifications
+        are plain PUBLISH, which reaches every node: pass a plain ``pubsub_client`` connected to
+        any node.
 
         ``event_seq_ttl_s``: how long an owner's publish record outlives its last publish (longer
         than any game lives, so no event is published twice). ``states_concurrency``: how many
@@ -513,8 +514,6 @@ class RedisStore:
             if cluster:
                 self._client = connect_cluster(url_or_client, socket_timeout_s=socket_timeout_s,
                                                connect_timeout_s=connect_timeout_s, max_connections=max_connections)
-                pubsub_client = connect(url_or_client, socket_timeout_s=socket_timeout_s,
-                                        connect_timeout_s=connect_timeout_s)
             else:
                 self._client = connect(url_or_client, socket_timeout_s=socket_timeout_s,
                                        connect_timeout_s=connect_timeout_s, max_connections=max_connections)
@@ -530,8 +529,11 @@ class RedisStore:
         self._finished_ttl_ms = int(finished_ttl_s * 1000)
         self._request_ttl_ms = int(request_ttl_s * 1000)
         self._max_requests = max_requests
-        self._create_script = _Script(self._client, CREATE_LUA)
-        self._commit_script = _Script(self._client, COMMIT_LUA)
+        self._sharded = cluster and isinstance(url_or_client, str)  # SPUBLISH, one feed per master
+        notify = (lambda lua: lua.replace("redis.call('PUBLISH', ", "redis.call('SPUBLISH', ")) if self._sharded \
+            else (lambda lua: lua)
+        self._create_script = _Script(self._client, notify(CREATE_LUA))
+        self._commit_script = _Script(self._client, notify(COMMIT_LUA))
         self._recall_script = _Script(self._client, RECALL_LUA)
         self._take_token_script = _Script(self._client, TAKE_TOKEN_LUA)
         self._delete_script = _Script(self._client, DELETE_LUA)
@@ -548,9 +550,8 @@ class RedisStore:
         self._pubsub_client: Any = pubsub_client or self._client
         self._connect_kwargs: dict[str, Any] = {"socket_timeout_s": socket_timeout_s,
                                                 "connect_timeout_s": connect_timeout_s}
-        self._feed_nodes = cluster and isinstance(url_or_client, str)  # the feed may move between nodes
-        self._feed_turn = 0
-        self._hub = _PubSubHub(self, watch_timeout_s, liveness_s)
+        self._hub: PubSubHub | ShardedFeed = (ShardedFeed(self, watch_timeout_s, liveness_s) if self._sharded
+                                              else PubSubHub(self, watch_timeout_s, liveness_s))
 
     @property
     def client(self) -> Redis:
@@ -912,209 +913,10 @@ class RedisStore:
         return [self.key(game_id, part) for part in ("state", "log", "hands", "req", "outbox")]
 
     async def pubsub(self, after_failure: bool) -> PubSub:
-        """Return a new PubSub object for the watch hub. On a cluster, after a failure, the feed
-        moves to the next node of the cluster's current topology (the URL's node may be gone)."""
-        if self._feed_nodes and after_failure:
-            nodes = sorted({(node.host, int(node.port)) for node in self._client.get_nodes()})
-            if nodes:
-                self._feed_turn = (self._feed_turn + 1) % len(nodes)
-                host, port = nodes[self._feed_turn]
-                old, self._pubsub_client = self._pubsub_client, connect(f"redis://{host}:{port}/0",
-                                                                       **self._connect_kwargs)
-                with contextlib.suppress(RedisError, OSError):
-                    await old.aclose()
+        """Return a new PubSub object for the (unsharded) watch hub."""
         return self._pubsub_client.pubsub()
 
-
-@dataclass
-class _Subscription:
-    """One subscribed channel: its game, its watchers, and a future set once subscribed."""
-
-    game_id: str
-    ready: asyncio.Future[None]
-    watchers: set[Watcher] = field(default_factory=set)
-
-
-def _consume_exception(future: asyncio.Future[None]) -> None:
-    """Mark a future's exception as retrieved so asyncio does not log it."""
-    if not future.cancelled():
-        future.exception()
-
-
-class _PubSubHub:
-    """One pub/sub connection per store that fans change messages out to every watcher.
-
-    A single background task owns the connection: it (un)subscribes to match the watched
-    channels, reads messages, and on any failure reconnects with backoff, resubscribes, and
-    re-reads the version of each game whose subscription was re-established. A silent
-    connection is detected by PINGing after ``liveness_s`` without traffic.
-    """
-
-    def __init__(self, store: RedisStore, watch_timeout_s: float, liveness_s: float) -> None:
-        """Create an idle hub; the task starts with the first watcher."""
-        self._store = store
-        self._watch_timeout_s = watch_timeout_s
-        self._liveness_s = liveness_s
-        self._subs: dict[bytes, _Subscription] = {}
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
-        self._pubsub: PubSub | None = None
-        self._closed = False
-        self._backoff_s = 0.05
-        self._failed = False  # the last connection failed: the next one may go to another node
-
-    async def add(self, channel: bytes, game_id: str, watcher: Watcher) -> None:
-        """Register a watcher and return once its channel is subscribed (else StoreUnavailable)."""
-        if self._closed:
-            raise StoreUnavailable("redis store is closed")
-        sub = self._subs.get(channel)
-        if sub is None or (sub.ready.done() and not sub.ready.cancelled()
-                           and sub.ready.exception() is not None):
-            ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            ready.add_done_callback(_consume_exception)
-            sub = self._subs[channel] = _Subscription(game_id, ready, sub.watchers if sub else set())
-        sub.watchers.add(watcher)
-        if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self._run(), name="redis-watch-hub")
-        self._wake.set()
-        try:
-            await asyncio.wait_for(asyncio.shield(sub.ready), self._watch_timeout_s)
-        except BaseException as exc:
-            self.remove(channel, watcher)
-            if isinstance(exc, TimeoutError):
-                raise StoreUnavailable("redis watch: subscription not confirmed in time") from exc
-            task = asyncio.current_task()
-            if sub.ready.cancelled() and task is not None and not task.cancelling():
-                raise StoreUnavailable("redis store closed while subscribing") from exc
-            raise
-
-    def remove(self, channel: bytes, watcher: Watcher) -> None:
-        """Unregister a watcher; the channel is unsubscribed when its last watcher leaves."""
-        sub = self._subs.get(channel)
-        if sub is None:
-            return
-        sub.watchers.discard(watcher)
-        if not sub.watchers:
-            del self._subs[channel]
-            sub.ready.cancel()
-            self._wake.set()
-
-    async def close(self) -> None:
-        """End every watcher, stop the task and drop the connection."""
-        self._closed = True
-        for sub in self._subs.values():
-            sub.ready.cancel()
-            for watcher in sub.watchers:
-                watcher.end()
-        self._subs.clear()
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
-        await self._drop()
-
-    async def _run(self) -> None:
-        """Serve subscriptions while any exist, reconnecting after failures, until closed."""
-        while not self._closed:
-            if not self._subs:
-                await self._drop()
-                self._wake.clear()
-                if not self._subs:
-                    await self._wake.wait()
-                continue
-            try:
-                await self._serve()
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:  # any failure: drop the connection and start over
-                log.warning("redis watch connection lost (%s: %s); reconnecting",
-                            type(exc).__name__, exc)
-                self._fail_pending(exc)
-                self._failed = True
-                await self._drop()
-                await asyncio.sleep(self._backoff_s)
-                self._backoff_s = min(self._backoff_s * 2, 1.0)
-
-    async def _serve(self) -> None:
-        """Run one connection: keep subscriptions in sync, dispatch messages, check liveness."""
-        loop = asyncio.get_running_loop()
-        pubsub = self._pubsub = await self._store.pubsub(self._failed)
-        subscribed: dict[bytes, _Subscription] = {}
-        reader: asyncio.Future[Any] | None = None
-        waker: asyncio.Future[Any] | None = None
-        last_heard, pinged_at = loop.time(), None
-        try:
-            while self._subs and not self._closed:
-                self._wake.clear()
-                await self._sync_subscriptions(pubsub, subscribed)
-                if reader is None:
-                    reader = asyncio.ensure_future(pubsub.get_message(timeout=self._liveness_s))
-                waker = asyncio.ensure_future(self._wake.wait())
-                done, _ = await asyncio.wait({reader, waker}, return_when=asyncio.FIRST_COMPLETED)
-                waker.cancel()
-                if reader not in done:
-                    continue
-                message, reader = reader.result(), None
-                now = loop.time()
-                if message is not None:
-                    last_heard, pinged_at = now, None
-                    self._backoff_s, self._failed = 0.05, False
-                    await self._dispatch(message)
-                elif pinged_at is not None and now - pinged_at >= self._liveness_s:
-                    raise RedisConnectionError("pub/sub connection silent: PING unanswered")
-                elif pinged_at is None and now - last_heard >= self._liveness_s:
-                    await pubsub.ping(b"cardgame-watch")
-                    pinged_at = now
-        finally:
-            pending = [t for t in (reader, waker) if t is not None and not t.done()]
-            for task in pending:
-                task.cancel()
-            if pending:
-                await asyncio.wait(pending)
-
-    async def _sync_subscriptions(self, pubsub: PubSub, subscribed: dict[bytes, _Subscription]) -> None:
-        """SUBSCRIBE new subscriptions (also a channel re-watched since) and drop stale ones."""
-        fresh = [ch for ch, sub in self._subs.items() if subscribed.get(ch) is not sub]
-        stale = [ch for ch in subscribed if ch not in self._subs]
-        if fresh:
-            pairs = [(ch, self._subs[ch]) for ch in fresh]  # a watcher may leave during the await
-            await pubsub.subscribe(*fresh)
-            subscribed.update(pairs)
-        if stale:
-            await pubsub.unsubscribe(*stale)
-            for ch in stale:
-                del subscribed[ch]
-
-    async def _dispatch(self, message: dict[str, object]) -> None:
-        """Deliver one pub/sub message: a version, or a (re)subscription confirmation."""
-        channel = message.get("channel")
-        sub = self._subs.get(channel) if isinstance(channel, bytes) else None
-        if sub is None:
-            return
-        if message["type"] == "message":
-            data = message.get("data")
-            if isinstance(data, bytes) and data.isdigit():
-                for watcher in list(sub.watchers):
-                    watcher.notify(int(data))
-        elif message["type"] == "subscribe":
-            if not sub.ready.done():
-                sub.ready.set_result(None)
-            else:  # re-subscribed after a reconnect: anything may have been missed
-                version = await self._store.version(sub.game_id)
-                for watcher in list(sub.watchers):
-                    watcher.notify(version)
-
-    def _fail_pending(self, exc: Exception) -> None:
-        """Fail the watchers still waiting for their first subscription."""
-        for sub in self._subs.values():
-            if not sub.ready.done():
-                sub.ready.set_exception(
-                    StoreUnavailable(f"redis watch failed: {type(exc).__name__}: {exc}"))
-
-    async def _drop(self) -> None:
-        """Close the current pub/sub connection, if any, returning it to the pool."""
-        pubsub, self._pubsub = self._pubsub, None
-        if pubsub is not None:
-            with contextlib.suppress(Exception):
-                await pubsub.aclose()
+    def node_client(self, host: str, port: int) -> Redis:
+        """A plain client of one cluster node for its sharded change feed (no health-check
+        PINGs: the connection is in pub/sub mode)."""
+        return connect(f"redis://{host}:{port}/0", health_check_interval_s=0, **self._connect_kwargs)

@@ -143,3 +143,40 @@ def test_the_service_plays_a_game_on_the_cluster(cluster):
             created = create(stub, "buck_euchre", first_dealer=0)
             play_to_end(stub, created.game_id, tokens_of(created), random.Random(3))
             assert stub.GetScore(pb.GetScoreRequest(game_id=created.game_id)).HasField("winner_side")
+
+
+async def test_change_notifications_stay_on_the_shard_of_their_game(cluster):
+    """SPUBLISH: a watcher's sharded subscription lives on the game's master, and a commit's
+    notification reaches no subscriber of the plain channel on any node."""
+    import redis.asyncio as aioredis
+
+    store = RedisStore(cluster.url, cluster=True, prefix="shard-feed")
+    listeners = [aioredis.Redis(port=port) for port in cluster.ports]
+    try:
+        game = "game-feed"
+        await store.create(game, b"s1", [b"e1"])
+        channel = store.key(game, "changes")
+        owner = store.client.get_node_from_key(channel)
+        plain = []
+        for client in listeners:
+            pubsub = client.pubsub()
+            await pubsub.subscribe(channel)
+            await pubsub.get_message(timeout=1)  # the subscribe confirmation
+            plain.append(pubsub)
+        watch = store.watch(game)
+        assert await watch.__anext__() == 1
+        counts = {}
+        for client, port in zip(listeners, cluster.ports, strict=True):
+            reply = await client.execute_command("PUBSUB", "SHARDNUMSUB", channel)
+            counts[port] = int(reply[1])
+        assert counts == {port: int(port == owner.port) for port in cluster.ports}
+        await store.commit(game, 1, b"s2", [b"e2"], None, None, False)
+        assert await asyncio.wait_for(watch.__anext__(), 5) == 2
+        for pubsub in plain:  # a broadcast PUBLISH would have reached all of these
+            assert await pubsub.get_message(timeout=0.2) is None
+            await pubsub.aclose()
+        await watch.aclose()
+    finally:
+        for client in listeners:
+            await client.aclose()
+        await store.close()
