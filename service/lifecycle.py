@@ -15,7 +15,6 @@ from typing import cast
 import orjson
 from google.protobuf import timestamp_pb2
 
-import bots
 import engine
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
@@ -130,11 +129,6 @@ def timed_out_seat(record: GameRecord) -> int | None:
     """The seat a passed deadline makes the fallback bot play for: the first on the clock."""
     on_clock = seats_on_the_clock(record)
     return on_clock[0] if on_clock else None
-
-
-def fallback_action(record: GameRecord, seat: int, rng) -> int:
-    """The move the seat's fallback bot makes for it (its own view and legal actions only)."""
-    return bots.choose_action(record.seats[seat].fallback, record.state, seat, rng)
 
 
 def _standings(record: GameRecord) -> dict:

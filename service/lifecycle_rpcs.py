@@ -23,7 +23,7 @@ from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from engine import Phase
 from engine.core.actions import action_name
-from service import auth, checks, gamelog, lifecycle
+from service import auth, bot_turns, checks, gamelog, lifecycle
 from service.errors import Aborted, FailedPrecondition, InvalidArgument, NotFound, PermissionDenied
 from service.games import AWAY, LEFT, PLAYING, GameRecord, UnsupportedRecord
 from service.store import Committed, Store, StoreUnavailable
@@ -148,7 +148,7 @@ class LifecycleRpcs:
             while seat in lifecycle.seats_on_the_clock(record) and len(played) < MAX_TIMEOUT_ACTIONS:
                 # the bot moves until the turn has passed: looking at the cards is no bid
                 rng = record.rng(f"timeout-{version + len(entries) + 1}")
-                action = lifecycle.fallback_action(record, seat, rng)
+                action = await bot_turns.choose_action(record.seats[seat].fallback, record.state, seat, rng)
                 entries.append(gamelog.entry(seat, action, engine.apply(record.state, seat, action, rng)))
                 played.append(action_name(action))
             held = record.seats[seat]
