@@ -351,3 +351,16 @@ def test_a_server_without_keys_keeps_every_game_under_one_open_owner(stub):
     created = create(stub, "buck_euchre", first_dealer=0, labels={"open": uuid.uuid4().hex})
     listed = stub.ListGames(pb.ListGamesRequest(labels=dict(created.view.labels)), timeout=10)
     assert [g.game_id for g in listed.games] == [created.game_id]
+
+
+def test_the_strong_bot_stands_in_for_a_seat_whose_turn_timed_out(stubs):
+    seats = [pb.SeatConfig(name="you", fallback=enums.PLAYER_KIND_BOT_STRONG)] + [pb.SeatConfig(kind=BASIC)] * 3
+    game = stubs[0].CreateGame(pb.CreateGameRequest(
+        variant_name="buck_euchre", seats=seats, first_dealer=0, lifecycle=lc.LifecycleOptions(turn_timeout_ms=1000)),
+        metadata=key(), timeout=10)
+    deadline = time.monotonic() + 15
+    while (view := stubs[1].GetGame(pb.GetGameRequest(game_id=game.game_id), timeout=10).view).seats[0].timeouts < 2:
+        assert time.monotonic() < deadline, "the strong fallback did not play the timed-out turns"
+        time.sleep(0.1)
+    history = stubs[2].GetHistory(pb.GetHistoryRequest(game_id=game.game_id), timeout=10)
+    assert [e.version for e in history.entries if e.note == "timeout"][:2] and view.hand_number >= 1
