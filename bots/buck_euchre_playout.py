@@ -5,9 +5,11 @@ As in ``bots.spades_playout``: every seat plays exactly as the basic bot (``bots
 would from its own view (pinned by tests), from the state's bit sets, looking at nobody else's
 cards.
 
-Points go down in Buck Euchre: a hand is worth to a seat the points it lost, less the average of
-what the other players lost; the game won (or lost to another player) with it counts
-``GAME_VALUE`` more.
+Points go down in Buck Euchre: a hand is worth to a seat the points it lost, less a fifth of the
+average the other players lost, and the game won (or lost to another player) with it counts
+``GAME_VALUE`` more: a player who takes all five tricks of a contested hand wins at once, and
+that ends nine games in ten between basic bots, so the search weighs sweeps made and stopped
+far above points.
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ from . import buck_euchre as basic
 from .playout import equivalent_cards
 from .sampling import sample_fills
 
-GAME_VALUE = 12
+GAME_VALUE = 200   # most games end when a player takes all five tricks: winning is what counts
+OTHERS = 0.2       # the weight of the other players' points against one's own
 MISS = 0.15     # the likelihood of a call the basic bot would not have made with the hand
 _PLAY = int(Kind.PLAY)
 _PLAY_PHASE = Phase.PLAY
@@ -119,9 +122,9 @@ class BuckEuchrePlayout:
         return A.DEAL
 
     def value(self, before: TableState, after: TableState, seat: int) -> float:
-        """Points lost by the seat, less the others' average, and the game."""
+        """Points lost by the seat, less a share of the others' average, and the game."""
         change = [after.scores[s] - before.scores[s] for s in range(4)]
-        v = -change[seat] + sum(change[s] for s in range(4) if s != seat) / 3
+        v = -change[seat] + OTHERS * sum(change[s] for s in range(4) if s != seat) / 3
         if after.winner:
             v += GAME_VALUE if after.winner == [seat] else -GAME_VALUE
         return v
