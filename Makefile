@@ -7,7 +7,7 @@ GEN    := clients/python/src/cardgame/v1
 PROTOS := $(wildcard proto/cardgame/v1/*.proto)
 ARGS   ?=
 
-.PHONY: run test bench soak proto clients lint install clean web chromium
+.PHONY: run test bench bench-bots soak proto clients lint install clean web chromium
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +49,11 @@ test: install clients
 
 bench: install
 	$(PY) -m bench
+
+# The strong bot against the basic one (win rates over duplicate deals) and its think time;
+# long (BENCH_BOTS_* set the game counts): run it under nice on a shared machine.
+bench-bots: install
+	$(PY) -m bench.bots
 
 # Contested play across three instances while servers and Redis are killed (SOAK_SECONDS, 120).
 soak: install
