@@ -338,7 +338,7 @@ def test_rematch_takes_the_seats_and_labels_into_a_new_game(stubs):
     request = pb.RematchRequest(game_id=game.game_id, request_id=uuid.uuid4().hex)
     again = stubs[1].Rematch(request, metadata=key(), timeout=10)
     assert again.game_id != game.game_id and sorted(t.seat for t in again.seat_tokens) == [0, 1]
-    assert again.view.game_id == again.game_id and again.view.status == enums.GAME_STATUS_WAITING
+    assert again.view.game_id == again.game_id and again.view.status != enums.GAME_STATUS_FINISHED  # a bot may deal
     assert stubs[2].Rematch(request, metadata=key(), timeout=10) == again  # a retry: the same game and tokens
     view = stubs[0].GetGame(pb.GetGameRequest(game_id=again.game_id), timeout=10).view
     assert dict(view.labels) == {"series": "s1"} and [s.external_player_id for s in view.seats][:2] == ["ann", "bob"]
