@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from functools import lru_cache
 
 from .actions import DEAL, Action, action_name
 from .cards import BITS, Card
@@ -45,30 +44,10 @@ def shuffled(cards: list[Card], rng: random.Random) -> list[Card]:
         code = rng.getrandbits(bits)
     rest = list(cards)
     deck = []
-    for product, radices in _radix_groups(n):
-        # the next len(radices) digits of the code at once, then each with small-int arithmetic:
-        # the same digits as dividing the whole code by n, n - 1, ... one at a time, but faster
-        code, low = divmod(code, product)
-        for remaining in radices:
-            low, index = divmod(low, remaining)
-            deck.append(rest.pop(index))
+    for remaining in range(n, 0, -1):
+        code, index = divmod(code, remaining)
+        deck.append(rest.pop(index))
     return deck
-
-
-@lru_cache(maxsize=64)
-def _radix_groups(n: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """The radices n, n - 1, ..., 1 of a Lehmer code in runs whose product fits in 62 bits."""
-    groups = []
-    remaining = n
-    while remaining > 0:
-        radices: list[int] = []
-        product = 1
-        while remaining > 0 and product * remaining < 1 << 62:
-            radices.append(remaining)
-            product *= remaining
-            remaining -= 1
-        groups.append((product, tuple(radices)))
-    return tuple(groups)
 
 
 def deal_chance(state: TableState, cards: list[Card], rng: random.Random) -> Chance:
