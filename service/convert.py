@@ -219,6 +219,8 @@ def _buck_euchre_rules(m: view_pb2.GameView, r: BuckEuchreRules) -> None:
     sub.turn_up_turned_down = r.turn_up_turned_down
     if r.maker is not None:
         sub.maker = r.maker
+    if r.dealer_discard is not None:   # the engine shows it to the dealer alone, once it discarded
+        sub.dealer_discard = CARD_NAMES[r.dealer_discard]
 
 
 VIEW_RULES: dict[type, Callable[[view_pb2.GameView, Any], None]] = {
@@ -262,6 +264,10 @@ def view_message(v: View, game_id: str, version: int, names: list[str], kinds: l
                            card_count=s.card_count, last_call=s.last_call, **_seat_rules(s.rules))
         if s.bid is not None:
             seat.bid_tricks = s.bid
+        if s.played:
+            seat.played_cards.extend(_names(s.played))
+        if s.void_suits:
+            seat.void_suits.extend([SUITS[suit] for suit in s.void_suits])
     if v.hand:
         m.hand.extend(_names(v.hand))
     if v.trick_leader is not None:

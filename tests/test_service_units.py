@@ -1,4 +1,4 @@
-"""Service pieces without a server: game records, randomness, tokens, request conversion."""
+"""Service pieces without a server: game records, randomness, tokens, request and view conversion."""
 
 from __future__ import annotations
 
@@ -120,6 +120,31 @@ def test_engine_and_proto_enums_map_one_to_one_by_name():
     assert set(convert.VARIANTS.values()) == {game.name for game in BUILTIN}
     assert sorted(convert.VARIANTS) == sorted(v for v in enums.Variant.values() if v)
     assert [enums.Suit.Name(s) for s in convert.SUITS] == ["SUIT_CLUBS", "SUIT_DIAMONDS", "SUIT_HEARTS", "SUIT_SPADES"]
+
+
+def test_views_carry_played_cards_voids_and_the_discard_to_the_dealer_alone():
+    names = [rank + suit for suit in "CDHS" for rank in ("9", "10", "J", "Q", "K", "A")]
+    names.remove("9H")
+    names.insert(20, "9H")                                      # the turn-up: a heart, so no forced clubs
+    deck = [engine.parse_card(c) for c in names]
+    state = engine.new_game("buck_euchre", first_dealer=0, decks=[deck])
+    rng = random.Random(1)
+    engine.apply(state, 0, engine.DEAL, rng)
+    engine.apply(state, 1, engine.ORDER_UP, rng)
+    engine.apply(state, 0, engine.exchange_of([deck[3]]), rng)  # a card the dealer was dealt
+    names_kinds = ["A", "B", "C", "D"], [enums.PLAYER_KIND_HUMAN] * 4
+    views = {seat: convert.view_message(engine.view(state, seat), "g1", 4, *names_kinds) for seat in (None, 0, 1, 2, 3)}
+    discard = names[3]
+    assert views[0].buck_euchre.dealer_discard == discard and discard not in views[0].hand
+    assert all(views[seat].buck_euchre.dealer_discard == "" for seat in (None, 1, 2, 3))
+
+    view = engine.view(state, 2)
+    view.seats[1].played = [engine.parse_card("JD"), engine.parse_card("AS")]
+    view.seats[1].void_suits = (0, 2)
+    message = convert.view_message(view, "g1", 4, *names_kinds)
+    assert list(message.seats[1].played_cards) == ["JD", "AS"]
+    assert list(message.seats[1].void_suits) == [enums.SUIT_CLUBS, enums.SUIT_HEARTS]
+    assert [list(s.played_cards) + list(s.void_suits) for i, s in enumerate(message.seats) if i != 1] == [[]] * 3
 
 
 def test_act_notation_round_trips_every_listed_action():

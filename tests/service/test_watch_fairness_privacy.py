@@ -12,6 +12,7 @@ import grpc
 import pytest
 from players import acting_seat, auth, choose, create, request_for, send, tokens_of
 
+from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 
@@ -116,7 +117,9 @@ def test_no_response_shows_a_seat_another_seats_cards(stub, server, variant):
         hands = {s: set(stub.GetGame(pb.GetGameRequest(game_id=game_id), metadata=auth(t)).view.hand)
                  for s, t in tokens.items()}
         spectator = stub.GetGame(pb.GetGameRequest(game_id=game_id)).view
-        public = {p.card for p in spectator.current_trick.plays} | {p.card for p in spectator.last_trick.plays}
+        played = {card for info in spectator.seats for card in info.played_cards}
+        assert not played & set().union(*hands.values())   # a card shown as played is held by nobody
+        public = played | {p.card for p in spectator.current_trick.plays} | {p.card for p in spectator.last_trick.plays}
         if spectator.buck_euchre.turn_up:
             public.add(spectator.buck_euchre.turn_up)
         assert not spectator.hand and not spectator.spades_two_player.offered_card
@@ -194,3 +197,103 @@ def test_a_watched_game_that_disappears_ends_the_stream_with_not_found(stub, ser
     with pytest.raises(grpc.RpcError) as info:
         next(stream)
     assert info.value.code() == grpc.StatusCode.NOT_FOUND and time.monotonic() - gone < 2.5
+
+
+_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+_SUIT_OF = {"C": enums.SUIT_CLUBS, "D": enums.SUIT_DIAMONDS, "H": enums.SUIT_HEARTS, "S": enums.SUIT_SPADES}
+_LEFT_BOWER = {enums.SUIT_CLUBS: "JS", enums.SUIT_SPADES: "JC", enums.SUIT_DIAMONDS: "JH", enums.SUIT_HEARTS: "JD"}
+
+
+def _in_hand_order(cards) -> list[str]:
+    """Cards as views sort them: by suit (C, D, H, S), then rank."""
+    return sorted(cards, key=lambda c: ("CDHS".index(c[-1]), _RANKS.index(c[:-1])))
+
+
+def _suit(card: str, view) -> int:
+    """The suit a card belongs to in play (Buck Euchre: the left bower is trump)."""
+    trump = view.buck_euchre.trump if view.WhichOneof("rules") == "buck_euchre" else enums.SUIT_UNSPECIFIED
+    return trump if trump and card == _LEFT_BOWER[trump] else _SUIT_OF[card[-1]]
+
+
+@pytest.mark.parametrize("variant", ["spades", "spades2", "buck_euchre"])
+def test_every_view_shows_each_seats_played_cards_and_shown_voids(stub, variant):
+    """Played cards and voids, as every seat and a spectator see them, against the plays sent."""
+    created = create(stub, variant, first_dealer=0, shuffle_seed=21)
+    game_id, tokens = created.game_id, tokens_of(created)
+    rng = random.Random(f"played-{variant}")
+    played: dict[int, dict[int, list[str]]] = {}    # hand -> seat -> cards sent to tricks
+    voids: dict[int, dict[int, set[int]]] = {}      # hand -> seat -> suits shown out of
+    voids_seen = 0
+    for _ in range(600):   # until two hands with plays are over (a Buck Euchre hand may have none)
+        seat, view = acting_seat(stub, game_id, tokens)
+        if seat is None or len([h for h in played if h < view.hand_number]) >= 2:
+            break
+        action = choose(view, rng)
+        if action.kind == enums.ACTION_KIND_PLAY:
+            card, plays = action.card, view.current_trick.plays
+            played.setdefault(view.hand_number, {}).setdefault(seat, []).append(card)
+            shown = voids.setdefault(view.hand_number, {}).setdefault(seat, set())
+            if plays and _suit(card, view) != _suit(plays[0].card, view):
+                shown.add(_suit(plays[0].card, view))
+            if not plays and variant != "buck_euchre" and card.endswith("S") and not (
+                    view.spades.spades_broken or view.spades_two_player.spades_broken):
+                shown |= {enums.SUIT_CLUBS, enums.SUIT_DIAMONDS, enums.SUIT_HEARTS}   # only spades in hand
+        method, request = request_for(action, game_id, rng, legacy=False)[:2]
+        send(stub, method, request, tokens[seat])
+        views = [stub.GetGame(pb.GetGameRequest(game_id=game_id)).view] + [
+            stub.GetGame(pb.GetGameRequest(game_id=game_id), metadata=auth(t)).view for t in tokens.values()]
+        for seen in views:
+            for info in seen.seats:
+                expected = played.get(seen.hand_number, {}).get(info.seat, [])
+                assert list(info.played_cards) == _in_hand_order(expected), (seen.version, seen.viewer_seat, info.seat)
+                shown_out = sorted(voids.get(seen.hand_number, {}).get(info.seat, set()))
+                assert list(info.void_suits) == shown_out, (seen.version, seen.viewer_seat, info.seat)
+                assert not set(info.played_cards) & set(seen.hand)   # played cards have left the hand
+        voids_seen += sum(len(info.void_suits) for info in views[0].seats)
+    assert len(played) >= 2 and voids_seen, (sorted(played), voids_seen)
+
+
+def test_only_the_dealer_sees_its_buck_euchre_discard(stub):
+    created = create(stub, "buck_euchre", first_dealer=0, shuffle_seed=5)
+    game_id, tokens = created.game_id, tokens_of(created)
+
+    def views() -> dict[int | None, object]:
+        out: dict[int | None, object] = {None: stub.GetGame(pb.GetGameRequest(game_id=game_id)).view}
+        for s, t in tokens.items():
+            out[s] = stub.GetGame(pb.GetGameRequest(game_id=game_id), metadata=auth(t)).view
+        return out
+
+    def act(seat: int, notation: str):
+        return send(stub, "Act", pb.ActRequest(game_id=game_id, action=notation), tokens[seat]).view
+
+    rng = random.Random(6)
+    discarded = []
+    for hand in (1, 2):
+        dealer = hand - 1
+        dealt = act(dealer, "deal")
+        if dealt.phase == enums.PHASE_ORDER_UP:                      # unless a club turn-up went to the dealer
+            act((dealer + 1) % 4, "order-up")
+        before = views()
+        assert before[dealer].phase == enums.PHASE_DEALER_DISCARD
+        assert all(v.buck_euchre.dealer_discard == "" for v in before.values())
+        choice = next(a for a in before[dealer].legal_actions if a.kind == enums.ACTION_KIND_EXCHANGE)
+        discard = rng.choice([c for c in choice.cards if c != dealt.buck_euchre.turn_up])   # the turn-up is public
+        answer = act(dealer, f"exchange {discard}")
+        assert answer.buck_euchre.dealer_discard == discard and discard not in answer.hand
+        discarded.append(discard)
+        while True:                                                  # the rest of the hand
+            now = views()
+            over = now[None].phase in (enums.PHASE_DEAL, enums.PHASE_GAME_OVER)
+            assert now[dealer].buck_euchre.dealer_discard == ("" if over else discard)
+            for viewer, view in now.items():
+                if viewer != dealer:
+                    assert view.buck_euchre.dealer_discard == "", (viewer, view.phase)
+                    assert discard not in _cards_in(view), (viewer, view.phase)   # nowhere in the view
+            if over:
+                break
+            seat, view = acting_seat(stub, game_id, tokens)
+            method, request = request_for(choose(view, rng), game_id, rng, legacy=False)[:2]
+            send(stub, method, request, tokens[seat])
+        if now[None].phase == enums.PHASE_GAME_OVER:
+            break
+    assert discarded and len(stub.GetScore(pb.GetScoreRequest(game_id=game_id)).hands) == len(discarded)
