@@ -23,6 +23,7 @@ export const GAMES: Record<string, GameChoice> = {
 
 const KINDS: [string, PlayerKind, string][] = [
   ["basic", PlayerKind.BOT_BASIC, "Bot"],
+  ["strong", PlayerKind.BOT_STRONG, "Strong bot"],
   ["random", PlayerKind.BOT_RANDOM, "Bot (plays at random)"],
   ["friend", PlayerKind.HUMAN, "A friend"],
 ];

@@ -28,6 +28,8 @@ const RECONNECT_MAX_MS = 10_000;
 
 type Position = "bottom" | "left" | "top" | "right";
 
+const BOTS: ReadonlySet<PlayerKind> = new Set([PlayerKind.BOT_RANDOM, PlayerKind.BOT_BASIC, PlayerKind.BOT_STRONG]);
+
 /** Hands finished in a view: during a hand, all before it; between hands and at the end, all. */
 function handsFinished(view: GameView): number {
   return view.phase === Phase.DEAL || view.phase === Phase.GAME_OVER ? view.handNumber : Math.max(0, view.handNumber - 1);
@@ -221,7 +223,9 @@ export class Table {
     const v = this.view;
     const turn = v.turn === seat.seat && v.phase !== Phase.GAME_OVER;
     const badges: Child[] = [];
-    if (seat.kind === PlayerKind.BOT_BASIC || seat.kind === PlayerKind.BOT_RANDOM) badges.push(h("span", { class: "badge" }, "bot"));
+    if (BOTS.has(seat.kind)) {
+      badges.push(h("span", { class: "badge bot", title: seat.kind === PlayerKind.BOT_STRONG ? "Strong bot" : "Bot" }, "bot"));
+    }
     if (v.dealer === seat.seat && v.phase !== Phase.GAME_OVER) {
       badges.push(h("span", { class: "badge dealer", title: "Dealer" }, v.variantName === "spades2" ? "first" : "dealer"));
     }
@@ -260,11 +264,12 @@ export class Table {
     const v = this.view;
     const facts: Child[] = [];
     if (v.rules.case === "buckEuchre") {
-      const { turnUp, turnUpTurnedDown, trump, noTrump, maker } = v.rules.value;
+      const { turnUp, turnUpTurnedDown, trump, noTrump, maker, dealerDiscard } = v.rules.value;
       if (turnUp) {
         facts.push(h("div", { class: `turn-up${turnUpTurnedDown ? " turned-down" : ""}`, "data-role": "turn-up", "data-card": turnUp },
           h("span", { class: "label" }, turnUpTurnedDown ? "Turned down" : "Turn-up"), cardFace(turnUp)));
       }
+      if (dealerDiscard) facts.push(this.cardList("Your discard", [dealerDiscard], "dealer-discard")); // the dealer's view alone
       const letter = suitLetter(trump);
       if (letter) {
         facts.push(h("div", { class: "trump", "data-role": "trump", "data-suit": letter },

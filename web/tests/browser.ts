@@ -11,6 +11,7 @@ import {
   type GameView,
   type GetScoreResponse,
   Phase,
+  PlayerKind,
   createClient,
 } from "@cardgame/client";
 import { type BrowserContext, type Page, chromium } from "playwright-core";
@@ -93,11 +94,12 @@ export interface Shown {
   playable: string[];
   backs: number;
   trick: { role: string; plays: { seat: number; card: string }[] };
-  seats: { seat: number; call: string; tricks: number; cards: number; turn: boolean }[];
+  seats: { seat: number; call: string; tricks: number; cards: number; turn: boolean; bot: boolean }[];
   scores: { side: number; score: number }[];
   actions: string[];
   turnUp: string | null;
   trump: string | null;
+  discard: string | null;
   offered: string | null;
   stock: string | null;
   given: string | null;
@@ -135,11 +137,13 @@ export async function readTable(page: Page): Promise<Shown> {
         tricks: Number(s.querySelector<HTMLElement>("[data-field=tricks]")?.dataset.value),
         cards: Number(s.querySelector<HTMLElement>("[data-field=cards]")?.dataset.value),
         turn: s.dataset.turn === "true",
+        bot: s.querySelector(".badge.bot") !== null,
       })),
       scores: all(".totals .side").map((s) => ({ side: Number(s.dataset.side), score: Number(s.dataset.score) })),
       actions: all(".actions button").map((b) => b.dataset.notation ?? ""),
       turnUp: one("[data-role=turn-up]")?.dataset.card ?? null,
       trump: one("[data-role=trump]")?.dataset.suit ?? null,
+      discard: one("[data-role=dealer-discard]")?.dataset.cards ?? null,
       offered: one("[data-role=offered]")?.dataset.card ?? null,
       stock: one("[data-role=stock]")?.dataset.value ?? null,
       given: one("[data-role=exchange-given]")?.dataset.cards ?? null,
@@ -152,6 +156,7 @@ export async function readTable(page: Page): Promise<Shown> {
 }
 
 const SUIT_LETTERS = ["", "C", "D", "H", "S"];
+const BOTS: ReadonlySet<PlayerKind> = new Set([PlayerKind.BOT_RANDOM, PlayerKind.BOT_BASIC, PlayerKind.BOT_STRONG]);
 
 /** Asserts that the page shows exactly what `view` says (the API's view of the same seat). */
 export function assertShows(shown: Shown, view: GameView, what: string): void {
@@ -175,12 +180,14 @@ export function assertShows(shown: Shown, view: GameView, what: string): void {
   assert.equal(shown.trick.role, current.length > 0 || !view.lastTrick?.plays.length ? "current-trick" : "last-trick",
     `${at}: which trick`);
   assert.deepEqual(shown.trick.plays, trick.map((p) => ({ seat: p.seat, card: p.card })), `${at}: trick`);
-  assert.deepEqual(shown.seats.map((s) => ({ seat: s.seat, call: s.call, tricks: s.tricks, cards: s.cards })),
-    view.seats.map((s) => ({ seat: s.seat, call: s.lastCall, tricks: s.tricksWon, cards: s.cardCount })), `${at}: seats`);
+  assert.deepEqual(shown.seats.map((s) => ({ seat: s.seat, call: s.call, tricks: s.tricks, cards: s.cards, bot: s.bot })),
+    view.seats.map((s) => ({ seat: s.seat, call: s.lastCall, tricks: s.tricksWon, cards: s.cardCount, bot: BOTS.has(s.kind) })),
+    `${at}: seats`);
   assert.deepEqual(shown.scores, view.scores.map((s) => ({ side: s.side, score: s.score })), `${at}: scores`);
   if (view.rules.case === "buckEuchre") {
-    const { turnUp, trump, noTrump } = view.rules.value;
+    const { turnUp, trump, noTrump, dealerDiscard } = view.rules.value;
     assert.equal(shown.turnUp, turnUp || null, `${at}: turn-up`);
+    assert.equal(shown.discard, dealerDiscard || null, `${at}: the dealer's discard`);
     assert.equal(shown.trump, SUIT_LETTERS[trump] || (noTrump ? "none" : null), `${at}: trump`);
   }
   if (view.rules.case === "spades" || view.rules.case === "spadesTwoPlayer") {

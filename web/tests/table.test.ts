@@ -1,9 +1,10 @@
 // The web table in Chromium against a live server (CARDGAME_HTTP_SERVER serves the built page and
 // the API; CARDGAME_SERVER is the gRPC port the checks use): a whole Buck Euchre game, a
 // four-player Spades hand with a friend at the partner's seat (two pages, a Double Nil exchange, a
-// refused card), and the two-player draw. After every move each page must show exactly what the
-// API's view of its seat says; the score table after each hand must match GetScore. Screenshots
-// of the key states go to CARDGAME_ARTIFACTS. Run by tests/web/test_browser.py.
+// refused card), the two-player draw, and a strong bot seated in the lobby. After every move each
+// page must show exactly what the API's view of its seat says; the score table after each hand
+// must match GetScore. Screenshots of the key states go to CARDGAME_ARTIFACTS. Run by
+// tests/web/test_browser.py.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 
@@ -147,6 +148,7 @@ describe("the web table in Chromium", { concurrency: false }, () => {
     const token = created.seatTokens[0]!.token;
     const ana = await player(context, "Ana", 0, `${HTTP_SERVER}/#game=${created.gameId}&seat=0&token=${token}`, token);
     const kinds = new Set<ActionKind>();
+    const discards = new Set<string>();
     const policy: Policy = (view) => {
       const action = first(view, ActionKind.DEAL, ActionKind.ORDER_UP, ActionKind.NAME_SUIT, ActionKind.STAY_IN,
         ActionKind.EXCHANGE, ActionKind.PLAY, ActionKind.PASS, ActionKind.DROP_OUT);
@@ -157,6 +159,7 @@ describe("the web table in Chromium", { concurrency: false }, () => {
     const final = await play(created.gameId, [ana], policy, "buck-euchre", (v) => v.phase === Phase.GAME_OVER,
       async (view, p) => {
         if (view.phase === Phase.ORDER_UP) await shootOnce(p, "buck-euchre-order-up");
+        if (view.rules.case === "buckEuchre" && view.rules.value.dealerDiscard) discards.add(view.rules.value.dealerDiscard);
         if (view.phase === Phase.PLAY && (view.currentTrick?.plays.length ?? 0) > 0) await shootOnce(p, "buck-euchre-play");
       });
     assert.equal(final.phase, Phase.GAME_OVER);
@@ -166,7 +169,8 @@ describe("the web table in Chromium", { concurrency: false }, () => {
     await ana.page.setViewportSize({ width: 1280, height: 900 });
     await screenshot(ana.page, "buck-euchre-game-over-desktop");
     console.log(`Buck Euchre ${created.gameId}: ${final.handNumber} hands, totals ` +
-      `${final.scores.map((s) => s.score).join("/")}, Ana's actions: ${[...kinds].map((k) => ActionKind[k]).join(" ")}`);
+      `${final.scores.map((s) => s.score).join("/")}, Ana's actions: ${[...kinds].map((k) => ActionKind[k]).join(" ")}, ` +
+      `her discards shown: ${[...discards].join(" ") || "none"}`);
     await ana.page.close();
   });
 
@@ -179,6 +183,10 @@ describe("the web table in Chromium", { concurrency: false }, () => {
       await page.fill("#my-name", "Ana");
       await page.fill('input[name="seat-2-name"]', "Cy");
       await page.selectOption('select[name="seat-2-kind"]', "friend");
+      const kinds = await page.locator('select[name="seat-3-kind"] option')
+        .evaluateAll((options) => options.map((o) => [(o as HTMLOptionElement).value, o.textContent]));
+      assert.deepEqual(kinds, [["basic", "Bot"], ["strong", "Strong bot"], ["random", "Bot (plays at random)"],
+        ["friend", "A friend"]], "the seat kinds the lobby offers");
       await screenshot(page, "lobby");
       await page.click("#create");
       await page.locator("#table").waitFor();
@@ -271,5 +279,25 @@ describe("the web table in Chromium", { concurrency: false }, () => {
     await screenshot(ana.page, "spades2-after-the-draw");
     console.log(`Spades for two ${created.gameId}: the draw done, ${kept} offered cards kept`);
     await ana.page.close();
+  });
+
+  // Seated only: a game played on with a strong bot would let a page be read while the bot thinks.
+  test("a strong bot seated in the lobby, marked a bot at the table", { timeout: GAME_TIMEOUT_MS }, async () => {
+    const { page, errors } = await newPage(context);
+    await page.goto(`${HTTP_SERVER}/`);
+    await page.locator("form.lobby").waitFor();
+    await page.selectOption("#game", "buck_euchre");
+    await page.selectOption('select[name="seat-1-kind"]', "strong");
+    await page.click("#create");
+    await page.locator("#table").waitFor();
+    const place = new URLSearchParams(new URL(page.url()).hash.slice(1));
+    const gameId = place.get("game") ?? "";
+    const client = api(place.get("token") ?? "");
+    const { view } = await settle(page, client, gameId, "buck-euchre with a strong bot");
+    assert.deepEqual(view.seats.map((s) => s.kind),
+      [PlayerKind.HUMAN, PlayerKind.BOT_STRONG, PlayerKind.BOT_BASIC, PlayerKind.BOT_BASIC]);
+    assert.equal(await page.locator('.seat[data-seat="1"] .badge.bot').getAttribute("title"), "Strong bot");
+    assert.deepEqual(errors, [], "the page reported errors");
+    await page.close();
   });
 });
