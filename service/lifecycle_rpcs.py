@@ -25,6 +25,7 @@ from engine import Phase
 from engine.core.actions import action_name
 from service import auth, bot_turns, checks, gamelog, lifecycle
 from service.errors import Aborted, FailedPrecondition, InvalidArgument, NotFound, PermissionDenied
+from service.event_feed import EventFeed
 from service.games import AWAY, LEFT, PLAYING, GameRecord, UnsupportedRecord
 from service.store import Committed, Store, StoreUnavailable
 
@@ -65,6 +66,7 @@ class LifecycleRpcs:
 
     store: Store
     settings: Any  # service.servicer.Settings
+    event_feed: EventFeed
     _load: Callable[[str], Awaitable[tuple[int, GameRecord]]]
     _view: Callable[..., Any]
     _bot_entries: Callable[..., Awaitable[list[bytes]]]
@@ -327,7 +329,7 @@ class LifecycleRpcs:
         owner = lifecycle.owner_of(caller)
         last = checks.event_id(after_id)
         while True:
-            found = await self.store.read_events(owner, last, EVENTS_BATCH, EVENTS_BLOCK_MS)
+            found = await self.event_feed.read(owner, last, EVENTS_BATCH, EVENTS_BLOCK_MS)
             for stream_id, _, raw in found:
                 last = stream_id
                 yield lifecycle.event_message(stream_id, raw)

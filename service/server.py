@@ -111,6 +111,7 @@ async def serve(config: Config, stop: asyncio.Event | None = None) -> None:
     await health.enter_graceful_shutdown()
     await asyncio.sleep(config.drain_s)  # let load balancers see NOT_SERVING and move traffic away
     await asyncio.gather(server.stop(config.grace_s), *([http.stop()] if http else []))
+    await servicer.event_feed.close()
     await store.close()
     if tracer:
         tracer.shutdown()

@@ -42,6 +42,7 @@ from service.errors import (
     Unavailable,
     to_status,
 )
+from service.event_feed import EventFeed
 from service.games import LEFT, GameRecord, Lifecycle, Seat, UnsupportedRecord
 from service.lifecycle_rpcs import LifecycleRpcs, now_ms
 from service.store import GameExists, Store, StoreUnavailable
@@ -162,6 +163,7 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
     def __init__(self, store: Store, settings: Settings | None = None):
         self.store = store
         self.settings = settings or Settings()
+        self.event_feed = EventFeed(store)   # WatchEvents streams wait on it, not on Redis each
         self._watches: collections.Counter[str] = collections.Counter()   # open WatchGame streams by peer
 
     # ---- reading ----

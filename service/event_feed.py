@@ -1,0 +1,106 @@
+"""Waiting for new events without a Redis connection per stream.
+
+Every WatchEvents stream of an owner would otherwise block in its own ``XREAD BLOCK``, each holding
+one of the store's pooled connections for as long as it waits: enough streams and no connection is
+left for moves. Here a stream reads without blocking, and when nothing is new it waits on the
+owner's :class:`_Waiters`, where one task per owner and process does the blocking read for every
+stream, from the oldest position any of them waits at (or past the last entry it woke them for),
+and wakes them all when it sees an entry; each stream then reads its own entries, again without
+blocking. The task ends once no stream waits.
+So a process blocks on at most one connection per owner with streams waiting, however many streams.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import Counter
+
+from service.store import Store, parse_stream_id
+
+log = logging.getLogger("cardgame.events")
+
+Entry = tuple[str, str, bytes]
+PAUSE_S = 0.2   # after a failed blocking read, before the next one may start
+
+
+class _Waiters:
+    """The streams of one owner waiting for an entry, and the task reading for them."""
+
+    def __init__(self) -> None:
+        self.after: Counter[tuple[int, int]] = Counter()   # each waiting stream's position
+        self.woken = asyncio.Event()                        # replaced after every wake-up
+        self.task: asyncio.Task | None = None
+
+    def wake(self) -> None:
+        woken, self.woken = self.woken, asyncio.Event()
+        woken.set()
+
+
+class EventFeed:
+    """Reads of owners' event streams that wait for new entries (the store's ``read_events``)
+    sharing one blocking read per owner in this process."""
+
+    def __init__(self, store: Store, block_ms: int = 1000):
+        self.store = store
+        self.block_ms = block_ms
+        self._owners: dict[str, _Waiters] = {}
+
+    async def read(self, owner: str, after: str, count: int, block_ms: int) -> list[Entry]:
+        """Up to ``count`` entries of the owner's stream after ``after``, oldest first, waiting up
+        to ``block_ms`` for one to come (an empty list when none did)."""
+        if block_ms <= 0:
+            return await self.store.read_events(owner, after, count, 0)
+        position = parse_stream_id(after)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + block_ms / 1000
+        waiters = self._owners.get(owner)
+        if waiters is None:
+            waiters = self._owners[owner] = _Waiters()
+        waiters.after[position] += 1
+        try:
+            while True:
+                woken = waiters.woken   # taken before the read: an entry after it wakes this one
+                found = await self.store.read_events(owner, after, count, 0)
+                left = deadline - loop.time()
+                if found or left <= 0:
+                    return found
+                if waiters.task is None:
+                    waiters.task = loop.create_task(self._follow(owner, waiters), name=f"events:{owner}")
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(woken.wait(), left)
+        finally:
+            waiters.after[position] -= 1
+            if not waiters.after[position]:
+                del waiters.after[position]
+
+    async def _follow(self, owner: str, waiters: _Waiters) -> None:
+        """Block on the owner's stream for its waiting streams, waking them at every new entry
+        (and at an error, which each then meets in its own read, and again after a pause so that
+        they start the next blocking read); end once none waits."""
+        seen = (0, 0)   # the newest entry it woke the streams for: each reads past it on its own
+        try:
+            while waiters.after:
+                ms, n = max(min(waiters.after), seen)
+                found = await self.store.read_events(owner, f"{ms}-{n}", 1, self.block_ms)
+                if found:
+                    seen = parse_stream_id(found[-1][0])
+                    waiters.wake()
+        except Exception as exc:   # the streams see the store's failure in their own reads
+            log.info("event read for %s failed: %s", owner, exc)
+            waiters.wake()
+            await asyncio.sleep(PAUSE_S)
+        finally:
+            waiters.task = None
+            if waiters.after:
+                waiters.wake()   # streams still waiting (after a failure) start the next read
+            elif self._owners.get(owner) is waiters:
+                del self._owners[owner]
+
+    async def close(self) -> None:
+        """Stop every blocking read."""
+        tasks = [w.task for w in self._owners.values() if w.task is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)

@@ -1,0 +1,64 @@
+"""The event feed on the in-memory store: many waiting reads share one blocking read per owner,
+each gets its own entries, and nothing is left running once nobody waits."""
+
+from __future__ import annotations
+
+import asyncio
+
+from service.event_feed import EventFeed
+from service.store import StoreUnavailable
+from service.store_memory import MemoryStore
+
+
+class _Counting(MemoryStore):
+    """A memory store counting the reads that may block."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.blocking = 0
+        self.fail = False
+
+    async def read_events(self, owner, after, count, block_ms):
+        if block_ms:
+            self.blocking += 1
+            if self.fail:
+                raise StoreUnavailable("down")
+        return await super().read_events(owner, after, count, block_ms)
+
+
+def test_waiting_reads_share_one_blocking_read_and_each_gets_its_entries():
+    async def scenario() -> None:
+        store = _Counting()
+        feed = EventFeed(store, block_ms=200)
+        await store.publish("o", "g1", [b"1 one"], 100)
+        first = (await feed.read("o", "", 10, 0))[0][0]
+        readers = [asyncio.create_task(feed.read("o", first, 10, 5000)) for _ in range(30)]
+        older = asyncio.create_task(feed.read("o", "", 10, 5000))   # has an entry already: no wait
+        await asyncio.sleep(0.05)
+        assert store.blocking == 1       # thirty streams wait on one read
+        await store.publish("o", "g2", [b"1 two"], 100)
+        got = await asyncio.gather(*readers)
+        assert all([e[2] for e in entries] == [b"1 two"] for entries in got)
+        assert [e[2] for e in await older] == [b"1 one"]
+        await asyncio.sleep(0.3)          # the blocking read ends within block_ms once nobody waits
+        assert feed._owners == {}
+        assert await feed.read("o", got[0][0][0], 10, 100) == []   # a wait with nothing new ends empty
+        await feed.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_failed_blocking_read_reaches_every_waiting_stream():
+    async def scenario() -> None:
+        store = _Counting()
+        feed = EventFeed(store, block_ms=200)
+        store.fail = True
+        readers = [asyncio.create_task(feed.read("o", "", 10, 5000)) for _ in range(5)]
+        await asyncio.sleep(0.05)
+        store.fail = False
+        await store.publish("o", "g", [b"1 late"], 100)
+        got = await asyncio.wait_for(asyncio.gather(*readers), 2)   # well within their 5 s wait
+        assert all([e[2] for e in entries] == [b"1 late"] for entries in got)
+        await feed.close()
+
+    asyncio.run(scenario())
