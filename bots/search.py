@@ -123,7 +123,7 @@ class SearchBot:
                     break
                 if budget.seconds is not None and time.perf_counter() - start > budget.seconds:
                     break
-            world = self._deal(view, hidden, build, policy, rng)
+            world = self._deal(view, hidden, build, policy, rng, budget.tries)
             seed = rng.getrandbits(64)
             for j in alive:
                 state = world.copy()
@@ -134,10 +134,11 @@ class SearchBot:
         return [sum(values[j]) if j in alive else -math.inf for j in range(len(candidates))]
 
 
-    def _deal(self, view: View, hidden: engine.Hidden, build, policy: Playout, rng: random.Random) -> TableState:
+    def _deal(self, view: View, hidden: engine.Hidden, build, policy: Playout, rng: random.Random,
+              tries: int) -> TableState:
         """A sampled world, kept with the probability the playout's likelihood gives it (rejection
         sampling: the kept deals follow how the seats bid), the last one after ``tries`` draws."""
-        for _ in range(self.budget.tries - 1):
+        for _ in range(tries - 1):
             world = build(view, hidden, policy.deal(view, hidden, rng))
             u = rng.random()
             if u < policy.likelihood(view, world, u):
