@@ -11,7 +11,6 @@ hints, never the truth: whoever acts on them reads the game first.
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import logging
 import time
@@ -283,19 +282,17 @@ class LifecycleRpcs:
         response = pb.ListGamesResponse()
         for _ in range(4):  # a few index pages at most per call; the token continues the rest
             found, cursor = await self.store.list_index(owner, terms, cursor, size - len(response.games))
-            states = await self.store.states([game_id for _, game_id in found])
-            gone, shown = [], []
-            for (_, game_id), raw in zip(found, states, strict=True):
+            loaded = await self.store.loads([game_id for _, game_id in found])
+            gone = []
+            for (_, game_id), game in zip(found, loaded, strict=True):
                 try:
-                    record = GameRecord.from_bytes(raw) if raw is not None else None
+                    record = GameRecord.from_bytes(game.state) if game is not None else None
                 except UnsupportedRecord:  # stored by an older release: not listed
                     continue
-                if record is None or record.owner != caller:
+                if game is None or record is None or record.owner != caller:
                     gone.append(game_id)
                 elif not request.status or lifecycle.status(record) == request.status:
-                    shown.append(record)
-            versions = await asyncio.gather(*(self.store.version(record.game_id) for record in shown))
-            response.games.extend(lifecycle.summary(r, v) for r, v in zip(shown, versions, strict=True))
+                    response.games.append(lifecycle.summary(record, game.version))
             if gone:
                 await self.store.prune_index(owner, gone)
             if cursor is None or len(response.games) >= size:

@@ -51,7 +51,7 @@ SHARDS = 16  # schedule shards: P:due:{0} .. P:due:{15}
 MAX_OWNER_LENGTH = 128
 MAX_TERM_LENGTH = 300
 MAX_TERMS = 64  # terms per index_game / list_index call
-MAX_BATCH = 1000  # game ids per states / prune_index call, events per publish or write
+MAX_BATCH = 1000  # game ids per loads / prune_index call, events per publish or write
 MAX_COUNT = 10_000  # entries per read_events / claim_due / list_index / sweep_index call
 MAX_MS = 2**53 - 1  # millisecond values stay exact as a Redis score (a double)
 MAX_SEQ = 2**53 - 1
@@ -222,12 +222,12 @@ class Store(Protocol):
         (created_ms descending, then game id descending), and the cursor to continue from, None
         once the walk reached the end. One call scans at most ``index_scan_bound(count)`` members
         of the smallest set, so a page may be short, even empty, with a cursor. Entries are
-        candidates: a game may have expired since it was indexed (see ``states``, ``prune_index``).
+        candidates: a game may have expired since it was indexed (see ``loads``, ``prune_index``).
         """
         ...
 
-    async def states(self, game_ids: Sequence[str]) -> list[bytes | None]:
-        """Return the state of each game (as ``load`` has it), None for a missing one, in order."""
+    async def loads(self, game_ids: Sequence[str]) -> list[Loaded | None]:
+        """Return each game as ``load`` has it (version and state), None for a missing one, in order."""
         ...
 
     async def prune_index(

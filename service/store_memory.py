@@ -503,13 +503,13 @@ class MemoryStore:
                 page.append(last)
         return page, (last if last is not None and pos > 0 else None)
 
-    async def states(self, game_ids: Sequence[str]) -> list[bytes | None]:
-        """Return the state of each game, None for a missing one, in order."""
+    async def loads(self, game_ids: Sequence[str]) -> list[Loaded | None]:
+        """Return each game's version and state, None for a missing one, in order."""
         ids = validate_game_ids(game_ids)
         self._check_open()
         now = self._now()
         games = [self._live_game(game_id, now) for game_id in ids]
-        return [None if game is None else game.state for game in games]
+        return [None if game is None else Loaded(game.version, game.state) for game in games]
 
     async def prune_index(
         self, owner: str, game_ids: Sequence[str], terms_of: Mapping[str, Sequence[str]] | None = None

@@ -814,13 +814,14 @@ class RedisStore:
         page = [(int(found[i]), found[i + 1].decode()) for i in range(0, len(found), 2)]
         return page, (int(more[0]), more[1].decode()) if more else None
 
-    async def states(self, game_ids: Sequence[str]) -> list[bytes | None]:
-        """Return the state of each game, None for a missing one, in order (reads of many slots,
-        ``states_concurrency`` at a time)."""
+    async def loads(self, game_ids: Sequence[str]) -> list[Loaded | None]:
+        """Return each game's version and state, None for a missing one, in order (reads of many
+        slots, ``states_concurrency`` at a time)."""
         ids = validate_game_ids(game_ids)
-        with unavailable_on_error("states"):
-            found = await self._per_game(ids, lambda game_id: self._client.hget(self.key(game_id, "state"), "s"))
-        return [None if state is None else bytes(state) for state in found]
+        with unavailable_on_error("loads"):
+            found = await self._per_game(ids, lambda game_id: self._client.hmget(self.key(game_id, "state"),
+                                                                                  ["v", "s"]))
+        return [None if version is None else Loaded(int(version), bytes(state or b"")) for version, state in found]
 
     async def prune_index(
         self, owner: str, game_ids: Sequence[str], terms_of: Mapping[str, Sequence[str]] | None = None

@@ -102,8 +102,8 @@ async def test_the_game_lifecycle_works_across_slots(cluster):
         gone = ids[::3]
         for game in gone:
             assert await store.delete(game) is True
-        states = await store.states([*ids, "never-made"])
-        assert states == [None if g in gone else b"s2" for g in ids] + [None]
+        loaded = await store.loads([*ids, "never-made"])
+        assert [found and found.state for found in loaded] == [None if g in gone else b"s2" for g in ids] + [None]
         for owner in owners:
             cursor, passes = 0, 0
             while True:

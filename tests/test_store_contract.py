@@ -663,17 +663,18 @@ async def test_the_index_scan_is_bounded_and_returns_a_cursor(store: Store) -> N
     assert len(page) == 200 and page[0] == (11_009, "a1009") and cursor == page[-1]
 
 
-async def test_states_reads_many_games_in_order(store: Store) -> None:
+async def test_loads_reads_many_games_in_order_with_their_versions(store: Store) -> None:
     games = [new_id() for _ in range(5)]
     for i, game in enumerate(games[:3]):
         await store.create(game, f"s{i}".encode(), [b"e"])
-    assert await store.states([games[3], games[0], games[2], games[4], games[1], games[0]]) == \
-        [None, b"s0", b"s2", None, b"s1", b"s0"]
-    assert await store.states([]) == []
+    await commit(store, games[2], 1, b"s2b", b"a")
+    assert await store.loads([games[3], games[0], games[2], games[4], games[1], games[0]]) == \
+        [None, Loaded(1, b"s0"), Loaded(2, b"s2b"), None, Loaded(1, b"s1"), Loaded(1, b"s0")]
+    assert await store.loads([]) == []
     with pytest.raises(ValueError):
-        await store.states(["a{b"])
+        await store.loads(["a{b"])
     with pytest.raises(ValueError):
-        await store.states([new_id() for _ in range(1001)])
+        await store.loads([new_id() for _ in range(1001)])
 
 
 async def test_delete_removes_the_game_and_leaves_the_rest(store: Store) -> None:
@@ -707,8 +708,8 @@ async def test_prune_and_sweep_remove_games_that_are_gone(store: Store) -> None:
     for game in gone:
         await store.delete(game)
     listed, _ = await store.list_index(owner, ["n:0"], None, 100)
-    states = await store.states([game for _, game in listed])
-    missing = [game for (_, game), state in zip(listed, states, strict=True) if state is None]
+    loaded = await store.loads([game for _, game in listed])
+    missing = [game for (_, game), found in zip(listed, loaded, strict=True) if found is None]
     assert missing == [g for i, g in reversed(list(enumerate(games))) if i % 6 == 0]
     assert await store.prune_index(owner, missing, {missing[0]: ["n:0", "l:unknown"]}) == len(missing)
     assert await store.prune_index(owner, missing) == 0
@@ -1141,7 +1142,7 @@ async def test_any_failure_of_the_redis_client_is_store_unavailable() -> None:
                  store.read_events("o", "0", 1, 0), store.read_events("o", "0", 1, 50), store.forget("o", game),
                  store.schedule(game, 1), store.claim_due(0, 1, 1, 1), store.settle(game, 1, None),
                  store.index_game("o", game, 1, ["t"]), store.unindex_game("o", game),
-                 store.list_index("o", ["t"], (1, game), 1), store.states([game]), store.prune_index("o", [game]),
+                 store.list_index("o", ["t"], (1, game), 1), store.loads([game]), store.prune_index("o", [game]),
                  store.sweep_index("o", 0, 1), store.owners(), store.delete(game)):
         with pytest.raises(StoreUnavailable, match="IndexError"):
             await call
