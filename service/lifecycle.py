@@ -247,21 +247,26 @@ def summary(record: GameRecord, version: int) -> lc.GameSummary:
     return message
 
 
-def history(record: GameRecord, raw: list[bytes], version: int) -> pb.GetHistoryResponse:
-    """A game's log as GetHistory answers it. Chance outcomes (decks, drawn cards) and exchanged
-    cards are shown once their hand is over, and all of them after the game."""
+def history(record: GameRecord, raw: list[bytes], version: int, after: int = 0) -> pb.GetHistoryResponse:
+    """A page of a game's log as GetHistory answers it at ``version``: the entries of ``raw`` (the
+    log from its genesis, version 1, up to the page's last entry, at most ``version``) with
+    versions above ``after``. Chance outcomes (decks, drawn cards) and exchanged cards are shown
+    once their hand is over, and all of them after the game.
+
+    The open hand is the one ``record`` (the game at ``version``) is playing, so a page shows every
+    entry exactly as the whole log at ``version`` would. The entries' hand numbers come from
+    replaying ``raw`` from the genesis; only the page's entries are rendered.
+    """
     genesis = orjson.loads(raw[0][1:])
-    state = gamelog.start(raw[0])
-    steps: list[tuple[int, bytes, int]] = []  # (version, entry, hand number)
-    for number, entry in enumerate(raw[1:], 2):
-        gamelog.apply(state, entry)
-        steps.append((number, entry, state.hand_no))
-    over = state.phase == Phase.GAME_OVER
-    open_hand = state.hand_no if in_hand(state) and not over else None
+    open_hand = record.state.hand_no if in_hand(record.state) else None  # never after the game
     response = pb.GetHistoryResponse(variant_name=genesis["variant"], first_dealer=genesis["dealer"], version=version,
                                      options_json=orjson.dumps(genesis["options"]).decode())
-    for number, entry, hand in steps:
-        shown = hand != open_hand
+    state = gamelog.start(raw[0])
+    for number, entry in enumerate(raw[1:], 2):
+        gamelog.apply(state, entry)
+        if number <= after:
+            continue
+        shown = state.hand_no != open_hand
         item = response.entries.add(version=number)
         noted = gamelog.note_of(entry)
         if noted is not None:

@@ -302,13 +302,28 @@ class LifecycleRpcs:
         return response
 
     async def get_history(self, request, context, call):
-        """The game's log with chance outcomes, as far as the caller may know them."""
+        """A page of the game's log with chance outcomes, as far as the caller may know them: the
+        entries after ``after_version``, at most ``page_size`` (1000 for 0, at most 5000)."""
         call.game_id = game_id = checks.game_id(request.game_id)
+        default_size, max_size = 1000, 5000  # entries per page, as the proto documents them
+        if not 0 <= request.page_size <= max_size:
+            raise InvalidArgument(f"page_size must be 0 (for {default_size}) up to {max_size}, "
+                                  f"not {request.page_size}")
+        if request.after_version < 0:
+            raise InvalidArgument(f"after_version must not be negative, not {request.after_version}")
         version, record = await self._load(game_id)
         call.seat = auth.seat_of(game_id, auth.bearer_token(context.invocation_metadata()),
                                  [s.token_hash for s in record.seats])
-        raw = [entry for _, entry in await self.store.log_after(game_id, 0, until=version)]
-        return lifecycle.history(record, raw, version)
+        after = max(request.after_version, 1)  # version 1, the creation, has no entry
+        last = min(after + (request.page_size or default_size), version)
+        until = last if last > after else 1  # hand numbers need the replay from the genesis on
+        raw = [entry for _, entry in await self.store.log_after(game_id, 0, until=until)]
+        if len(raw) != until:
+            raise NotFound(f"game {game_id!r} no longer exists")
+        response = lifecycle.history(record, raw, version, after)
+        if last < version:
+            response.next_after_version = last
+        return response
 
     async def rematch(self, request, context, call):
         """A new game with the same seats, labels and options as the given one."""

@@ -324,6 +324,12 @@ def test_history_hides_the_hand_in_play_and_replays_the_whole_game_after(stubs):
     assert hashlib.sha256(f"{deals[0].salt}:{' '.join(deals[0].deck)}".encode()).hexdigest() == first.commitment
     play_to_end(stubs[0], game.game_id, tokens, random.Random(12))
     after = stubs[2].GetHistory(pb.GetHistoryRequest(game_id=game.game_id), timeout=10)
+    while after.next_after_version:  # a whole Spades game may run past one page of 1000 entries
+        page = stubs[2].GetHistory(pb.GetHistoryRequest(game_id=game.game_id,
+                                                        after_version=after.next_after_version), timeout=10)
+        after.entries.extend(page.entries)
+        after.next_after_version = page.next_after_version
+    assert [e.version for e in after.entries] == list(range(2, after.version + 1))
     assert all(e.deck for e in after.entries if e.action == "deal")
     log = [engine.LogEntry(e.seat, convert.act_action(e.action),
                            engine.Chance(tuple(engine.parse_card(c) for c in e.deck), e.salt) if e.deck else None)

@@ -15,7 +15,7 @@ import {
 
 import { ActionKind, type GameStatus } from "./gen/cardgame/v1/enums_pb.js";
 import { type ActRequest, ActRequestSchema, GameService } from "./gen/cardgame/v1/game_service_pb.js";
-import type { Event, GameSummary } from "./gen/cardgame/v1/lifecycle_pb.js";
+import type { Event, GameSummary, HistoryEntry } from "./gen/cardgame/v1/lifecycle_pb.js";
 import type { GameView, LegalAction } from "./gen/cardgame/v1/view_pb.js";
 
 export * from "./gen/cardgame/v1/enums_pb.js";
@@ -335,6 +335,33 @@ export async function* listAllGames(
     yield* page.games;
     pageToken = page.nextPageToken;
   } while (pageToken !== "");
+}
+
+/** Where {@link allHistoryEntries} starts and how big its pages are, as GetHistoryRequest has them. */
+export interface HistoryPages {
+  /** Only entries with versions above this one (0n or absent: from the first). */
+  afterVersion?: bigint;
+  /** Entries per page (0 or absent: the server's 1000; at most 5000). */
+  pageSize?: number;
+}
+
+/**
+ * Every entry of a game's log (as far as the caller may know it), in order, from GetHistory page
+ * after page until a page's `nextAfterVersion` is 0n. Each page shows its entries as of the
+ * version it was read at, so while the game is played on, later pages may reach past the first.
+ */
+export async function* allHistoryEntries(
+  client: GameServiceClient,
+  gameId: string,
+  pages: HistoryPages = {},
+  options?: CallOptions,
+): AsyncGenerator<HistoryEntry, void, undefined> {
+  let afterVersion = pages.afterVersion ?? 0n;
+  do {
+    const page = await client.getHistory({ gameId, afterVersion, pageSize: pages.pageSize ?? 0 }, options);
+    yield* page.entries;
+    afterVersion = page.nextAfterVersion;
+  } while (afterVersion !== 0n);
 }
 
 /** Options of {@link followEvents}. */
