@@ -222,6 +222,18 @@ export async function settle(page: Page, client: GameServiceClient, gameId: stri
   }
 }
 
+/**
+ * Waits until the page has the answer to the move just taken on it (it shows "…" and marks the
+ * table busy while the request is out) and shows a version after `before`; a refusal fails with
+ * the page's message. Bounded by SETTLE_TIMEOUT_MS.
+ */
+export async function moved(page: Page, before: bigint, what: string): Promise<void> {
+  await page.locator('#table[data-busy="false"]').waitFor({ state: "attached", timeout: SETTLE_TIMEOUT_MS });
+  const shown = await readTable(page);
+  assert.ok(BigInt(shown.version) > before,
+    `${what}: the page still shows version ${shown.version}${shown.message ? `: "${shown.message}"` : ""}`);
+}
+
 /** Checks the open score dialog against GetScore, optionally saves it, and closes it. */
 export async function checkScoreDialog(page: Page, score: GetScoreResponse, shot?: string): Promise<void> {
   const dialog = page.locator("dialog.scores[open]");
