@@ -16,6 +16,7 @@ from cardgame.client import CreatedGame, GameClient
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from service.launcher import ServerProcess, free_port
+from tests.clients.lost import LostAnswer
 from tests.conftest import SERVER_TEST_FLAGS
 
 SUIT_LETTERS = {enums.SUIT_CLUBS: "C", enums.SUIT_DIAMONDS: "D", enums.SUIT_HEARTS: "H", enums.SUIT_SPADES: "S"}
@@ -359,22 +360,6 @@ def test_a_slow_server_is_deadline_exceeded_after_retries():
 
 # ---- request ids and retries ----
 
-class _LostAnswer(grpc.RpcError):
-    """What a client sees when the connection drops after the server has applied a move."""
-
-    def code(self):
-        """UNAVAILABLE, as for a dropped connection."""
-        return grpc.StatusCode.UNAVAILABLE
-
-    def details(self):
-        """The status message."""
-        return "connection lost (test)"
-
-    def trailing_metadata(self):
-        """No trailers, hence no ErrorInfo."""
-        return ()
-
-
 class LoseFirstAnswer(grpc.UnaryUnaryClientInterceptor):
     """Forwards every call and records it; the first answer of an Act whose action starts with ``action`` is lost."""
 
@@ -392,7 +377,7 @@ class LoseFirstAnswer(grpc.UnaryUnaryClientInterceptor):
         if name == "Act" and action.startswith(self.action) and not self.lost:
             outcome.result()  # the server has applied the move...
             self.lost = True
-            raise _LostAnswer()  # ...but the answer never arrives
+            raise LostAnswer()  # ...but the answer never arrives
         return outcome
 
 

@@ -19,6 +19,7 @@ from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import lifecycle_pb2 as lc
 from service import apikeys
 from service.launcher import ServerProcess, free_port
+from tests.clients.lost import LostAnswer
 from tests.conftest import SERVER_TEST_FLAGS
 
 KEY, ENTRY = apikeys.new_key("py-backend")
@@ -315,19 +316,6 @@ class LoseFirstDeleteAnswer(grpc.UnaryUnaryClientInterceptor):
             outcome.result()  # the game is gone...
             raise LostAnswer()  # ...but the client never hears it
         return outcome
-
-
-class LostAnswer(grpc.RpcError):
-    """What a client sees when the connection drops after the server answered."""
-
-    def code(self):
-        return grpc.StatusCode.UNAVAILABLE
-
-    def details(self):
-        return "connection lost (test)"
-
-    def trailing_metadata(self):
-        return ()
 
 
 def test_delete_game_removes_the_game_once_even_when_its_answer_is_lost(keyed, backend):
