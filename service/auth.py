@@ -12,6 +12,7 @@ import base64
 import hashlib
 import hmac
 import secrets
+from collections.abc import Sequence
 
 from service.errors import Unauthenticated
 
@@ -39,6 +40,17 @@ def derived_token(secret: bytes, game_id: str, seat: int, purpose: str = "") -> 
     message = f"seat-token\0{game_id}\0{seat}" + (f"\0{purpose}" if purpose else "")
     digest = hmac.new(secret, message.encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest[:TOKEN_BYTES]).decode()
+
+
+def recovered_token(secrets_: Sequence[bytes], game_id: str, seat: int, stored_hash: str,
+                    purpose: str = "") -> str | None:
+    """The derived token (as ``derived_token``) whose hash is ``stored_hash`` under the first of
+    ``secrets_`` that gives it (the current token secret, then earlier ones), None if none does."""
+    for secret in secrets_:
+        token = derived_token(secret, game_id, seat, purpose)
+        if hmac.compare_digest(token_hash(game_id, token), stored_hash):
+            return token
+    return None
 
 
 def token_hash(game_id: str, token: str) -> str:

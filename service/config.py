@@ -41,6 +41,7 @@ class Config:
     max_watches_per_connection: int = 100
     redis_max_connections: int = 64
     token_secret: bytes = b""
+    previous_token_secrets: tuple[bytes, ...] = ()
     api_keys: tuple[str, ...] = ()
     create_rate: float = 5.0
     create_burst: int = 100
@@ -60,7 +61,7 @@ class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
     """``--help`` shows every flag's default (its environment variable's value when set), but
     never the value of a flag in ``SECRET_FLAGS``."""
 
-    SECRET_FLAGS = frozenset({"token_secret", "api_keys"})
+    SECRET_FLAGS = frozenset({"token_secret", "token_secret_previous", "api_keys"})
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
         if action.dest in self.SECRET_FLAGS:
@@ -170,6 +171,10 @@ def parse(argv: list[str] | None = None) -> Config:
                         "required with a Redis store")
     p.add_argument("--token-secret-file", default=env("CARDGAME_TOKEN_SECRET_FILE", ""),
                    help="read the token secret from this file instead (CARDGAME_TOKEN_SECRET_FILE)")
+    p.add_argument("--token-secret-previous", default=env("CARDGAME_TOKEN_SECRET_PREVIOUS", ""),
+                   help="earlier token secrets, comma-separated, kept after a rotation so that retries of "
+                        "CreateGame and ReissueSeatToken made under them still return their tokens; new tokens "
+                        "always come from --token-secret (CARDGAME_TOKEN_SECRET_PREVIOUS)")
     p.add_argument("--api-keys", default=env("CARDGAME_API_KEYS", ""),
                    help="accepted API keys as '<key id>:<sha256 hex>' entries, comma-separated; with any, "
                         "CreateGame needs an x-api-key header (CARDGAME_API_KEYS)")
@@ -193,6 +198,7 @@ def parse(argv: list[str] | None = None) -> Config:
     if not a.create_rate > 0:
         p.error("--create-rate must be above 0")
     secret, api_keys = _secrets(p, a)
+    previous = _previous_secrets(p, a.token_secret_previous)
     return Config(**_http(p, a), **_operations(p, a), host=a.host, port=a.port, redis_url=a.redis_url,
                   redis_cluster=a.redis_cluster, key_prefix=a.key_prefix, workers=workers,
                   idle_ttl_s=a.idle_ttl, finished_ttl_s=a.finished_ttl, request_ttl_s=a.request_ttl,
@@ -202,6 +208,7 @@ def parse(argv: list[str] | None = None) -> Config:
                   game_modules=tuple(m.strip() for m in a.game_modules), require_noeviction=a.require_noeviction,
                   max_concurrent_rpcs=a.max_concurrent_rpcs, max_watches_per_connection=a.max_watches_per_connection,
                   redis_max_connections=a.redis_max_connections, token_secret=secret, api_keys=api_keys,
+                  previous_token_secrets=previous,
                   create_rate=a.create_rate, create_burst=a.create_burst, events_max_len=a.events_max_len)
 
 
@@ -210,6 +217,17 @@ def _read(p: argparse.ArgumentParser, path: str, what: str) -> str:
         return Path(path).read_text()
     except OSError as exc:
         p.error(f"cannot read the {what} file {path!r}: {exc.strerror}")
+
+
+def _previous_secrets(p: argparse.ArgumentParser, text: str) -> tuple[bytes, ...]:
+    """The earlier token secrets of ``--token-secret-previous``, each checked."""
+    found = tuple(part.strip().encode() for part in text.split(",") if part.strip())
+    for secret in found:
+        try:
+            auth.check_secret(secret)
+        except ValueError as exc:
+            p.error(f"--token-secret-previous: {exc}")
+    return found
 
 
 def _secrets(p: argparse.ArgumentParser, a: argparse.Namespace) -> tuple[bytes, tuple[str, ...]]:

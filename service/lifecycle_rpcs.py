@@ -186,7 +186,8 @@ class LifecycleRpcs:
             raise FailedPrecondition("the seat's player left the game; it has no token", "SEAT_LEFT")
         call.seat = request.seat
         request_id = checks.request_id(request.request_id) or ""
-        token = (auth.derived_token(self.settings.token_secret, game_id, request.seat, f"reissue:{request_id}")
+        purpose = f"reissue:{request_id}"
+        token = (auth.derived_token(self.settings.token_secret, game_id, request.seat, purpose)
                  if request_id else auth.random_token())
 
         def make(record: GameRecord, version: int, seat: int | None):
@@ -194,9 +195,22 @@ class LifecycleRpcs:
             record.seats[request.seat].reissues += 1
             return [gamelog.note("reissue", request.seat)], []
 
-        return await self._change(game_id, request.seat, None, "ReissueSeatToken", request, make,
-                                  lambda record, version: pb.ReissueSeatTokenResponse(
-                                      seat_token=pb.SeatToken(seat=request.seat, token=token)))
+        def answer(record: GameRecord, version: int):
+            given: str | None = token
+            if request_id:   # a retry's token was derived by the first call, maybe under an earlier secret
+                seat = record.seats[request.seat]
+                given = auth.recovered_token(self.settings.token_secrets, game_id, request.seat, seat.token_hash,
+                                             purpose)
+                if given is None and seat.reissues > 1:
+                    raise FailedPrecondition("the seat was given a newer token since (ReissueSeatToken)",
+                                             "TOKEN_REISSUED")
+                if given is None:
+                    raise FailedPrecondition("this seat's new token was derived from a token secret this server "
+                                             "no longer has (--token-secret-previous); it cannot be returned "
+                                             "again", "TOKEN_SECRET_CHANGED")
+            return pb.ReissueSeatTokenResponse(seat_token=pb.SeatToken(seat=request.seat, token=given))
+
+        return await self._change(game_id, request.seat, None, "ReissueSeatToken", request, make, answer)
 
     async def leave_game(self, request, context, call):
         """The caller's seat leaves: its fallback bot plays on, or the game ends as abandoned."""

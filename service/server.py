@@ -130,7 +130,8 @@ def _settings(config: Config) -> Settings:
     else:
         log.warning("no API keys configured: any caller may create games (configure CARDGAME_API_KEYS)")
     return Settings(config.allow_prearranged_decks, config.allow_seeded_shuffle, config.max_watches_per_connection,
-                    secret, keys, config.create_rate, config.create_burst, config.events_max_len)
+                    secret, keys, config.create_rate, config.create_burst, config.events_max_len,
+                    config.previous_token_secrets)
 
 
 def check_token_secret(config: Config) -> None:

@@ -72,6 +72,12 @@ class Settings:
     create_rate: float = 5.0
     create_burst: int = 100
     events_max_len: int = 100_000
+    previous_token_secrets: tuple[bytes, ...] = ()   # earlier secrets, for retries of what they derived
+
+    @property
+    def token_secrets(self) -> tuple[bytes, ...]:
+        """The token secret, then the earlier ones still accepted for retries."""
+        return (self.token_secret, *self.previous_token_secrets)
 
 
 class _Call:
@@ -342,10 +348,11 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
                 if seat.reissues:
                     raise FailedPrecondition(f"seat {i} was given a new token since the game was created "
                                              "(ReissueSeatToken)", "TOKEN_REISSUED")
-                token = auth.derived_token(self.settings.token_secret, game_id, i)
-                if auth.token_hash(game_id, token) != seat.token_hash:
-                    raise FailedPrecondition("this game's seat tokens were derived from another token secret; "
-                                             "they cannot be returned again", "TOKEN_SECRET_CHANGED")
+                token = auth.recovered_token(self.settings.token_secrets, game_id, i, seat.token_hash)
+                if token is None:
+                    raise FailedPrecondition("this game's seat tokens were derived from a token secret this "
+                                             "server no longer has (--token-secret-previous); they cannot be "
+                                             "returned again", "TOKEN_SECRET_CHANGED")
                 response.seat_tokens.add(seat=i, token=token)
         return response
 

@@ -20,7 +20,7 @@ from players import auth, create, tokens_of
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from service import apikeys
-from service.launcher import ServerProcess
+from service.launcher import TEST_TOKEN_SECRET, ServerProcess
 from tests.conftest import SERVER_TEST_FLAGS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -172,3 +172,46 @@ def test_the_python_client_sends_its_api_key_and_waits_as_retry_info_says(keyed_
         assert len({g.game_id for g in games}) == 3 and time.monotonic() - started >= 0.5  # the third one waited
     with GameClient(keyed_server.address) as anonymous, pytest.raises(errors.Unauthenticated):
         anonymous.create_game("buck-euchre", ["A", "B", "C", "D"])
+
+
+def _reissue(stub, game_id: str, seat: int, request_id: str) -> str:
+    return stub.ReissueSeatToken(pb.ReissueSeatTokenRequest(game_id=game_id, seat=seat, request_id=request_id),
+                                 timeout=10).seat_token.token
+
+
+def test_a_rotated_token_secret_still_answers_retries_made_under_the_previous_one(
+        server, stub, redis_url: str, module_prefix: str):
+    created_id, reissued_id, reissue_id = (uuid.uuid4().hex for _ in range(3))
+    first = create(stub, "spades", first_dealer=0, request_id=created_id)
+    other = create(stub, "spades", first_dealer=0, request_id=reissued_id)
+    token = _reissue(stub, other.game_id, 1, reissue_id)
+    rotated = ServerProcess(*SERVER_TEST_FLAGS, redis_url=redis_url, prefix=module_prefix,
+                            env={"CARDGAME_TOKEN_SECRET": "the-new-token-secret-of-at-least-thirty-two-bytes",
+                                 "CARDGAME_TOKEN_SECRET_PREVIOUS": TEST_TOKEN_SECRET})
+    rotated.start()
+    try:
+        with grpc.insecure_channel(rotated.address) as channel:
+            new = pb_grpc.GameServiceStub(channel)
+            # Retries of what the previous secret derived get the same tokens from the new server...
+            again = create(new, "spades", first_dealer=0, request_id=created_id)
+            assert tokens_of(again) == tokens_of(first)
+            assert _reissue(new, other.game_id, 1, reissue_id) == token
+            # ... while what it derives now comes from the new secret, which the old server lacks.
+            made_id = uuid.uuid4().hex
+            create(new, "spades", first_dealer=0, request_id=made_id)
+            later_id = uuid.uuid4().hex
+            later = _reissue(new, first.game_id, 2, later_id)
+            assert _reissue(new, first.game_id, 2, later_id) == later
+            with pytest.raises(grpc.RpcError) as refused:
+                _reissue(stub, first.game_id, 2, later_id)
+            assert details(refused.value)[0].reason == "TOKEN_SECRET_CHANGED"
+            # A reissue retried after a newer reissue of the seat cannot give its token back.
+            _reissue(new, other.game_id, 1, uuid.uuid4().hex)
+            with pytest.raises(grpc.RpcError) as replaced:
+                _reissue(new, other.game_id, 1, reissue_id)
+            assert details(replaced.value)[0].reason == "TOKEN_REISSUED"
+    finally:
+        rotated.stop()
+    with pytest.raises(grpc.RpcError) as unknown:
+        create(stub, "spades", first_dealer=0, request_id=made_id)
+    assert details(unknown.value)[0].reason == "TOKEN_SECRET_CHANGED"

@@ -234,17 +234,19 @@ class SeatLeft(FailedPrecondition):
 
 
 class TokenReissued(FailedPrecondition):
-    """TOKEN_REISSUED: a CreateGame retry cannot return a seat's first token, which was replaced."""
+    """TOKEN_REISSUED: a CreateGame or ReissueSeatToken retry cannot return a token that a later
+    ReissueSeatToken replaced."""
 
     reason = "TOKEN_REISSUED"
-    hint = "a seat was given a new token since the game was created"
+    hint = "the seat was given a newer token since"
 
 
 class TokenSecretChanged(FailedPrecondition):
-    """TOKEN_SECRET_CHANGED: a CreateGame retry on a server whose token secret changed since."""
+    """TOKEN_SECRET_CHANGED: a CreateGame or ReissueSeatToken retry on a server that no longer has
+    the token secret the first call derived its tokens from."""
 
     reason = "TOKEN_SECRET_CHANGED"
-    hint = "the server's token secret changed since the game was created"
+    hint = "the server's token secret changed since the tokens were made (see --token-secret-previous)"
 
 
 class UnsupportedGameFormat(FailedPrecondition):
