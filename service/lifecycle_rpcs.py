@@ -26,7 +26,7 @@ from service import auth, bot_turns, checks, gamelog, lifecycle
 from service.errors import Aborted, FailedPrecondition, InvalidArgument, NotFound, PermissionDenied
 from service.event_feed import EventFeed
 from service.games import AWAY, LEFT, PLAYING, GameRecord, UnsupportedRecord
-from service.store import Committed, Store, StoreUnavailable
+from service.store import Committed, Loaded, Store, StoreUnavailable
 
 log = logging.getLogger("cardgame.requests")
 
@@ -132,11 +132,13 @@ class LifecycleRpcs:
 
     # ---- turn deadlines ----
 
-    async def time_out(self, game_id: str) -> GameRecord | None:
+    async def time_out(self, game_id: str, loaded: Loaded | None = None) -> GameRecord | None:
         """Play the timed-out turn of a game whose deadline has passed, with the seat's fallback
-        bot, exactly once whatever the number of sweepers; the game as it then stands (None if gone)."""
-        for _ in range(MAX_CHANGE_ATTEMPTS):
-            loaded = await self.store.load(game_id)
+        bot, exactly once whatever the number of sweepers; the game as it then stands (None if gone).
+        ``loaded``: the game as the caller just read it, for the first attempt."""
+        for attempt in range(MAX_CHANGE_ATTEMPTS):
+            if attempt or loaded is None:
+                loaded = await self.store.load(game_id)
             if loaded is None:
                 return None
             version, record = loaded.version, GameRecord.from_bytes(loaded.state)

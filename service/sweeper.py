@@ -72,7 +72,8 @@ class Sweeper:
         return bool(claims)
 
     async def attend(self, game_id: str, claim: int) -> None:
-        """Publish the game's pending events, play its passed deadline, settle its next time."""
+        """Publish the game's pending events, play its passed deadline (from the game as read here:
+        a commit since then makes it read the game again), settle its next time."""
         loaded = await self.store.load(game_id)
         if loaded is None:
             await self.store.settle(game_id, claim, None)
@@ -84,7 +85,7 @@ class Sweeper:
             return
         await self.servicer.publish(game_id, record.owner)
         if record.deadline_ms and record.deadline_ms <= now_ms():
-            record = await self.servicer.time_out(game_id)
+            record = await self.servicer.time_out(game_id, loaded)
             if record is None:
                 await self.store.settle(game_id, claim, None)
                 return
