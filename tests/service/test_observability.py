@@ -34,6 +34,7 @@ from service.launcher import ServerProcess, free_port
 
 GAME_SERVICE = "cardgame.v1.GameService"
 WAIT_S = 20.0
+RACES = 100   # games at most whose four seats reveal at once, until one of their commits conflicts
 
 
 def _wait(condition, what: str, within_s: float = WAIT_S):
@@ -202,8 +203,8 @@ def test_metrics_count_calls_store_operations_bots_games_and_streams(redis_url, 
                 assert set(pool.map(reveal, range(4))) == {grpc.StatusCode.OK}
             return int(value(scrape(metrics_port), "cardgame_commit_conflicts_total", method="RevealHand"))
 
-        conflicts = next((n for n in (race() for _ in range(20)) if n), 0)
-        assert conflicts > 0, "20 races of four concurrent reveals never conflicted"
+        conflicts = next((n for n in (race() for _ in range(RACES)) if n), 0)
+        assert conflicts > 0, f"{RACES} races of four concurrent reveals never conflicted"
         samples = scrape(metrics_port)
         assert value(samples, "cardgame_commit_retries_total", method="RevealHand") == \
             value(samples, "cardgame_commit_conflicts_total", method="RevealHand")
