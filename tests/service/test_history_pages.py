@@ -14,11 +14,9 @@ from players import acting_seat, auth, choose, play_to_end
 from cardgame.moves import notation_for
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
-from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from cardgame.v1 import options_pb2
 from service import apikeys
-from service.launcher import ServerProcess
-from tests.conftest import SERVER_TEST_FLAGS
+from tests.service.conftest import instances, stubs_of
 
 KEY, ENTRY = apikeys.new_key("history-pages")
 BASIC = enums.PLAYER_KIND_BOT_BASIC
@@ -26,24 +24,11 @@ PAGE = 7
 
 
 @pytest.fixture(scope="module")
-def servers(redis_url: str, module_prefix: str):
-    """Two instances on one Redis and prefix, with an API key."""
-    procs = [ServerProcess(*SERVER_TEST_FLAGS, "--create-burst", "100", "--create-rate", "100",
-                           redis_url=redis_url, prefix=module_prefix, env={"CARDGAME_API_KEYS": ENTRY})
-             for _ in range(2)]
-    for proc in procs:
-        proc.start()
-    yield procs
-    for proc in procs:
-        proc.stop()
-
-
-@pytest.fixture(scope="module")
-def stubs(servers):
-    channels = [grpc.insecure_channel(s.address) for s in servers]
-    yield [pb_grpc.GameServiceStub(c) for c in channels]
-    for channel in channels:
-        channel.close()
+def stubs(redis_url: str, module_prefix: str):
+    """Stubs of two instances on one Redis and prefix, with an API key."""
+    with instances(2, "--create-burst", "100", "--create-rate", "100", redis_url=redis_url, prefix=module_prefix,
+                   env={"CARDGAME_API_KEYS": ENTRY}) as servers, stubs_of(servers) as stubs:
+        yield stubs
 
 
 def _new(stub, variant: str, seed: int, **options) -> tuple[str, dict[int, str]]:

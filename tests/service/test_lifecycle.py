@@ -18,11 +18,9 @@ import engine
 from cardgame.moves import notation_for
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
-from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from cardgame.v1 import lifecycle_pb2 as lc
 from service import apikeys, convert
-from service.launcher import ServerProcess
-from tests.conftest import SERVER_TEST_FLAGS
+from tests.service.conftest import instances, stubs_of
 
 KEY, ENTRY = apikeys.new_key("lobby")
 OTHER_KEY, OTHER_ENTRY = apikeys.new_key("arcade")
@@ -37,21 +35,15 @@ def key(value: str = KEY) -> list[tuple[str, str]]:
 @pytest.fixture(scope="module")
 def servers(redis_url: str, module_prefix: str):
     """Three instances on one Redis and prefix, with API keys; games are swept by all three."""
-    procs = [ServerProcess(*SERVER_TEST_FLAGS, "--create-burst", "1000", "--create-rate", "1000",
-                           redis_url=redis_url, prefix=module_prefix, env=ENV) for _ in range(3)]
-    for proc in procs:
-        proc.start()
-    yield procs
-    for proc in procs:
-        proc.stop()
+    with instances(3, "--create-burst", "1000", "--create-rate", "1000", redis_url=redis_url, prefix=module_prefix,
+                   env=ENV) as procs:
+        yield procs
 
 
 @pytest.fixture(scope="module")
 def stubs(servers):
-    channels = [grpc.insecure_channel(s.address) for s in servers]
-    yield [pb_grpc.GameServiceStub(c) for c in channels]
-    for channel in channels:
-        channel.close()
+    with stubs_of(servers) as stubs:
+        yield stubs
 
 
 def _new(stub, variant: str = "buck_euchre", humans: int = 1, labels=None, players=None, timeout_ms: int = 0,
