@@ -131,6 +131,16 @@ async function player(context: BrowserContext, name: string, seat: number, url: 
   return { name, seat, page, errors, client: api(token), handsSeen: 0, shots: new Set() };
 }
 
+/** The lobby set for four-player Spades: Ana at seat 1, her friend Cy at the partner's seat. */
+async function spadesLobbyWithCy(page: Page): Promise<void> {
+  await page.goto(`${HTTP_SERVER}/`);
+  await page.locator("form.lobby").waitFor();
+  await page.selectOption("#game", "spades");
+  await page.fill("#my-name", "Ana");
+  await page.fill('input[name="seat-2-name"]', "Cy");
+  await page.selectOption('select[name="seat-2-kind"]', "friend");
+}
+
 describe("the web table in Chromium", { concurrency: false }, () => {
   let context: BrowserContext;
   let closeBrowser: () => Promise<void>;
@@ -185,12 +195,7 @@ describe("the web table in Chromium", { concurrency: false }, () => {
   test("a four-player Spades hand, created in the lobby, with a friend at the partner's seat",
     { timeout: GAME_TIMEOUT_MS }, async () => {
       const { page, errors } = await newPage(context);
-      await page.goto(`${HTTP_SERVER}/`);
-      await page.locator("form.lobby").waitFor();
-      await page.selectOption("#game", "spades");
-      await page.fill("#my-name", "Ana");
-      await page.fill('input[name="seat-2-name"]', "Cy");
-      await page.selectOption('select[name="seat-2-kind"]', "friend");
+      await spadesLobbyWithCy(page);
       const kinds = await page.locator('select[name="seat-3-kind"] option')
         .evaluateAll((options) => options.map((o) => [(o as HTMLOptionElement).value, o.textContent]));
       assert.deepEqual(kinds, [["basic", "Bot"], ["strong", "Strong bot"], ["random", "Bot (plays at random)"],
@@ -292,12 +297,7 @@ describe("the web table in Chromium", { concurrency: false }, () => {
   test("a four-player Spades hand from the lobby with a strong bot, a basic bot and a friend",
     { timeout: GAME_TIMEOUT_MS }, async () => {
       const { page, errors } = await newPage(context);
-      await page.goto(`${HTTP_SERVER}/`);
-      await page.locator("form.lobby").waitFor();
-      await page.selectOption("#game", "spades");
-      await page.fill("#my-name", "Ana");
-      await page.fill('input[name="seat-2-name"]', "Cy");
-      await page.selectOption('select[name="seat-2-kind"]', "friend");
+      await spadesLobbyWithCy(page);
       await page.selectOption('select[name="seat-3-kind"]', "strong");
       await page.click("#create");
       await page.locator("#table").waitFor();
