@@ -74,6 +74,8 @@ class EventFeed:
             waiters.after[position] -= 1
             if not waiters.after[position]:
                 del waiters.after[position]
+            if not waiters.after and waiters.task is None and self._owners.get(owner) is waiters:
+                del self._owners[owner]   # nobody waits and no read runs: nothing to keep
 
     async def _follow(self, owner: str, waiters: _Waiters) -> None:
         """Block on the owner's stream for its waiting streams, waking them at every new entry

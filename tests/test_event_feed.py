@@ -40,6 +40,9 @@ def test_waiting_reads_share_one_blocking_read_and_each_gets_its_entries():
         got = await asyncio.gather(*readers)
         assert all([e[2] for e in entries] == [b"1 two"] for entries in got)
         assert [e[2] for e in await older] == [b"1 one"]
+        await store.publish("p", "g", [b"1 at once"], 100)
+        assert [e[2] for e in await feed.read("p", "", 10, 1000)] == [b"1 at once"]
+        assert "p" not in feed._owners   # found without waiting: nothing kept for the owner
         await asyncio.sleep(0.3)          # the blocking read ends within block_ms once nobody waits
         assert feed._owners == {}
         assert await feed.read("o", got[0][0][0], 10, 100) == []   # a wait with nothing new ends empty
