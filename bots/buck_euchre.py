@@ -71,8 +71,12 @@ def _discard(hand: list[Card], trump: int | None) -> Card:
 
 
 def _stays(v: View, hand: list[Card]) -> bool:
-    """Stay in when the hand should take a trick: a bower, trump ace, off ace or two trumps."""
-    trump = v.rules.trump
+    return stays_in(hand, v.rules.trump, sum(1 for s in v.seats if s.rules.dropped_out))
+
+
+def stays_in(hand: list[Card], trump: int | None, dropped: int) -> bool:
+    """Stay in when the hand should take a trick: a bower, trump ace, off ace or two trumps (with
+    ``dropped`` players out already, a lone trump or an off king will do)."""
     rules = euchre_rules(trump)
     aces = sum(1 for c in hand if c % 13 == 12 and rules.suit[c] != trump)
     if trump is None:
@@ -80,7 +84,6 @@ def _stays(v: View, hand: list[Card]) -> bool:
     trumps = [rules.power[c] - 100 for c in hand if rules.suit[c] == trump]
     if aces or len(trumps) >= 2 or any(p >= 14 for p in trumps):
         return True
-    dropped = sum(1 for s in v.seats if s.rules.dropped_out)
     kings = sum(1 for c in hand if c % 13 == 11 and rules.suit[c] != trump)
     return dropped >= 2 and (bool(trumps) or kings > 0)
 

@@ -85,19 +85,6 @@ def names(hand: list[int], turned_down: int, may_name_it: bool) -> int | None:
     return best if basic._makes(*basic.strength(hand, best)) else None
 
 
-def stays_with(hand: list[int], trump: int | None, dropped: int) -> bool:
-    """Whether the basic bot stays in with ``hand`` after ``dropped`` players dropped out."""
-    rules = euchre_rules(trump)
-    aces = sum(1 for c in hand if c % 13 == 12 and rules.suit[c] != trump)
-    if trump is None:
-        return aces >= 1
-    trumps = [rules.power[c] - 100 for c in hand if rules.suit[c] == trump]
-    if aces or len(trumps) >= 2 or any(p >= 14 for p in trumps):
-        return True
-    kings = sum(1 for c in hand if c % 13 == 11 and rules.suit[c] != trump)
-    return dropped >= 2 and (bool(trumps) or kings > 0)
-
-
 class BuckEuchrePlayout:
     """The playout policy and hand value of Buck Euchre."""
 
@@ -118,7 +105,7 @@ class BuckEuchrePlayout:
             suit = names(hand, state.turnup // 13, state.options.turned_down_suit_may_be_named)
             return A.PASS if suit is None else A.name_suit(suit)
         if phase == Phase.DROP_OUT:
-            return A.STAY_IN if stays_with(hand, _trump(state), 4 - state.active.bit_count()) else A.DROP_OUT
+            return A.STAY_IN if basic.stays_in(hand, _trump(state), 4 - state.active.bit_count()) else A.DROP_OUT
         return A.DEAL
 
     def value(self, before: TableState, after: TableState, seat: int) -> float:
@@ -180,7 +167,7 @@ class BuckEuchrePlayout:
             call = world.calls[s]
             if s == world.maker or call not in (A.STAY_IN, A.DROP_OUT):
                 continue
-            if s != me and stays_with(held[s], _trump(world), dropped) != (call == A.STAY_IN):
+            if s != me and basic.stays_in(held[s], _trump(world), dropped) != (call == A.STAY_IN):
                 weight *= MISS
             dropped += call == A.DROP_OUT
         return weight
