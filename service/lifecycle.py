@@ -255,28 +255,29 @@ def history(record: GameRecord, raw: list[bytes], version: int, after: int = 0) 
 
     The open hand is the one ``record`` (the game at ``version``) is playing, so a page shows every
     entry exactly as the whole log at ``version`` would. The entries' hand numbers come from
-    replaying ``raw`` from the genesis; only the page's entries are rendered.
+    counting the deals in ``raw`` from the genesis (each deal starts the next hand, as
+    ``engine.core.dealing.start_hand`` counts them); only the page's entries are rendered.
     """
     genesis = orjson.loads(raw[0][1:])
     open_hand = record.state.hand_no if in_hand(record.state) else None  # never after the game
     response = pb.GetHistoryResponse(variant_name=genesis["variant"], first_dealer=genesis["dealer"], version=version,
                                      options_json=orjson.dumps(genesis["options"]).decode())
-    state = gamelog.start(raw[0])
+    hand = 0
     for number, entry in enumerate(raw[1:], 2):
-        gamelog.apply(state, entry)
+        noted = gamelog.note_of(entry)
+        step = None if noted is not None else gamelog.parse(entry)
+        kind = step.action & 15 if step is not None else None
+        hand += kind == Kind.DEAL
         if number <= after:
             continue
-        shown = state.hand_no != open_hand
+        shown = hand != open_hand
         item = response.entries.add(version=number)
-        noted = gamelog.note_of(entry)
         if noted is not None:
             item.note, item.seat = noted
             continue
-        step = gamelog.parse(entry)
         if step is None:
             continue
         item.seat = step.seat
-        kind = step.action & 15
         item.action = action_name(step.action) if shown or kind != Kind.EXCHANGE else "exchange"
         if step.chance is not None and shown:
             item.deck.extend(card_name(c) for c in step.chance.cards)
