@@ -31,7 +31,7 @@ import math
 import random
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import engine
 from engine import Action, Phase, TableState, View
@@ -79,6 +79,14 @@ class SearchBot:
         self.budgets: Mapping[str, Budget] = {} if budget else DEFAULT_BUDGETS
         self.playouts = playouts
         self.fallback = RandomPlayout()
+
+    def clocked(self, seconds: float | None) -> SearchBot:
+        """This bot with ``seconds`` of thinking a decision in every game's budget (None: no
+        clock, so each decision plays its whole sample budget and is the same under a seed however
+        busy the machine is)."""
+        bot = SearchBot(replace(self.budget, seconds=seconds), self.playouts)
+        bot.budgets = {variant: replace(budget, seconds=seconds) for variant, budget in self.budgets.items()}
+        return bot
 
     def plays(self, variant: str) -> bool:
         """The games whose engine module can build states from a view."""

@@ -11,7 +11,8 @@ the same moves whichever process chose them, and the caller applies the action a
 the same atomic commit as before. A move with a single legal action is taken at once.
 
 The pool starts (``spawn``, never ``fork``: the server runs gRPC threads) on the first slow
-turn, and each worker imports every game module the server has registered.
+turn, and each worker imports every game module the server has registered and gives the strong
+bot the server's think time (``configure``, from ``--strong-bot-ms``).
 """
 
 from __future__ import annotations
@@ -26,11 +27,21 @@ from concurrent.futures.process import BrokenProcessPool
 
 import bots
 import engine
+from bots.search import SearchBot
 from engine import Action, TableState
 from service.cpus import available_cpus
 
 _lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
+_think: float | None = SearchBot().budget.seconds   # the strong bot's clock in the workers
+
+
+def configure(think_seconds: float | None) -> None:
+    """Give the strong bot ``think_seconds`` a decision in the workers (None: no clock, only its
+    sample budget); a pool already running is replaced."""
+    global _think
+    _think = think_seconds
+    _reset()
 
 
 def is_slow(strategy: str, variant: str) -> bool:
@@ -78,14 +89,16 @@ def pool() -> ProcessPoolExecutor:
         if _pool is None:
             modules = sorted({game.view.__module__ for game in engine.GAMES.values()})
             _pool = ProcessPoolExecutor(max_workers=available_cpus(), mp_context=multiprocessing.get_context("spawn"),
-                                        initializer=_start_worker, initargs=(modules,))
+                                        initializer=_start_worker, initargs=(modules, _think))
         return _pool
 
 
-def _start_worker(modules: list[str]) -> None:
-    """Register the server's games in a new worker (built-in ones register on import)."""
+def _start_worker(modules: list[str], think_seconds: float | None) -> None:
+    """Register the server's games in a new worker (built-in ones register on import), and set
+    the strong bot's clock."""
     for name in modules:
         importlib.import_module(name)
+    bots.BOTS["strong"] = SearchBot().clocked(think_seconds)
 
 
 def _reset() -> None:

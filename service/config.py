@@ -10,6 +10,8 @@ from pathlib import Path
 from service import apikeys, auth, tls
 from service.cpus import available_cpus
 
+MAX_STRONG_BOT_MS = 10_000   # a bot turn holds its game's commit: seconds at most
+
 
 @dataclass
 class Config:
@@ -46,6 +48,7 @@ class Config:
     create_rate: float = 5.0
     create_burst: int = 100
     events_max_len: int = 100_000
+    strong_bot_ms: int = 200
     metrics_port: int | None = None
     otel: bool = False
     tls_cert: str = ""
@@ -186,7 +189,13 @@ def parse(argv: list[str] | None = None) -> Config:
                    help="games each API key may create at once above that rate (CREATE_BURST)")
     p.add_argument("--events-max-len", type=int, default=int(env("EVENTS_MAX_LEN", str(Config.events_max_len))),
                    help="events kept in each API key's event stream; older ones are trimmed (EVENTS_MAX_LEN)")
+    p.add_argument("--strong-bot-ms", type=int, default=int(env("STRONG_BOT_MS", str(Config.strong_bot_ms))),
+                   help="milliseconds the strong bot thinks a decision at most, checked after each round of "
+                        "sampled deals (STRONG_BOT_MS); 0 = no clock: every decision plays its whole sample "
+                        "budget, the same under a seed however busy the machine is")
     a = p.parse_args(argv)
+    if not 0 <= a.strong_bot_ms <= MAX_STRONG_BOT_MS:
+        p.error(f"--strong-bot-ms must be between 0 and {MAX_STRONG_BOT_MS}")
     workers = a.workers or available_cpus()
     if not a.redis_url:
         workers = 1  # the in-memory store cannot be shared between processes
@@ -209,7 +218,8 @@ def parse(argv: list[str] | None = None) -> Config:
                   max_concurrent_rpcs=a.max_concurrent_rpcs, max_watches_per_connection=a.max_watches_per_connection,
                   redis_max_connections=a.redis_max_connections, token_secret=secret, api_keys=api_keys,
                   previous_token_secrets=previous,
-                  create_rate=a.create_rate, create_burst=a.create_burst, events_max_len=a.events_max_len)
+                  create_rate=a.create_rate, create_burst=a.create_burst, events_max_len=a.events_max_len,
+                  strong_bot_ms=a.strong_bot_ms)
 
 
 def _read(p: argparse.ArgumentParser, path: str, what: str) -> str:

@@ -19,7 +19,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 
 from cardgame.v1 import game_service_pb2
-from service import logs, metrics, reflection, tracing
+from service import bot_turns, logs, metrics, reflection, tracing
 from service.apikeys import ApiKeys
 from service.config import Config
 from service.handlers import add_game_service
@@ -76,6 +76,7 @@ async def serve(config: Config, stop: asyncio.Event | None = None) -> None:
         ("grpc.keepalive_time_ms", 30_000),
         ("grpc.keepalive_timeout_ms", 10_000),
     ])
+    bot_turns.configure(config.strong_bot_ms / 1000 if config.strong_bot_ms else None)
     servicer = GameServicer(store, _settings(config))
     add_game_service(servicer, server)
     health = HealthServicer()
