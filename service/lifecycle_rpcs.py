@@ -319,19 +319,20 @@ class LifecycleRpcs:
 
     async def get_history(self, request, context, call):
         """A page of the game's log with chance outcomes, as far as the caller may know them: the
-        entries after ``after_version``, at most ``page_size`` (1000 for 0, at most 5000)."""
+        entries after ``after_version``, at most ``page_size`` (1000 for 0; a larger size than
+        5000 is taken as 5000, as AIP-158 has it and as ListGames and GetScore do)."""
         call.game_id = game_id = checks.game_id(request.game_id)
         default_size, max_size = 1000, 5000  # entries per page, as the proto documents them
-        if not 0 <= request.page_size <= max_size:
-            raise InvalidArgument(f"page_size must be 0 (for {default_size}) up to {max_size}, "
-                                  f"not {request.page_size}")
+        if request.page_size < 0:
+            raise InvalidArgument(f"page_size must not be negative, not {request.page_size}")
+        size = min(request.page_size or default_size, max_size)
         if request.after_version < 0:
             raise InvalidArgument(f"after_version must not be negative, not {request.after_version}")
         version, record = await self._load(game_id)
         call.seat = auth.seat_of(game_id, auth.bearer_token(context.invocation_metadata()),
                                  [s.token_hash for s in record.seats])
         after = max(request.after_version, 1)  # version 1, the creation, has no entry
-        last = min(after + (request.page_size or default_size), version)
+        last = min(after + size, version)
         until = last if last > after else 1  # hand numbers need the replay from the genesis on
         raw = [entry for _, entry in await self.store.log_after(game_id, 0, until=until)]
         if len(raw) != until:

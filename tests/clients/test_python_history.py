@@ -51,7 +51,7 @@ def test_history_entries_walks_every_page_into_the_whole_log(client, monkeypatch
     assert list(client.history_entries(game_id, after_version=whole.version)) == []
 
 
-@pytest.mark.parametrize("fields", [{"page_size": -1}, {"page_size": 5001}, {"after_version": -1}])
+@pytest.mark.parametrize("fields", [{"page_size": -1}, {"after_version": -1}])
 def test_page_sizes_out_of_bounds_are_invalid_argument(client, fields):
     created = client.create_game("buck-euchre", ["Ann", *BOTS], first_dealer=0)
     with pytest.raises(errors.InvalidArgument):

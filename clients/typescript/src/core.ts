@@ -341,7 +341,7 @@ export async function* listAllGames(
 export interface HistoryPages {
   /** Only entries with versions above this one (0n or absent: from the first). */
   afterVersion?: bigint;
-  /** Entries per page (0 or absent: the server's 1000; at most 5000). */
+  /** Entries per page (0 or absent: the server's 1000; more than 5000: 5000). */
   pageSize?: number;
 }
 

@@ -504,7 +504,7 @@ class GameClient:
         """One page of the game's log with chance outcomes (decks and salts), as far as the caller may
         know them at the page's ``version``: everything after the game; during play, what a spectator
         may know. The entries after ``after_version`` (0: from the start), at most ``page_size`` (0: the
-        server's 1000, at most 5000); ``next_after_version`` continues, 0 after the last page."""
+        server's 1000; more than 5000: 5000); ``next_after_version`` continues, 0 after the last page."""
         return self.send("GetHistory", pb.GetHistoryRequest(game_id=game_id, after_version=after_version,
                                                             page_size=page_size))
 
