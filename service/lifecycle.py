@@ -15,6 +15,7 @@ from typing import cast
 import orjson
 from google.protobuf import timestamp_pb2
 
+import bots
 import engine
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
@@ -118,11 +119,21 @@ def seats_on_the_clock(record: GameRecord) -> list[int]:
     return [s for s in candidates if any(a != REVEAL for a in engine.legal_actions(state, s))]
 
 
+def bots_due(record: GameRecord) -> bool:
+    """Whether a bot (or the bot of a player away or gone) has a turn to play now: after a commit
+    that played as many bot turns as one may, the sweeper plays on."""
+    return bots.bot_seat_to_act(record.state, set(record.bots)) is not None
+
+
 def set_deadline(record: GameRecord, now_ms: int) -> None:
     """After a change: the turn now due runs until ``now_ms`` plus the game's turn timeout (no
-    deadline when the game has none or no human seat is on the clock)."""
+    deadline when the game has none or no human seat is on the clock); bot turns still due are
+    due at ``now_ms``, for the sweeper to play on."""
     timeout = record.lifecycle.turn_timeout_ms
-    record.deadline_ms = now_ms + timeout if timeout and seats_on_the_clock(record) else 0
+    if bots_due(record):
+        record.deadline_ms = now_ms
+    else:
+        record.deadline_ms = now_ms + timeout if timeout and seats_on_the_clock(record) else 0
 
 
 def timed_out_seat(record: GameRecord) -> int | None:
@@ -218,7 +229,7 @@ def decorate(message: view_pb2.GameView, record: GameRecord, viewer: int | None)
     for seat, held in zip(message.seats, record.seats, strict=True):
         seat.external_player_id, seat.timeouts = held.external_id, held.timeouts
         seat.presence = cast(enums.Presence, held.presence)
-    if record.deadline_ms:
+    if record.deadline_ms and seats_on_the_clock(record):   # a player's turn, not bots still playing on
         message.turn_deadline.CopyFrom(timestamp(record.deadline_ms))
     message.status = status(record)
     message.labels.update(record.labels)

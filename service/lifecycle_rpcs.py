@@ -134,8 +134,9 @@ class LifecycleRpcs:
 
     async def time_out(self, game_id: str, loaded: Loaded | None = None) -> GameRecord | None:
         """Play the timed-out turn of a game whose deadline has passed, with the seat's fallback
-        bot, exactly once whatever the number of sweepers; the game as it then stands (None if gone).
-        ``loaded``: the game as the caller just read it, for the first attempt."""
+        bot, or the bot turns a commit left due, exactly once whatever the number of sweepers; the
+        game as it then stands (None if gone). ``loaded``: the game as the caller just read it, for
+        the first attempt."""
         for attempt in range(MAX_CHANGE_ATTEMPTS):
             if attempt or loaded is None:
                 loaded = await self.store.load(game_id)
@@ -143,29 +144,40 @@ class LifecycleRpcs:
                 return None
             version, record = loaded.version, GameRecord.from_bytes(loaded.state)
             at = now_ms()
-            seat = lifecycle.timed_out_seat(record)
-            if not record.deadline_ms or record.deadline_ms > at or seat is None:
+            if not record.deadline_ms or record.deadline_ms > at:
                 return record
-            entries = [gamelog.note("timeout", seat)]
-            played: list[str] = []
-            while seat in lifecycle.seats_on_the_clock(record) and len(played) < MAX_TIMEOUT_ACTIONS:
-                # the bot moves until the turn has passed: looking at the cards is no bid
-                rng = record.rng(f"timeout-{version + len(entries) + 1}")
-                action = await bot_turns.choose_action(record.seats[seat].fallback, record.state, seat, rng)
-                entries.append(gamelog.entry(seat, action, engine.apply(record.state, seat, action, rng)))
-                played.append(action_name(action))
-            held = record.seats[seat]
-            held.timeouts += 1
-            events = [lifecycle.event(record, lifecycle.TIMEOUT, version + len(entries), at, seat=seat,
-                                      deadline=record.deadline_ms, action=played[-1])]
-            if held.timeouts >= record.lifecycle.timeouts_before_away:
-                held.presence = AWAY
-                entries.append(gamelog.note("away", seat))
+            entries: list[bytes] = []
+            events: list[bytes] = []
+            if not lifecycle.bots_due(record):  # else bot turns one commit could not hold: play on
+                seat = lifecycle.timed_out_seat(record)
+                if seat is None:
+                    return record
+                entries, events = await self._timed_out(record, version, seat, at)
             entries += await self._bot_entries(record, version + len(entries))
             result = await self._commit(record, version, entries, None, None, at, events)
             if result.ok:
                 return record
         return None
+
+    async def _timed_out(self, record: GameRecord, version: int, seat: int, at: int) -> tuple[list[bytes], list[bytes]]:
+        """The fallback bot's moves for ``seat``, whose turn passed at ``at``, until the turn is
+        over, and the seat marked away after enough timeouts in a row: (entries, events)."""
+        entries = [gamelog.note("timeout", seat)]
+        played: list[str] = []
+        while seat in lifecycle.seats_on_the_clock(record) and len(played) < MAX_TIMEOUT_ACTIONS:
+            # the bot moves until the turn has passed: looking at the cards is no bid
+            rng = record.rng(f"timeout-{version + len(entries) + 1}")
+            action = await bot_turns.choose_action(record.seats[seat].fallback, record.state, seat, rng)
+            entries.append(gamelog.entry(seat, action, engine.apply(record.state, seat, action, rng)))
+            played.append(action_name(action))
+        held = record.seats[seat]
+        held.timeouts += 1
+        events = [lifecycle.event(record, lifecycle.TIMEOUT, version + len(entries), at, seat=seat,
+                                  deadline=record.deadline_ms, action=played[-1])]
+        if held.timeouts >= record.lifecycle.timeouts_before_away:
+            held.presence = AWAY
+            entries.append(gamelog.note("away", seat))
+        return entries, events
 
     # ---- the RPCs ----
 

@@ -53,7 +53,8 @@ T = TypeVar("T")
 MAX_DECKS = 200
 MAX_ATTEMPTS = 32
 MAX_LOGGED_ID = 256  # characters of a request id that a log line shows
-MAX_BOT_ACTIONS = 2000
+MAX_BOT_ACTIONS = 2000   # bot actions one commit carries at most ...
+MAX_BOT_SECONDS = 2.0    # ... and the time they may take; the sweeper plays the rest (lifecycle.bots_due)
 WATCH_CHECK_S = 1.0  # an idle WatchGame stream checks this often that its game still exists
 WATCH_OUTAGE_S = 10.0  # a WatchGame stream waits out a store outage this long, then UNAVAILABLE
 DEFAULT_PAGE_SIZE = 100
@@ -359,16 +360,20 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
     # ---- moves ----
 
     async def _bot_entries(self, record: GameRecord, version: int, label: str = "") -> list[bytes]:
-        """Play every bot turn now due after ``version``; return one log entry per action.
+        """Play the bot turns now due after ``version``; return one log entry per action.
 
         A slow bot (the search bot) chooses in a worker process (``service.bot_turns``), so the
         event loop keeps serving other calls meanwhile; the moves still go into the caller's commit.
+        One commit takes at most MAX_BOT_ACTIONS of them, or MAX_BOT_SECONDS of choosing (a game
+        whose humans are all away is played out by bots): turns still due then are left to the
+        sweeper, which the commit schedules at once (``lifecycle.set_deadline``).
         """
         state, strategies = record.state, record.bots
         bot_seats = set(strategies)
         entries: list[bytes] = []
+        until = time.monotonic() + MAX_BOT_SECONDS
         seat = bots.bot_seat_to_act(state, bot_seats)
-        while seat is not None and len(entries) < MAX_BOT_ACTIONS:
+        while seat is not None and len(entries) < MAX_BOT_ACTIONS and (not entries or time.monotonic() < until):
             rng = record.rng(f"{label}{version + len(entries) + 1}")
             with metrics.bot_thinking(strategies[seat]):
                 action = await bot_turns.choose_action(strategies[seat], state, seat, rng)

@@ -19,7 +19,9 @@ from cardgame.moves import notation_for
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import lifecycle_pb2 as lc
+from cardgame.v1 import options_pb2
 from service import apikeys, convert
+from service.servicer import MAX_BOT_ACTIONS
 from tests.service.conftest import instances, stubs_of
 
 KEY, ENTRY = apikeys.new_key("lobby")
@@ -238,6 +240,34 @@ def test_a_timed_out_bid_is_a_bid_not_only_a_look_at_the_cards(stubs):
         assert time.monotonic() < deadline, "the bid did not time out"
         time.sleep(0.1)
     assert view.seats[0].timeouts == 1 and view.seats[0].last_call  # one timeout, and seat 0 has bid
+
+
+def test_bots_play_out_a_game_longer_than_one_commit_holds_once_its_human_left(stubs):
+    """Some 6,000 bot turns (Spades to 5000) after the only human leaves: each commit takes at
+    most MAX_BOT_ACTIONS of them and the sweepers play on at once, up to the end; meanwhile no
+    view shows a turn deadline, since no player has a turn."""
+    options = options_pb2.RuleOptions(spades=options_pb2.SpadesOptions(target_score=5000))
+    game = _new(stubs[0], variant="spades", options=options)
+    stubs[0].LeaveGame(pb.LeaveGameRequest(game_id=game.game_id), metadata=auth(tokens_of(game)[0]), timeout=30)
+    deadline, polls = time.monotonic() + 120, 0
+    while True:
+        polls += 1
+        view = stubs[polls % 3].GetGame(pb.GetGameRequest(game_id=game.game_id), timeout=10).view
+        assert not view.HasField("turn_deadline"), view.version
+        if view.phase == enums.PHASE_GAME_OVER:
+            break
+        assert time.monotonic() < deadline, f"the bots stopped at version {view.version}"
+        time.sleep(0.1)
+    assert view.version > 2 * MAX_BOT_ACTIONS and len(view.winner_seats) == 2, view.version
+    versions, after = [], 0
+    while True:
+        page = stubs[1].GetHistory(pb.GetHistoryRequest(game_id=game.game_id, after_version=after, page_size=5000),
+                                   timeout=30)
+        versions += [entry.version for entry in page.entries]
+        after = page.next_after_version
+        if not after:
+            break
+    assert versions == list(range(2, view.version + 1))   # every turn once, none lost in between
 
 
 def test_leaving_hands_the_seat_to_its_bot_or_abandons_the_game(stubs):
