@@ -17,7 +17,8 @@ Figures, one ``name value`` per line: for each variant ``bots_<variant>_strong_w
 ``_games``; ``bots_think_ms_p50``, ``bots_think_ms_p99``, ``bots_think_moves``; ``bots_wall_s``,
 the bench's own wall time. Game counts: ``BENCH_BOTS_SPADES4`` (400), ``BENCH_BOTS_SPADES2``
 (800: its games are quick, and 200 would leave an interval twice as wide),
-``BENCH_BOTS_BUCK_EUCHRE`` (400); ``BENCH_BOTS_THINK_GAMES`` (2 per variant).
+``BENCH_BOTS_BUCK_EUCHRE`` (960, for an interval of about ±0.03); ``BENCH_BOTS_THINK_GAMES`` (2
+per variant).
 """
 
 from __future__ import annotations
@@ -131,7 +132,7 @@ def figures() -> Iterator[tuple[str, float]]:
     processes = int(os.environ.get("BENCH_BOTS_PROCESSES", "2"))
     counts = {"spades": int(os.environ.get("BENCH_BOTS_SPADES4", "400")),
               "spades2": int(os.environ.get("BENCH_BOTS_SPADES2", "800")),
-              "buck_euchre": int(os.environ.get("BENCH_BOTS_BUCK_EUCHRE", "400"))}
+              "buck_euchre": int(os.environ.get("BENCH_BOTS_BUCK_EUCHRE", "960"))}
     times = think_times(int(os.environ.get("BENCH_BOTS_THINK_GAMES", "2")))
     yield "bots_think_ms_p50", 1000 * percentile(times, 50)
     yield "bots_think_ms_p99", 1000 * percentile(times, 99)

@@ -247,13 +247,27 @@ class Counting:
 def test_budget_bounds_the_deals():
     state, seat = decisions("spades", 2, 1)[0]
     view, legal = engine.view(state, seat), engine.legal_actions(state, seat)
-    for budget, most in ((Budget(samples=12, seconds=None, round=4, sure=99.0), 12),
-                         (Budget(samples=1000, seconds=0.0, round=3, sure=99.0), 3)):
+    for budget, most in ((Budget(samples=12, call_samples=12, seconds=None, round=4, sure=99.0), 12),
+                         (Budget(samples=1000, call_samples=1000, seconds=0.0, round=3, sure=99.0), 3)):
         counting = Counting(PLAYOUTS["spades"])
         bot = SearchBot(budget, {"spades": counting})
         candidates = counting.candidates(view, legal)
         bot.evaluate(view, candidates, random.Random(0), counting)
         assert len(candidates) <= counting.values <= most * len(candidates)
+
+
+def test_the_search_stops_sure_only_after_its_least_deals():
+    """With ``sure`` at 0 any lead is sure, so the search stops at the first round end that
+    ``least`` allows."""
+    state, seat = decisions("spades", 2, 1)[0]
+    view, legal = engine.view(state, seat), engine.legal_actions(state, seat)
+    for least in (4, 40):
+        counting = Counting(PLAYOUTS["spades"])
+        bot = SearchBot(Budget(1000, None, round=4, sure=0.0, least=least, call_samples=1000), {"spades": counting})
+        candidates = counting.candidates(view, legal)
+        assert len(candidates) >= 3
+        bot.evaluate(view, candidates, random.Random(0), counting)
+        assert 2 * least <= counting.values <= len(candidates) * least
 
 
 def test_search_with_random_playouts_for_a_game_without_a_policy():
