@@ -229,7 +229,7 @@ def decorate(message: view_pb2.GameView, record: GameRecord, viewer: int | None)
     for seat, held in zip(message.seats, record.seats, strict=True):
         seat.external_player_id, seat.timeouts = held.external_id, held.timeouts
         seat.presence = cast(enums.Presence, held.presence)
-    if record.deadline_ms and seats_on_the_clock(record):   # a player's turn, not bots still playing on
+    if record.deadline_ms and not bots_due(record):   # a player's turn, not bots still to play on
         message.turn_deadline.CopyFrom(timestamp(record.deadline_ms))
     message.status = status(record)
     message.labels.update(record.labels)
