@@ -4,7 +4,9 @@ A key reads ``<key id>.<secret>`` and is sent in the ``x-api-key`` header. The s
 only hashes: each configured entry is ``<key id>:<SHA-256 of the whole key, hex>``. Several
 entries may be configured at once, also several for one key id, so a key can be rotated
 without downtime (add the new entry, move the backend over, drop the old entry). The key id
-names the caller: rate limits and request ids are kept per key id.
+names the caller: rate limits and request ids are kept per key id. Key ids starting with ``_``
+are reserved for the server's own owners (the open server keeps its games under ``_open``), so
+no key can read or prune what is not a backend's.
 
 With no entry configured the server is open: any caller may create games (development only).
 
@@ -26,6 +28,7 @@ HEADER = "x-api-key"
 SECRET_BYTES = 32
 MAX_KEY_LENGTH = 256
 _KEY_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+RESERVED_PREFIX = "_"  # owners of the server's own (lifecycle.OPEN_OWNER = "_open"), never a key id
 _HASH = re.compile(r"[0-9a-f]{64}")
 
 
@@ -38,6 +41,8 @@ def new_key(key_id: str) -> tuple[str, str]:
     """A fresh key for ``key_id`` and the configuration entry that accepts it."""
     if not _KEY_ID.fullmatch(key_id):
         raise ValueError("a key id is 1 to 64 letters, digits, '-' or '_'")
+    if key_id.startswith(RESERVED_PREFIX):
+        raise ValueError(f"key ids starting with {RESERVED_PREFIX!r} are reserved for the server's own use")
     key = f"{key_id}.{secrets.token_urlsafe(SECRET_BYTES)}"
     return key, f"{key_id}:{key_hash(key)}"
 
@@ -52,13 +57,17 @@ class ApiKeys:
     """The accepted keys, by key id, as hashes."""
 
     def __init__(self, entries: Iterable[str] = ()):
-        """Parse ``<key id>:<sha256 hex>`` entries; ValueError names the first malformed one."""
+        """Parse ``<key id>:<sha256 hex>`` entries; ValueError names the first malformed one (and
+        one whose key id starts with the reserved ``_``)."""
         self._hashes: dict[str, list[str]] = {}
         for n, entry in enumerate(entries, 1):
             key_id, _, digest = entry.strip().partition(":")
             if not _KEY_ID.fullmatch(key_id) or not _HASH.fullmatch(digest):
                 raise ValueError(f"API key entry {n} is not '<key id>:<64 lowercase hex digits>' "
                                  "(python -m service.apikeys <key id> makes one)")
+            if key_id.startswith(RESERVED_PREFIX):
+                raise ValueError(f"API key entry {n} ({key_id!r}): key ids starting with {RESERVED_PREFIX!r} "
+                                 "are reserved for the server's own use; give this key another id")
             self._hashes.setdefault(key_id, []).append(digest)
 
     @property

@@ -14,7 +14,8 @@ import hmac
 import secrets
 from collections.abc import Sequence
 
-from service.errors import Unauthenticated
+from service.errors import PermissionDenied, Unauthenticated
+from service.games import SPECTATORS_ANYONE, SPECTATORS_TOKEN
 
 TOKEN_BYTES = 24  # 192 bits
 MIN_SECRET_BYTES = 32
@@ -71,15 +72,46 @@ def bearer_token(metadata) -> str | None:
     return None
 
 
-def seat_of(game_id: str, token: str | None, hashes: list[str]) -> int | None:
-    """The seat a token belongs to (None for no token); Unauthenticated when it matches no seat."""
-    if token is None:
+SPECTATOR_SEAT = -1            # the "seat" a spectator token is derived for
+SPECTATOR_PURPOSE = "spectator"
+
+
+def spectator_token(secret: bytes, game_id: str, derived: bool) -> str:
+    """A game's spectator token: derived from the token secret (a CreateGame with a request id,
+    whose retry returns it again) or random."""
+    return derived_token(secret, game_id, SPECTATOR_SEAT, SPECTATOR_PURPOSE) if derived else random_token()
+
+
+def viewer(game_id: str, token: str | None, hashes: list[str], policy: int, spectator_hash: str,
+           owner_calls: bool) -> int | None:
+    """Who a caller is to a game: its seat for a seat token, None for a spectator the game's
+    spectator policy admits (its spectator token under SPECTATOR_POLICY_TOKEN, anyone under
+    SPECTATOR_POLICY_ANYONE, the creating API key always); Unauthenticated for a token that is
+    neither, PermissionDenied for a spectator the game does not admit."""
+    if token is not None:
+        candidate = token_hash(game_id, token)
+        for seat, stored in enumerate(hashes):
+            if stored and hmac.compare_digest(candidate, stored):
+                return seat
+        if policy == SPECTATORS_TOKEN and spectator_hash and hmac.compare_digest(candidate, spectator_hash):
+            return None
+        raise Unauthenticated("this token is neither a seat token nor the spectator token of this game")
+    if owner_calls or policy == SPECTATORS_ANYONE:
         return None
-    candidate = token_hash(game_id, token)
-    found = None
-    for seat, stored in enumerate(hashes):
-        if stored and hmac.compare_digest(candidate, stored):
-            found = seat
-    if found is None:
-        raise Unauthenticated("this token is not a seat token of this game")
-    return found
+    if policy == SPECTATORS_TOKEN:
+        raise PermissionDenied("this game shows its spectator view only with its spectator token "
+                               "(CreateGameResponse.spectator_token) or to the API key that created it")
+    raise PermissionDenied("this game admits no spectators: send a seat token, or the API key that created it")
+
+
+def mover(game_id: str, token: str | None, hashes: list[str], spectator_hash: str) -> int:
+    """The seat a move's token belongs to; PermissionDenied for a spectator (no token, or the
+    spectator token), Unauthenticated for a token that is not this game's."""
+    if token is not None:
+        candidate = token_hash(game_id, token)
+        for seat, stored in enumerate(hashes):
+            if stored and hmac.compare_digest(candidate, stored):
+                return seat
+        if not spectator_hash or not hmac.compare_digest(candidate, spectator_hash):
+            raise Unauthenticated("this token is not a seat token of this game")
+    raise PermissionDenied("spectators cannot make moves; send a seat token")

@@ -10,6 +10,8 @@ import base64
 import hashlib
 import re
 
+import orjson
+
 from service.errors import InvalidArgument
 from service.handlers import Undecodable
 from service.store import validate_request_id
@@ -39,15 +41,24 @@ def request_id(value: str) -> str | None:
         raise InvalidArgument(str(exc)) from None
 
 
-_EVENT_ID = re.compile(r"\d{1,20}-\d{1,20}")
+_EVENT_ID = re.compile(r"([0-9]{1,20})-([0-9]{1,20})")
+_MAX_EVENT_PART = 2**64 - 1  # each part of a Redis stream id is an unsigned 64-bit number
 
 
 def event_id(value: str) -> str:
-    """An event id to resume after ("0" for the start when empty); InvalidArgument if malformed."""
+    """An event id to resume after ("0" for the start when empty); InvalidArgument if malformed
+    or if a part is above 2^64 - 1 (no stream id can be).
+
+    >>> event_id("1733054400000-0")
+    '1733054400000-0'
+    """
     if not value:
         return "0"
-    if not _EVENT_ID.fullmatch(value):
+    match = _EVENT_ID.fullmatch(value)
+    if not match:
         raise InvalidArgument(f"after_id must be an Event.id such as '1733054400000-0', not {value[:40]!r}")
+    if any(int(part) > _MAX_EVENT_PART for part in match.groups()):
+        raise InvalidArgument(f"after_id {value!r} has a part above 2^64 - 1, which no Event.id has")
     return value
 
 
@@ -69,10 +80,28 @@ def page_start(token: str, game_id: str) -> int:
     raise InvalidArgument("page_token is not one that GetScore returned for this game")
 
 
-def retry_record(method: str, request, seat: int | None, version: int) -> bytes:
-    """What a retry of ``request`` needs to rebuild its answer: fingerprint, seat and version."""
+def retry_record(method: str, request, seat: int | None, version: int, record=None) -> bytes:
+    """What a retry of ``request`` needs to rebuild its answer byte for byte: fingerprint, seat,
+    version, and what the answer showed beyond the game's log (``record``'s turn deadline, each
+    seat's presence and timeouts, the leaver), as the game stood at ``version``."""
     digest = hashlib.sha256(method.encode() + b"\0" + request.SerializeToString(deterministic=True))
-    return f"{digest.hexdigest()[:16]} {-1 if seat is None else seat} {version}".encode()
+    head = f"{digest.hexdigest()[:16]} {-1 if seat is None else seat} {version}".encode()
+    if record is None:
+        return head
+    snapshot = [record.deadline_ms, [[held.presence, held.timeouts] for held in record.seats], record.left_seat]
+    return head + b" " + orjson.dumps(snapshot)
+
+
+def restore_snapshot(raw: bytes, record) -> None:
+    """Put back into ``record`` what a retry record kept of the game beyond its log (see
+    ``retry_record``); records written without it leave ``record`` as it is."""
+    parts = raw.split(b" ", 3)
+    if len(parts) < 4:
+        return
+    deadline, seats, left = orjson.loads(parts[3])
+    record.deadline_ms, record.left_seat = deadline, left
+    for held, (presence, timeouts) in zip(record.seats, seats, strict=True):
+        held.presence, held.timeouts = presence, timeouts
 
 
 def check_retry(raw: bytes, method: str, request, seat: int | None) -> int:
@@ -86,7 +115,7 @@ def check_retry(raw: bytes, method: str, request, seat: int | None) -> int:
 def retried_seat(raw: bytes, method: str, request) -> tuple[int | None, int]:
     """(seat, version) of a retry record of this very request; InvalidArgument when another request
     made it. For answers any caller may see again, whose seat's token no longer works (a leave)."""
-    fingerprint, recorded_seat, version, *_ = raw.decode().split(" ")
+    fingerprint, recorded_seat, version = raw.decode().split(" ", 3)[:3]
     if fingerprint != retry_record(method, request, None, 0).decode().split(" ")[0]:
         raise InvalidArgument("request_id was already used for a different request")
     return (None if recorded_seat == "-1" else int(recorded_seat)), int(version)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,6 +12,15 @@ from service import apikeys, auth, tls
 from service.cpus import available_cpus
 
 MAX_STRONG_BOT_MS = 10_000   # a bot turn holds its game's commit: seconds at most
+MAX_HTTP_TIMEOUT_S = 86_400.0
+# Flags that carry a secret, and the forms that keep it out of /proc/<pid>/cmdline.
+SECRET_FLAG_ALTERNATIVES = {
+    "--token-secret": "CARDGAME_TOKEN_SECRET_FILE or CARDGAME_TOKEN_SECRET",
+    "--token-secret-previous": "CARDGAME_TOKEN_SECRET_PREVIOUS",
+    "--api-keys": "CARDGAME_API_KEYS_FILE or CARDGAME_API_KEYS",
+}
+
+log = logging.getLogger("cardgame.config")
 
 
 @dataclass
@@ -41,6 +51,9 @@ class Config:
     web_root: str = ""
     max_concurrent_rpcs: int = 2000
     max_watches_per_connection: int = 100
+    max_streams: int = 1000
+    max_streams_per_address: int = 200
+    max_watchers_per_game: int = 500
     redis_max_connections: int = 64
     token_secret: bytes = b""
     previous_token_secrets: tuple[bytes, ...] = ()
@@ -54,10 +67,38 @@ class Config:
     tls_cert: str = ""
     tls_key: str = ""
     tls_client_ca: str = ""
+    http_header_timeout_s: float = 10.0
+    http_idle_timeout_s: float = 30.0
+    secret_flags: tuple[str, ...] = ()  # the flags of SECRET_FLAG_ALTERNATIVES given on the command line
 
 
 def _env_bool(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+class _SecretFlag(argparse.Action):
+    """Stores a flag's value and notes that a secret came on the command line (argparse calls an
+    action only for a flag given there, whatever abbreviation or ``--flag=value`` form it takes)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        setattr(namespace, self.dest, values)
+        if values:
+            given = getattr(namespace, "secret_flags", [])
+            namespace.secret_flags = [*given, self.option_strings[0]]
+
+
+def warn_about_secret_flags(config: Config) -> None:
+    """Log one WARNING when secrets came as command-line flags: any local user can read a process's
+    command line in /proc/<pid>/cmdline, while its environment is its own user's and a file has
+    its own permissions."""
+    if not config.secret_flags:
+        return
+    instead = "; ".join(f"{flag}: {SECRET_FLAG_ALTERNATIVES[flag]}" for flag in config.secret_flags)
+    log.warning("secrets given as command-line flags (%s), which every local user can read in "
+                "/proc/<pid>/cmdline: give them through a file or the environment instead (%s)",
+                ", ".join(config.secret_flags), instead,
+                extra={"flags": list(config.secret_flags)})
 
 
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
@@ -76,8 +117,12 @@ def _http(p: argparse.ArgumentParser, a: argparse.Namespace) -> dict:
     """The HTTP port's options (see service.http), checked."""
     if a.http_port is not None and not 0 <= a.http_port <= 65535:
         p.error("--http-port must be a port number (0 = any free port)")
+    for name in ("http_header_timeout", "http_idle_timeout"):
+        if not 0 < getattr(a, name) <= MAX_HTTP_TIMEOUT_S:
+            p.error(f"--{name.replace('_', '-')} must be above 0 and at most {MAX_HTTP_TIMEOUT_S:g} seconds")
     return {"http_port": a.http_port, "cors_origins": tuple(o.strip() for o in a.cors_origins if o.strip()),
-            "web_root": a.web_root}
+            "web_root": a.web_root, "http_header_timeout_s": a.http_header_timeout,
+            "http_idle_timeout_s": a.http_idle_timeout}
 
 
 def _operations(p: argparse.ArgumentParser, a: argparse.Namespace) -> dict:
@@ -134,8 +179,18 @@ def parse(argv: list[str] | None = None) -> Config:
                         "beyond it calls are refused with RESOURCE_EXHAUSTED (MAX_CONCURRENT_RPCS)")
     p.add_argument("--max-watches-per-connection", type=int,
                    default=int(env("MAX_WATCHES_PER_CONNECTION", str(Config.max_watches_per_connection))),
-                   help="WatchGame streams one client connection may hold open at once "
+                   help="WatchGame and WatchEvents streams one client connection may hold open at once "
                         "(MAX_WATCHES_PER_CONNECTION)")
+    p.add_argument("--max-streams", type=int, default=int(env("MAX_STREAMS", str(Config.max_streams))),
+                   help="open streams one server process holds at most, and never more than half of "
+                        "--max-concurrent-rpcs, so health checks and moves always find room (MAX_STREAMS)")
+    p.add_argument("--max-streams-per-address", type=int,
+                   default=int(env("MAX_STREAMS_PER_ADDRESS", str(Config.max_streams_per_address))),
+                   help="open streams of one client address, all its connections together "
+                        "(MAX_STREAMS_PER_ADDRESS)")
+    p.add_argument("--max-watchers-per-game", type=int,
+                   default=int(env("MAX_WATCHERS_PER_GAME", str(Config.max_watchers_per_game))),
+                   help="open WatchGame streams of one game in one server process (MAX_WATCHERS_PER_GAME)")
     p.add_argument("--redis-max-connections", type=int,
                    default=int(env("REDIS_MAX_CONNECTIONS", str(Config.redis_max_connections))),
                    help="Redis connections per server process (per node in a cluster) (REDIS_MAX_CONNECTIONS)")
@@ -150,6 +205,15 @@ def parse(argv: list[str] | None = None) -> Config:
                         "(repeatable; CORS_ORIGINS, comma-separated); none = only the port's own pages")
     p.add_argument("--web-root", default=env("WEB_ROOT", str(Path(__file__).resolve().parents[1] / "web" / "dist")),
                    help="directory of the web table's static files, served by the HTTP port (WEB_ROOT)")
+    p.add_argument("--http-header-timeout", type=float,
+                   default=float(env("HTTP_HEADER_TIMEOUT_S", str(Config.http_header_timeout_s))),
+                   help="seconds an HTTP port client has to send a request's headers, counted from the "
+                        "connection's start or from the first byte of a later request; then the connection is "
+                        "closed (HTTP_HEADER_TIMEOUT_S)")
+    p.add_argument("--http-idle-timeout", type=float,
+                   default=float(env("HTTP_IDLE_TIMEOUT_S", str(Config.http_idle_timeout_s))),
+                   help="seconds an HTTP port connection may stay silent with no request in progress (keep-alive "
+                        "between requests) before it is closed (HTTP_IDLE_TIMEOUT_S)")
     p.add_argument("--metrics-port", type=int,
                    default=int(env("METRICS_PORT", "")) if env("METRICS_PORT") else None,
                    help="serve Prometheus metrics over HTTP on this port, at /metrics (METRICS_PORT); off by "
@@ -168,17 +232,18 @@ def parse(argv: list[str] | None = None) -> Config:
                    default=[m for m in env("GAME_MODULES", "").split(",") if m.strip()],
                    help="a Python module to import at start-up that registers more games with "
                         "engine.register (repeatable; GAME_MODULES, comma-separated)")
-    p.add_argument("--token-secret", default=env("CARDGAME_TOKEN_SECRET", ""),
+    p.add_argument("--token-secret", default=env("CARDGAME_TOKEN_SECRET", ""), action=_SecretFlag,
                    help="secret (at least 32 bytes) from which seat tokens of games created with a request id "
                         "are derived; the same on every instance, never stored in Redis (CARDGAME_TOKEN_SECRET); "
                         "required with a Redis store")
     p.add_argument("--token-secret-file", default=env("CARDGAME_TOKEN_SECRET_FILE", ""),
                    help="read the token secret from this file instead (CARDGAME_TOKEN_SECRET_FILE)")
     p.add_argument("--token-secret-previous", default=env("CARDGAME_TOKEN_SECRET_PREVIOUS", ""),
+                   action=_SecretFlag,
                    help="earlier token secrets, comma-separated, kept after a rotation so that retries of "
                         "CreateGame and ReissueSeatToken made under them still return their tokens; new tokens "
                         "always come from --token-secret (CARDGAME_TOKEN_SECRET_PREVIOUS)")
-    p.add_argument("--api-keys", default=env("CARDGAME_API_KEYS", ""),
+    p.add_argument("--api-keys", default=env("CARDGAME_API_KEYS", ""), action=_SecretFlag,
                    help="accepted API keys as '<key id>:<sha256 hex>' entries, comma-separated; with any, "
                         "CreateGame needs an x-api-key header (CARDGAME_API_KEYS)")
     p.add_argument("--api-keys-file", default=env("CARDGAME_API_KEYS_FILE", ""),
@@ -193,6 +258,7 @@ def parse(argv: list[str] | None = None) -> Config:
                    help="milliseconds the strong bot thinks a decision at most, checked after each round of "
                         "sampled deals (STRONG_BOT_MS); 0 = no clock: every decision plays its whole sample "
                         "budget, the same under a seed however busy the machine is")
+    p.set_defaults(secret_flags=[])
     a = p.parse_args(argv)
     if not 0 <= a.strong_bot_ms <= MAX_STRONG_BOT_MS:
         p.error(f"--strong-bot-ms must be between 0 and {MAX_STRONG_BOT_MS}")
@@ -200,7 +266,8 @@ def parse(argv: list[str] | None = None) -> Config:
     if not a.redis_url:
         workers = 1  # the in-memory store cannot be shared between processes
     for name in ("idle_ttl", "finished_ttl", "request_ttl", "max_requests", "max_concurrent_rpcs",
-                 "max_watches_per_connection", "redis_max_connections", "create_burst",
+                 "max_watches_per_connection", "max_streams", "max_streams_per_address", "max_watchers_per_game",
+                 "redis_max_connections", "create_burst",
                  "events_max_len"):
         if getattr(a, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be at least 1")
@@ -216,10 +283,12 @@ def parse(argv: list[str] | None = None) -> Config:
                   bench_noop=a.bench_noop, uvloop=not a.no_uvloop,
                   game_modules=tuple(m.strip() for m in a.game_modules), require_noeviction=a.require_noeviction,
                   max_concurrent_rpcs=a.max_concurrent_rpcs, max_watches_per_connection=a.max_watches_per_connection,
+                  max_streams=a.max_streams, max_streams_per_address=a.max_streams_per_address,
+                  max_watchers_per_game=a.max_watchers_per_game,
                   redis_max_connections=a.redis_max_connections, token_secret=secret, api_keys=api_keys,
                   previous_token_secrets=previous,
                   create_rate=a.create_rate, create_burst=a.create_burst, events_max_len=a.events_max_len,
-                  strong_bot_ms=a.strong_bot_ms)
+                  strong_bot_ms=a.strong_bot_ms, secret_flags=tuple(dict.fromkeys(a.secret_flags)))
 
 
 def _read(p: argparse.ArgumentParser, path: str, what: str) -> str:

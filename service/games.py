@@ -22,6 +22,7 @@ class UnsupportedRecord(ValueError):
 
 
 PLAYING, AWAY, LEFT = 1, 2, 3  # proto Presence values
+SPECTATORS_NONE, SPECTATORS_TOKEN, SPECTATORS_ANYONE = 1, 2, 3  # proto SpectatorPolicy values
 
 
 @dataclass
@@ -71,11 +72,12 @@ class GameRecord:
     """
 
     __slots__ = ("game_id", "state", "seats", "seed", "owner", "labels", "created_ms", "lifecycle", "deadline_ms",
-                 "events", "left_seat")
+                 "events", "left_seat", "spectators", "spectator_hash")
 
     def __init__(self, game_id: str, state: GameState, seats: list[Seat], seed: int | None, *, owner: str = "",
                  labels: dict[str, str] | None = None, created_ms: int = 0, lifecycle: Lifecycle | None = None,
-                 deadline_ms: int = 0, events: int = 0, left_seat: int | None = None):
+                 deadline_ms: int = 0, events: int = 0, left_seat: int | None = None,
+                 spectators: int = SPECTATORS_TOKEN, spectator_hash: str = ""):
         self.game_id = game_id
         self.state = state
         self.seats = seats
@@ -87,6 +89,8 @@ class GameRecord:
         self.deadline_ms = deadline_ms          # when the current turn passes, 0 for none
         self.events = events                    # events emitted so far (the last one's sequence)
         self.left_seat = left_seat              # the leaver of an abandoned game
+        self.spectators = spectators            # who may watch without a seat (proto SpectatorPolicy)
+        self.spectator_hash = spectator_hash    # the spectator token's hash, under SPECTATORS_TOKEN
 
     @property
     def bots(self) -> dict[int, str]:
@@ -116,6 +120,7 @@ class GameRecord:
             "game": game, "owner": self.owner, "labels": self.labels, "created": self.created_ms,
             "life": [life.turn_timeout_ms, life.timeouts_before_away, life.abandon_on_leave],
             "deadline": self.deadline_ms, "events": self.events, "left": self.left_seat,
+            "spect": [self.spectators, self.spectator_hash],
         })
 
     def new_hands(self) -> list[bytes]:
@@ -136,7 +141,10 @@ class GameRecord:
             raise UnsupportedRecord(f"this game was stored in format {data.get('r')!r}, which this release "
                                     f"(format {RECORD_VERSION}) does not read; start a new game")
         seats = [Seat(*fields) for fields in data["seats"]]
+        # Games stored before spectator policies were created open to anyone with their id.
+        spectators, spectator_hash = data.get("spect") or (SPECTATORS_ANYONE, "")
         return cls(data["id"], engine.state_from_dict(data["game"]), seats, data["seed"],
                    owner=data.get("owner", ""), labels=data.get("labels") or {}, created_ms=data.get("created", 0),
                    lifecycle=Lifecycle(*data["life"]) if "life" in data else None,
-                   deadline_ms=data.get("deadline", 0), events=data.get("events", 0), left_seat=data.get("left"))
+                   deadline_ms=data.get("deadline", 0), events=data.get("events", 0), left_seat=data.get("left"),
+                   spectators=spectators, spectator_hash=spectator_hash)

@@ -3,7 +3,8 @@
 Like the generated ``add_GameServiceServicer_to_server``, with one difference: a request body
 that does not decode (truncated fields, invalid UTF-8) becomes an :class:`Undecodable` value
 instead of an exception inside grpcio, so the servicer answers INVALID_ARGUMENT with its usual
-single log line rather than UNKNOWN with a traceback.
+single log line rather than UNKNOWN with a traceback; and a stream may write bytes already
+encoded, which go out as they are.
 """
 
 from __future__ import annotations
@@ -39,6 +40,15 @@ def _lenient(cls: Any) -> Callable[[bytes], Any]:
     return decode
 
 
+def _bytes_or(cls: Any) -> Callable[[Any], bytes]:
+    """A stream's serializer: a message is encoded, bytes (a message encoded once and shared by
+    many streams, see service.watching) go out as they are."""
+    def serialize(message: Any) -> bytes:
+        return message if isinstance(message, bytes) else cls.SerializeToString(message)
+
+    return serialize
+
+
 def game_service_handlers(servicer: Any) -> dict[str, grpc.RpcMethodHandler]:
     """Every GameService method of ``servicer``, by method name, with lenient request decoding."""
     handlers = {}
@@ -46,8 +56,9 @@ def game_service_handlers(servicer: Any) -> dict[str, grpc.RpcMethodHandler]:
         request_cls = message_factory.GetMessageClass(method.input_type)
         response_cls = message_factory.GetMessageClass(method.output_type)
         make = grpc.unary_stream_rpc_method_handler if method.server_streaming else grpc.unary_unary_rpc_method_handler
+        serialize = _bytes_or(response_cls) if method.server_streaming else response_cls.SerializeToString
         handlers[method.name] = make(getattr(servicer, method.name), request_deserializer=_lenient(request_cls),
-                                     response_serializer=response_cls.SerializeToString)
+                                     response_serializer=serialize)
     return handlers
 
 

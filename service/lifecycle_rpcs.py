@@ -70,6 +70,8 @@ class LifecycleRpcs:
     _view: Callable[..., Any]
     _bot_entries: Callable[..., Awaitable[list[bytes]]]
     _create: Callable[..., Awaitable[Any]]
+    _recorded: Callable[[str, bytes, int], Awaitable[GameRecord]]
+    _viewer: Callable[[GameRecord, Any], int | None]
 
     # ---- the commit path of every change ----
 
@@ -109,23 +111,25 @@ class LifecycleRpcs:
         for _ in range(MAX_CHANGE_ATTEMPTS):
             version, record = await self._load(game_id)
             if token is not None:
-                seat = auth.seat_of(game_id, token, [s.token_hash for s in record.seats])
-                if seat is None:
-                    raise PermissionDenied(f"{method} needs a seat token")
+                seat = auth.mover(game_id, token, [s.token_hash for s in record.seats], record.spectator_hash)
             if request_id:
                 raw = await self.store.get_retry(game_id, request_id)
                 if raw is not None:
-                    return response(record, checks.check_retry(raw, method, request, seat))
+                    replayed = checks.check_retry(raw, method, request, seat)
+                    return response(await self._recorded(game_id, raw, replayed), replayed)
             expects = "expected_version" in request.DESCRIPTOR.fields_by_name and request.HasField("expected_version")
             if expects and request.expected_version != version:
                 raise Aborted(f"the game is at version {version}, not {request.expected_version}")
             entries, events = make(record, version, seat)
             entries += await self._bot_entries(record, version + len(entries))
             after = version + len(entries)
-            retry = checks.retry_record(method, request, seat, after) if request_id else None
-            result = await self._commit(record, version, entries, request_id, retry, now_ms(), events)
+            at = now_ms()
+            lifecycle.set_deadline(record, at)
+            retry = checks.retry_record(method, request, seat, after, record) if request_id else None
+            result = await self._commit(record, version, entries, request_id, retry, at, events)
             if result.replay is not None:
-                return response(record, checks.check_retry(result.replay, method, request, seat))
+                replayed = checks.check_retry(result.replay, method, request, seat)
+                return response(await self._recorded(game_id, result.replay, replayed), replayed)
             if result.ok:
                 return response(record, after)
         raise Aborted("too many concurrent changes to this game; retry")
@@ -233,8 +237,7 @@ class LifecycleRpcs:
         raw = await self.store.get_retry(game_id, request_id) if request_id else None
         if raw is not None:  # the leave voided the token: its retry is known by the request alone
             call.seat, version = checks.retried_seat(raw, "LeaveGame", request)
-            _, record = await self._load(game_id)
-            return pb.LeaveGameResponse(view=self._view(record, None, version))
+            return pb.LeaveGameResponse(view=self._view(await self._recorded(game_id, raw, version), None, version))
         token = auth.bearer_token(context.invocation_metadata())
         if token is None:
             raise PermissionDenied("LeaveGame needs the leaving seat's token")
@@ -341,8 +344,7 @@ class LifecycleRpcs:
         if request.after_version < 0:
             raise InvalidArgument(f"after_version must not be negative, not {request.after_version}")
         version, record = await self._load(game_id)
-        call.seat = auth.seat_of(game_id, auth.bearer_token(context.invocation_metadata()),
-                                 [s.token_hash for s in record.seats])
+        call.seat = self._viewer(record, context)
         after = max(request.after_version, 1)  # version 1, the creation, has no entry
         last = min(after + size, version)
         until = last if last > after else 1  # hand numbers need the replay from the genesis on
@@ -361,8 +363,9 @@ class LifecycleRpcs:
         request_id = checks.request_id(request.request_id)
         created = await self._create(caller, record.state.variant, [seat.fresh() for seat in record.seats],
                                      record.state.options, None, [], None, request_id, request, "Rematch",
-                                     record.labels, record.lifecycle)
-        return pb.RematchResponse(game_id=created.game_id, seat_tokens=created.seat_tokens, view=created.view)
+                                     record.labels, record.lifecycle, record.spectators)
+        return pb.RematchResponse(game_id=created.game_id, seat_tokens=created.seat_tokens, view=created.view,
+                                  spectator_token=created.spectator_token)
 
     async def events(self, caller: str, after_id: str):
         """Every event of the caller's games after ``after_id``, as Event messages, waiting for

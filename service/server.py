@@ -21,7 +21,7 @@ from grpc_health.v1._async import HealthServicer
 from cardgame.v1 import game_service_pb2
 from service import bot_turns, logs, metrics, reflection, tracing
 from service.apikeys import ApiKeys
-from service.config import Config
+from service.config import Config, warn_about_secret_flags
 from service.handlers import add_game_service
 from service.health import follow_store
 from service.http import serve_http
@@ -31,6 +31,7 @@ from service.servicer import GameServicer, Settings
 from service.store import Store, StoreUnavailable, open_store
 from service.sweeper import Sweeper
 from service.tls import server_tls
+from service.watching import StreamLimits
 from service.workers import check_port_free, stop_with_parent, supervise
 
 log = logging.getLogger("cardgame.server")
@@ -130,9 +131,19 @@ def _settings(config: Config) -> Settings:
                  len(keys), config.create_rate, config.create_burst)
     else:
         log.warning("no API keys configured: any caller may create games (configure CARDGAME_API_KEYS)")
-    return Settings(config.allow_prearranged_decks, config.allow_seeded_shuffle, config.max_watches_per_connection,
-                    secret, keys, config.create_rate, config.create_burst, config.events_max_len,
-                    config.previous_token_secrets)
+    return Settings(allow_prearranged_decks=config.allow_prearranged_decks,
+                    allow_seeded_shuffle=config.allow_seeded_shuffle, stream_limits=stream_limits(config),
+                    token_secret=secret, api_keys=keys, create_rate=config.create_rate,
+                    create_burst=config.create_burst, events_max_len=config.events_max_len,
+                    previous_token_secrets=config.previous_token_secrets)
+
+
+def stream_limits(config: Config) -> StreamLimits:
+    """The caps on open streams: at most half the RPC cap for all of them together, so health
+    checks and moves always find room."""
+    return StreamLimits(per_process=max(1, min(config.max_streams, config.max_concurrent_rpcs // 2)),
+                        per_connection=config.max_watches_per_connection,
+                        per_address=config.max_streams_per_address, per_game=config.max_watchers_per_game)
 
 
 def check_token_secret(config: Config) -> None:
@@ -226,6 +237,7 @@ def run(config: Config) -> None:
 
     With several workers this process supervises them and serves their metrics' sum."""
     configure_logging(config.log_level)
+    warn_about_secret_flags(config)
     with _exit_logged():
         check_token_secret(config)
         check_port_free(config.host, config.port)

@@ -8,15 +8,15 @@ included) and its idempotency record, atomically, only if the version is still t
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import functools
 import hashlib
+import hmac
 import logging
 import random
 import secrets
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
 from functools import wraps
 from typing import TypeVar
@@ -28,7 +28,7 @@ import engine
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
-from service import auth, bot_turns, checks, convert, gamelog, lifecycle, metrics, tracing
+from service import apikeys, auth, bot_turns, checks, convert, gamelog, lifecycle, metrics, tracing, watching
 from service.apikeys import ApiKeys
 from service.errors import (
     Aborted,
@@ -55,8 +55,6 @@ MAX_ATTEMPTS = 32
 MAX_LOGGED_ID = 256  # characters of a request id that a log line shows
 MAX_BOT_ACTIONS = 2000   # bot actions one commit carries at most ...
 MAX_BOT_SECONDS = 2.0    # ... and the time they may take; the sweeper plays the rest (lifecycle.bots_due)
-WATCH_CHECK_S = 1.0  # an idle WatchGame stream checks this often that its game still exists
-WATCH_OUTAGE_S = 10.0  # a WatchGame stream waits out a store outage this long, then UNAVAILABLE
 DEFAULT_PAGE_SIZE = 100
 MAX_PAGE_SIZE = 500
 
@@ -67,7 +65,7 @@ class Settings:
 
     allow_prearranged_decks: bool = False
     allow_seeded_shuffle: bool = False
-    max_watches_per_connection: int = 100
+    stream_limits: watching.StreamLimits = field(default_factory=watching.StreamLimits)
     token_secret: bytes = field(default_factory=lambda: secrets.token_bytes(32))
     api_keys: ApiKeys = field(default_factory=ApiKeys)
     create_rate: float = 5.0
@@ -171,7 +169,8 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
         self.store = store
         self.settings = settings or Settings()
         self.event_feed = EventFeed(store)   # WatchEvents streams wait on it, not on Redis each
-        self._watches: collections.Counter[str] = collections.Counter()   # open WatchGame streams by peer
+        self.streams = watching.StreamGate(self.settings.stream_limits)
+        self.feeds = watching.Feeds(store, self._encoded_view)   # WatchGame streams share them
 
     # ---- reading ----
 
@@ -186,6 +185,22 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
         message = convert.view_message(engine.view(state, seat), record.game_id, version,
                                        [s.name for s in record.seats], [s.kind for s in record.seats])
         return lifecycle.decorate(message, record, seat)
+
+    def _viewer(self, record: GameRecord, context) -> int | None:
+        """The caller's seat in the game, or None for a spectator its spectator policy admits
+        (Unauthenticated / PermissionDenied otherwise; see ``auth.viewer``)."""
+        metadata = context.invocation_metadata()
+        token = auth.bearer_token(metadata)
+        return auth.viewer(record.game_id, token, [s.token_hash for s in record.seats], record.spectators,
+                           record.spectator_hash, token is None and self._owner_calls(record, metadata))
+
+    def _owner_calls(self, record: GameRecord, metadata) -> bool:
+        """Whether the call carries the API key that created the game (servers with API keys only;
+        an invalid key is Unauthenticated)."""
+        keys = self.settings.api_keys
+        if not keys.required or not any(name == apikeys.HEADER for name, _ in metadata or ()):
+            return False
+        return keys.caller(metadata, "watching a game") == record.owner
 
     async def _exists(self, game_id: str) -> None:
         """NotFound once the game is gone (expired, or lost with its Redis)."""
@@ -204,8 +219,7 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
         """The caller's view of a game."""
         call.game_id = checks.game_id(request.game_id)
         version, record = await self._load(call.game_id)
-        call.seat = auth.seat_of(call.game_id, auth.bearer_token(context.invocation_metadata()),
-                                 [s.token_hash for s in record.seats])
+        call.seat = self._viewer(record, context)
         return pb.GetGameResponse(view=self._view(record, call.seat, version))
 
     @_rpc
@@ -217,8 +231,7 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
         size = min(request.page_size or DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
         start = checks.page_start(request.page_token, call.game_id)
         _, record = await self._load(call.game_id)
-        auth.seat_of(call.game_id, auth.bearer_token(context.invocation_metadata()),
-                     [s.token_hash for s in record.seats])
+        call.seat = self._viewer(record, context)
         hands = await self.store.hands(call.game_id, start, size + 1)
         record.with_hands(hands[:size])
         response = convert.score_message(record.state)
@@ -256,8 +269,11 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
                 raise PermissionDenied("this server does not accept shuffle seeds")
             seed = request.shuffle_seed
         first = request.first_dealer if request.HasField("first_dealer") else None
+        if request.spectators not in pb.SpectatorPolicy.values():
+            raise InvalidArgument("spectators is not a known SpectatorPolicy")
+        spectators = request.spectators or pb.SPECTATOR_POLICY_ANYONE
         return await self._create(caller, variant, seats, options, first, decks, seed, request_id, request,
-                                  "CreateGame", labels, life, call)
+                                  "CreateGame", labels, life, spectators, call)
 
     @staticmethod
     def _seat(i: int, cfg, variant: str) -> Seat:
@@ -285,18 +301,20 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
 
     async def _create(self, caller: str, variant: str, seats: list[Seat], options, first: int | None,
                       decks: list[list[int]], seed: int | None, request_id: str | None, request, method: str,
-                      labels: dict[str, str], life: Lifecycle, call=None) -> pb.CreateGameResponse:
+                      labels: dict[str, str], life: Lifecycle, spectators: int, call=None) -> pb.CreateGameResponse:
         """Create a game for ``caller`` (CreateGame, Rematch): tokens, index, first bot turns,
         all exactly once for a request id."""
-        # A request id names a game of its caller's: another API key reusing it gets another game.
-        game_id = (hashlib.sha256(f"{method.lower()}\0{caller}\0{request_id}".encode()).hexdigest()[:24]
-                   if request_id else secrets.token_hex(12))
+        game_id = _game_id(self.settings.token_secret, method, caller, request_id)
         if call is not None:
             call.game_id = game_id
-        if request_id:
-            replay = await self.store.get_retry(game_id, request_id)
-            if replay is not None:
-                return await self._replay_create(replay, request, game_id, method)
+        if request_id:  # the first call may have made its id under a secret since rotated away
+            for secret in self.settings.token_secrets:
+                earlier = _game_id(secret, method, caller, request_id)
+                replay = await self.store.get_retry(earlier, request_id)
+                if replay is not None:
+                    if call is not None:
+                        call.game_id = earlier
+                    return await self._replay_create(replay, request, earlier, method)
         if caller:
             wait_s = await self.store.take_token(f"create:{caller}", self.settings.create_rate,
                                                  self.settings.create_burst)
@@ -309,15 +327,19 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
                 tokens[i] = (auth.derived_token(self.settings.token_secret, game_id, i) if request_id
                              else auth.random_token())
                 seat.token_hash = auth.token_hash(game_id, tokens[i])
+        spectator_token = ""
+        if spectators == pb.SPECTATOR_POLICY_TOKEN:
+            spectator_token = auth.spectator_token(self.settings.token_secret, game_id, bool(request_id))
         rng = random.Random(f"{seed}:0") if seed is not None else None
         state = engine.new_game(variant, options, rng, first, decks)
         created = now_ms()
         record = GameRecord(game_id, state, seats, seed, owner=caller, labels=labels, created_ms=created,
-                            lifecycle=life)
+                            lifecycle=life, spectators=spectators,
+                            spectator_hash=auth.token_hash(game_id, spectator_token) if spectator_token else "")
         entries = [gamelog.genesis(state)] + await self._bot_entries(record, 1, "create-")
         version = len(entries)
         lifecycle.set_deadline(record, created)
-        retry = checks.retry_record(method, request, None, version) if request_id else None
+        retry = checks.retry_record(method, request, None, version, record) if request_id else None
         # The index and the schedule are written first: hints that never miss a game that exists.
         await self.store.index_game(lifecycle.owner_of(caller), game_id, created, lifecycle.terms(record))
         if record.deadline_ms:
@@ -333,7 +355,8 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
             raise Aborted("a new game id collided with an existing game; retry") from None
         # Indexed again once it exists: an index sweep between the two writes cannot drop it.
         await self.store.index_game(lifecycle.owner_of(caller), game_id, created, lifecycle.terms(record))
-        response = pb.CreateGameResponse(game_id=game_id, view=self._view(record, None, version))
+        response = pb.CreateGameResponse(game_id=game_id, view=self._view(record, None, version),
+                                         spectator_token=spectator_token)
         response.seat_tokens.extend(pb.SeatToken(seat=i, token=t) for i, t in tokens.items())
         return response
 
@@ -341,9 +364,16 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
         """The first answer again: the game at the version it was created at, and the seat tokens
         derived anew from the token secret (checked against the seats' stored hashes)."""
         version = checks.check_retry(raw, method, request, None)
-        _, record = await self._load(game_id)
-        response = pb.CreateGameResponse(game_id=game_id,
-                                         view=self._view(record, None, version, await self._state_at(game_id, version)))
+        record = await self._recorded(game_id, raw, version)
+        response = pb.CreateGameResponse(game_id=game_id, view=self._view(record, None, version))
+        if record.spectator_hash:
+            spectator = auth.recovered_token(self.settings.token_secrets, game_id, auth.SPECTATOR_SEAT,
+                                             record.spectator_hash, auth.SPECTATOR_PURPOSE)
+            if spectator is None:
+                raise FailedPrecondition("this game's spectator token was derived from a token secret this server "
+                                         "no longer has (--token-secret-previous); it cannot be returned again",
+                                         "TOKEN_SECRET_CHANGED")
+            response.spectator_token = spectator
         for i, seat in enumerate(record.seats):
             if not seat.bot and seat.presence != LEFT:
                 if seat.reissues:
@@ -356,6 +386,14 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
                                              "returned again", "TOKEN_SECRET_CHANGED")
                 response.seat_tokens.add(seat=i, token=token)
         return response
+
+    async def _recorded(self, game_id: str, raw: bytes, version: int) -> GameRecord:
+        """The game as a retried request's first answer showed it: the state at ``version``, with
+        the seats' presence, the deadline and the leaver as its retry record kept them."""
+        _, record = await self._load(game_id)
+        record.state = await self._state_at(game_id, version)
+        checks.restore_snapshot(raw, record)
+        return record
 
     # ---- moves ----
 
@@ -390,16 +428,13 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
 
         async def replay(raw: bytes, seat: int | None):
             version = checks.check_retry(raw, method, request, seat)
-            _, record = await self._load(game_id)
-            return response_cls(view=self._view(record, seat, version, await self._state_at(game_id, version)))
+            return response_cls(view=self._view(await self._recorded(game_id, raw, version), seat, version))
 
         try:
             for attempt in range(MAX_ATTEMPTS):
                 version, record = await self._load(game_id)
-                seat = auth.seat_of(game_id, token, [s.token_hash for s in record.seats])
-                if seat is None:
-                    raise PermissionDenied("spectators cannot make moves; send a seat token")
-                call.seat = seat
+                call.seat = seat = auth.mover(game_id, token, [s.token_hash for s in record.seats],
+                                              record.spectator_hash)
                 if expected is not None and expected != version:
                     raise Aborted(f"the game is at version {version}, not {expected}")
                 rng = record.rng(version + 1)
@@ -410,8 +445,10 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
                 record.seats[seat].timeouts = 0  # its player is there
                 entries = [gamelog.entry(seat, action, chance)] + await self._bot_entries(record, version + 1)
                 after = version + len(entries)
-                retry = checks.retry_record(method, request, seat, after) if request_id else None
-                result = await self._commit(record, version, entries, request_id, retry, now_ms())
+                at = now_ms()
+                lifecycle.set_deadline(record, at)
+                retry = checks.retry_record(method, request, seat, after, record) if request_id else None
+                result = await self._commit(record, version, entries, request_id, retry, at)
                 if result.replay is not None:
                     return await replay(result.replay, seat)
                 if result.ok:
@@ -506,26 +543,16 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
         async with _handled("WatchEvents", call, context):
             checks.check_decoded(request)
             caller = self.settings.api_keys.caller(context.invocation_metadata(), "WatchEvents")
-            peer = context.peer()
-            if self._watches[peer] >= self.settings.max_watches_per_connection:
-                raise ResourceExhausted(f"at most {self.settings.max_watches_per_connection} streams "
-                                        "per connection; close one first")
-            self._watches[peer] += 1
-            try:
+            checks.event_id(request.after_id)   # refused before the stream takes a place
+            with self.streams.admit(context.peer()):
                 async for event in self.events(caller, request.after_id):
-                    try:
-                        await context.write(pb.WatchEventsResponse(event=event))
-                    except Exception as exc:  # gRPC fails a write only once the call has ended
-                        raise _PeerGone(type(exc).__name__) from exc
-            finally:
-                self._watches[peer] -= 1
-                if not self._watches[peer]:
-                    del self._watches[peer]
+                    await _send(context, pb.WatchEventsResponse(event=event))
 
     # ---- watching ----
 
     async def WatchGame(self, request, context):
-        """Stream the caller's view after every change, from ``from_version`` on."""
+        """Stream the caller's view after every change, from ``from_version`` on; the stream ends
+        with the game, or UNAUTHENTICATED once its seat token is void."""
         call = _Call()
         async with _handled("WatchGame", call, context):
             checks.check_decoded(request)
@@ -533,107 +560,89 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
             if request.from_version < 0:
                 raise InvalidArgument("from_version must not be negative")
             version, record = await self._load(call.game_id)
-            call.seat = auth.seat_of(call.game_id, auth.bearer_token(context.invocation_metadata()),
-                                     [s.token_hash for s in record.seats])
+            call.seat = self._viewer(record, context)
             if request.from_version > version:
                 raise InvalidArgument(f"from_version {request.from_version} is ahead of the game (version {version})")
-            peer = context.peer()
-            if self._watches[peer] >= self.settings.max_watches_per_connection:
-                raise ResourceExhausted(f"at most {self.settings.max_watches_per_connection} WatchGame streams "
-                                        "per connection; close one first")
-            self._watches[peer] += 1
-            try:
-                async for view in self._watch(record, version, call.seat, request.from_version):
-                    message = pb.WatchGameResponse(view=view)
-                    try:
-                        await context.write(message)
-                    except Exception as exc:  # gRPC fails a write only once the call has ended
-                        raise _PeerGone(type(exc).__name__) from exc
-                    if view.phase == enums.PHASE_GAME_OVER:
+            token = auth.bearer_token(context.invocation_metadata())
+            watcher = watching.Watcher(call.seat, auth.token_hash(call.game_id, token)
+                                       if call.seat is not None and token else None)
+            with self.streams.admit(context.peer(), call.game_id):
+                async for frame in self._watch(record, version, watcher, request.from_version):
+                    await _send(context, frame.data)
+                    if frame.over:
                         break
-            finally:
-                self._watches[peer] -= 1
-                if not self._watches[peer]:
-                    del self._watches[peer]
 
-    async def _watch(self, record: GameRecord, version: int, seat: int | None, last: int):
-        """The view after each change past version ``last`` (from 0: the view at ``version`` first).
+    def _encoded_view(self, record: GameRecord, seat: int | None, version: int, state: engine.TableState) -> bytes:
+        return watching.encoded_view(self._view(record, seat, version, state))
 
-        The stream keeps its own copy of the game and folds each new log entry into it, so every
-        version is shown, however quickly they follow each other. Should the log stop fitting
-        that copy (the game expired and its id was taken by a new one), the stream resyncs on
-        the stored game.
-        """
-        game_id = record.game_id
-        watch = self.store.watch(game_id)
-        versions = _checked(watch, lambda: _outlasting(lambda: self._exists(game_id)), WATCH_CHECK_S)
-        try:
-            if last:
-                state = await self._state_at(game_id, last)
-            else:
-                last, state = version, record.state
-                yield self._view(record, seat, last, state)
-            async for current in versions:
-                if current <= last:
-                    continue
+    async def _watch(self, record: GameRecord, version: int, watcher: watching.Watcher,
+                     last: int) -> AsyncGenerator[watching.Frame, None]:
+        """The frames after version ``last`` (from 0: the view at ``version`` first): caught up
+        from the log by the stream itself, then shared with the game's other streams through its
+        feed, and caught up again should the stream fall behind the feed."""
+        game_id, seat = record.game_id, watcher.audience
+        if last:
+            state = await self._state_at(game_id, last)
+        else:
+            last, state = version, record.state
+            yield watching.Frame(version, self._encoded_view(record, seat, version, state),
+                                 state.phase == engine.Phase.GAME_OVER)
+        while True:
+            feed = await self.feeds.of(game_id)
+            while last < feed.version:   # behind the feed: fold the log up to it
+                entries = await watching.outlasting(
+                    functools.partial(self.store.log_after, game_id, last, feed.version))
                 try:
-                    entries = await _outlasting(functools.partial(self.store.log_after, game_id, last))
-                    views = []
                     for v, raw in entries:
                         gamelog.apply(state, raw)
                         if gamelog.note_of(raw) is not None:  # seats changed: their presence, tokens
                             record = (await self._load(game_id))[1]
-                        views.append(self._view(record, seat, v, state))
-                except (ValueError, engine.IllegalAction):
+                            if not watcher.still_holds(record):
+                                raise watching.Unauthenticated(
+                                    "this seat token is void now (the seat was given a new token, or its "
+                                    "player left the game)")
+                        record.state = state
+                        last = v
+                        yield watching.Frame(v, self._encoded_view(record, seat, v, state),
+                                             state.phase == engine.Phase.GAME_OVER)
+                except (ValueError, engine.IllegalAction):   # the log no longer fits: resync on the stored game
                     last, record = await self._load(game_id)
                     state = record.state
-                    views = [self._view(record, seat, last, state)]
-                for view in views:
-                    yield view
-                    last = view.version
-        finally:
-            await versions.aclose()
-            await watch.aclose()
-
-
-async def _outlasting(read: Callable[[], Awaitable[T]], within_s: float = WATCH_OUTAGE_S) -> T:
-    """``read()``, tried again while the store is unavailable (a failover, a restart) for up to
-    ``within_s``; then StoreUnavailable, which ends the stream with UNAVAILABLE."""
-    deadline = time.monotonic() + within_s
-    pause = 0.05
-    while True:
-        try:
-            return await read()
-        except StoreUnavailable:
-            if time.monotonic() + pause > deadline:
-                raise
-        await asyncio.sleep(pause)
-        pause = min(pause * 2, 1.0)
-
-
-async def _checked(watch: AsyncIterator[int], still_there: Callable[[], Awaitable[None]],
-                   every_s: float) -> AsyncGenerator[int, None]:
-    """The versions ``watch`` yields, calling ``still_there`` whenever none came for ``every_s``."""
-    pending: asyncio.Future[int] | None = None
-    try:
-        while True:
-            if pending is None:
-                pending = asyncio.ensure_future(anext(watch))
-            done, _ = await asyncio.wait({pending}, timeout=every_s)
-            if not done:
-                await still_there()
-                continue
+                    yield watching.Frame(last, self._encoded_view(record, seat, last, state),
+                                         state.phase == engine.Phase.GAME_OVER)
+                if not entries:
+                    break
+            feed.join(watcher)
             try:
-                version = pending.result()
-            except StopAsyncIteration:
-                return
-            pending = None
-            yield version
-    finally:
-        if pending is not None and not pending.done():
-            pending.cancel()
-            with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration):
-                await pending
+                while True:
+                    frame = await watcher.next()
+                    if frame.version > last:
+                        last = frame.version
+                        yield frame
+            except watching.Lagged:
+                state = await self._state_at(game_id, last)
+                watcher = watching.Watcher(watcher.audience, watcher.token_hash)
+                record = (await self._load(game_id))[1]
+            finally:
+                feed.leave(watcher)
+
+
+async def _send(context, message) -> None:
+    """Write one message of a stream; _PeerGone once the caller is gone."""
+    try:
+        await context.write(message)
+    except Exception as exc:  # gRPC fails a write only once the call has ended
+        raise _PeerGone(type(exc).__name__) from exc
+
+
+def _game_id(secret: bytes, method: str, caller: str, request_id: str | None) -> str:
+    """A new game's id: random, or for a request id (whose retry must find the game again) an
+    HMAC of the method, the caller's key id and the request id under the token secret, so nobody
+    without the secret can compute it. Another API key reusing a request id gets another game."""
+    if not request_id:
+        return secrets.token_hex(12)
+    message = f"game-id\0{method.lower()}\0{caller}\0{request_id}".encode()
+    return hmac.new(secret, message, hashlib.sha256).hexdigest()[:24]
 
 
 def _record(raw: bytes) -> GameRecord:

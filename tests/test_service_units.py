@@ -1,8 +1,11 @@
-"""Service pieces without a server: game records, randomness, tokens, request and view conversion."""
+"""Service pieces without a server: game records, randomness, tokens, API keys, request and view
+conversion, and what the configuration says about secrets."""
 
 from __future__ import annotations
 
 import base64
+import json
+import logging
 import random
 import secrets
 
@@ -12,9 +15,10 @@ import engine
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from engine.games import BUILTIN
-from service import apikeys, auth, convert
-from service.errors import InvalidArgument, Unauthenticated
-from service.games import GameRecord, Seat
+from service import apikeys, auth, config, convert
+from service.errors import InvalidArgument, PermissionDenied, Unauthenticated
+from service.games import SPECTATORS_ANYONE, SPECTATORS_NONE, SPECTATORS_TOKEN, GameRecord, Seat
+from service.launcher import ServerProcess
 
 
 def _record(seed: int | None) -> GameRecord:
@@ -41,10 +45,24 @@ def test_tokens_are_random_hashed_per_game_and_matched_to_their_seat():
     assert len(set(tokens)) == 4 and all(len(base64.urlsafe_b64decode(t + "==")) == 24 for t in tokens)
     hashes = [auth.token_hash("g1", t) for t in tokens]
     assert tokens[2] not in "".join(hashes)  # only hashes are stored
-    assert auth.seat_of("g1", tokens[2], hashes) == 2
-    assert auth.seat_of("g1", None, hashes) is None
+    anyone = SPECTATORS_ANYONE
+    assert auth.viewer("g1", tokens[2], hashes, anyone, "", False) == 2
+    assert auth.viewer("g1", None, hashes, anyone, "", False) is None
+    assert auth.mover("g1", tokens[2], hashes, "") == 2
     with pytest.raises(Unauthenticated):
-        auth.seat_of("g2", tokens[2], [auth.token_hash("g2", auth.random_token())])
+        auth.viewer("g2", tokens[2], [auth.token_hash("g2", auth.random_token())], anyone, "", False)
+    spectator = auth.random_token()
+    watching = auth.token_hash("g1", spectator)
+    assert auth.viewer("g1", spectator, hashes, SPECTATORS_TOKEN, watching, False) is None
+    for policy, token in ((SPECTATORS_TOKEN, None), (SPECTATORS_NONE, None)):
+        with pytest.raises(PermissionDenied):
+            auth.viewer("g1", token, hashes, policy, watching, False)
+        assert auth.viewer("g1", token, hashes, policy, watching, True) is None   # the creating API key
+    with pytest.raises(Unauthenticated):
+        auth.viewer("g1", spectator, hashes, SPECTATORS_NONE, "", False)
+    for token in (None, spectator):   # spectators make no move
+        with pytest.raises(PermissionDenied):
+            auth.mover("g1", token, hashes, watching)
 
 
 def test_derived_tokens_carry_192_bits_that_only_the_token_secret_gives():
@@ -85,6 +103,82 @@ def test_the_key_generator_prints_a_key_and_its_entry(capsys):
     entry = out.split("--api-keys-file): ")[1].split()[0]
     assert apikeys.ApiKeys([entry]).caller([("x-api-key", key)], "CreateGame") == "backend-1"
     assert apikeys.main([]) == 2 and apikeys.main(["bad id"]) == 2
+
+
+def test_key_ids_starting_with_an_underscore_are_reserved(capsys, monkeypatch):
+    # The server's own owners (the open server's "_open") start with "_": no API key may be one.
+    for reserved in ("_open", "_", "_x-1"):
+        with pytest.raises(ValueError, match="reserved"):
+            apikeys.new_key(reserved)
+        assert apikeys.main([reserved]) == 2
+        assert "reserved" in capsys.readouterr().err
+    assert apikeys.new_key("shop_2")[1].startswith("shop_2:")  # "_" inside a key id is fine
+    _, entry = apikeys.new_key("shop")
+    with pytest.raises(ValueError, match=r"entry 2 \('_open'\).*reserved"):
+        apikeys.ApiKeys([entry, "_open:" + "0" * 64])
+    for name in ("CARDGAME_API_KEYS", "CARDGAME_API_KEYS_FILE"):
+        monkeypatch.delenv(name, raising=False)
+    with pytest.raises(SystemExit):
+        config.parse(["--api-keys", f"{entry},_open:{'0' * 64}"])
+    err = capsys.readouterr().err
+    assert "entry 2 ('_open')" in err and "reserved" in err
+    monkeypatch.setenv("CARDGAME_API_KEYS", "_open:" + "0" * 64)
+    with pytest.raises(SystemExit):
+        config.parse([])
+    assert "'_open'" in capsys.readouterr().err
+
+
+SECRET = "a-token-secret-of-at-least-thirty-two-bytes"
+SECRET_ENV = ("CARDGAME_TOKEN_SECRET", "CARDGAME_TOKEN_SECRET_FILE", "CARDGAME_TOKEN_SECRET_PREVIOUS",
+              "CARDGAME_API_KEYS", "CARDGAME_API_KEYS_FILE")
+
+
+def _warnings(caplog, cfg: config.Config) -> list[logging.LogRecord]:
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        config.warn_about_secret_flags(cfg)
+    return [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+def test_a_secret_given_as_a_flag_is_warned_about_once(caplog, monkeypatch, tmp_path):
+    for name in SECRET_ENV:
+        monkeypatch.delenv(name, raising=False)
+    _, entry = apikeys.new_key("shop")
+    given = config.parse(["--token-secret", SECRET, f"--token-secret-previous={SECRET}x", "--api-keys", entry])
+    assert given.secret_flags == ("--token-secret", "--token-secret-previous", "--api-keys")
+    (record,) = _warnings(caplog, given)
+    message = record.getMessage()
+    assert record.levelno == logging.WARNING and record.name == "cardgame.config"
+    for flag in given.secret_flags:
+        assert flag in message
+    assert "/proc/<pid>/cmdline" in message and "CARDGAME_TOKEN_SECRET_FILE" in message
+    assert SECRET not in message and entry not in message
+    abbreviated = config.parse(["--token-secret-p", SECRET])  # argparse takes an unambiguous abbreviation
+    assert abbreviated.secret_flags == ("--token-secret-previous",)
+    # The same secrets from the environment or from files: no warning.
+    monkeypatch.setenv("CARDGAME_TOKEN_SECRET", SECRET)
+    monkeypatch.setenv("CARDGAME_TOKEN_SECRET_PREVIOUS", SECRET + "x")
+    monkeypatch.setenv("CARDGAME_API_KEYS", entry)
+    from_env = config.parse([])
+    assert from_env.token_secret == SECRET.encode() and from_env.api_keys == (entry,)
+    assert from_env.secret_flags == () and _warnings(caplog, from_env) == []
+    for name in SECRET_ENV:
+        monkeypatch.delenv(name, raising=False)
+    (tmp_path / "secret").write_text(SECRET)
+    (tmp_path / "keys").write_text(entry + "\n")
+    from_files = config.parse(["--token-secret-file", str(tmp_path / "secret"),
+                               "--api-keys-file", str(tmp_path / "keys")])
+    assert from_files.secret_flags == () and _warnings(caplog, from_files) == []
+    assert config.parse(["--token-secret", ""]).secret_flags == ()  # an empty flag carries no secret
+
+
+def test_the_server_warns_at_start_of_a_secret_on_its_command_line():
+    with ServerProcess("--token-secret", SECRET, env={"LOG_LEVEL": "INFO"}) as server:
+        lines = [json.loads(line) for line in server.log_text().splitlines() if line.startswith("{")]
+    warned = [line for line in lines if "/proc/<pid>/cmdline" in line["message"]]
+    assert len(warned) == 1 and warned[0]["level"] == "WARNING" and "--token-secret" in warned[0]["message"]
+    with ServerProcess(env={"LOG_LEVEL": "INFO"}) as server:  # the launcher's secret, from the environment
+        assert "/proc/<pid>/cmdline" not in server.log_text()
 
 
 def test_bearer_header_parsing():

@@ -134,10 +134,14 @@ def _unary(handler: Unary, gate: CallGate) -> Callable[[Any, RequestContext], Aw
     return call
 
 
-def _server_stream(handler: Unary, gate: CallGate) -> Callable[[Any, RequestContext], AsyncIterator[Any]]:
+def _server_stream(handler: Unary, gate: CallGate, output: Any) -> Callable[[Any, RequestContext], AsyncIterator[Any]]:
     """The servicer's streaming method (which writes its messages) as the async iterator connectrpc
     sends from. When the client leaves or its deadline passes, connectrpc cancels the iteration,
-    and with it the servicer's call."""
+    and with it the servicer's call. Messages the servicer wrote encoded (shared by many gRPC
+    streams) are decoded for the call's own codec."""
+
+    def message(written: Any) -> Any:
+        return output.FromString(written) if isinstance(written, bytes) else written
 
     async def call(request: Any, ctx: RequestContext) -> AsyncIterator[Any]:
         with gate.enter():
@@ -149,11 +153,11 @@ def _server_stream(handler: Unary, gate: CallGate) -> Callable[[Any, RequestCont
                     get = asyncio.ensure_future(writes.get())
                     done, _ = await asyncio.wait({get, running}, return_when=asyncio.FIRST_COMPLETED)
                     if get in done:
-                        yield get.result()
+                        yield message(get.result())
                         continue
                     get.cancel()
                     while not writes.empty():
-                        yield writes.get_nowait()
+                        yield message(writes.get_nowait())
                     running.result()  # the servicer's abort, as the stream's final status
                     return
             finally:
@@ -198,7 +202,7 @@ def game_service_endpoints(servicer: Any, max_concurrent_calls: int) -> dict[str
                                                                                  method.name, None)
         path = f"/{SERVICE.full_name}/{method.name}"
         if method.server_streaming:
-            stream = _server_stream(handler, gate) if implemented else _unimplemented_stream
+            stream = _server_stream(handler, gate, info.output) if implemented else _unimplemented_stream
             endpoints[path] = Endpoint.server_stream(method=info, function=stream)
         else:
             unary = _unary(handler, gate) if implemented else _unimplemented_unary

@@ -5,6 +5,18 @@ of ``--workers`` serves the same HTTP port. Signals stay with ``service.server.s
 stops both servers together: uvicorn stops accepting, lets calls in flight finish for the
 grace period, then cancels what is left (open WatchGame streams, which clients resume with
 ``from_version``).
+
+Connections are HTTP/1.1 on h11 (:class:`GuardedH11Protocol`), with two timeouts below the
+application, where no request exists yet:
+
+- the header timeout: a connection must deliver a request's complete headers within it, counted
+  from the connection's start (a silent connection included) or, on a kept-alive connection,
+  from the first byte of its next request (one byte every few seconds does not keep it open);
+- the idle timeout: a connection with no request in progress and nothing received is closed
+  after it (uvicorn's keep-alive timeout between requests, and also before the first request).
+
+Neither runs while a request is being answered, so a WatchGame stream stays open however long
+it waits for the game's next change.
 """
 
 from __future__ import annotations
@@ -18,8 +30,10 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+import h11
 import uvicorn
 from starlette.types import ASGIApp
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from service import logs
 from service.tls import ServerTls
@@ -27,7 +41,75 @@ from service.tls import ServerTls
 log = logging.getLogger("cardgame.http")
 
 START_TIMEOUT_S = 10.0
-KEEP_ALIVE_S = 30
+HEADER_TIMEOUT_S = 10.0
+IDLE_TIMEOUT_S = 30.0
+_REQUEST_TIMEOUT = b"HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+
+
+class GuardedH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol with a header timeout and an idle timeout from the connection's start
+    (uvicorn's own keep-alive timer runs only after a response). A subclass per server sets the two."""
+
+    header_timeout_s = HEADER_TIMEOUT_S
+    idle_timeout_s = IDLE_TIMEOUT_S
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.timeout_keep_alive = self.idle_timeout_s  # type: ignore[assignment]  # call_later takes a float
+        self._header_timer: asyncio.TimerHandle | None = None
+
+    @classmethod
+    def with_timeouts(cls, header_timeout_s: float, idle_timeout_s: float) -> type[GuardedH11Protocol]:
+        """The protocol class with these timeouts."""
+        return type(cls.__name__, (cls,), {"header_timeout_s": header_timeout_s, "idle_timeout_s": idle_timeout_s})
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        # Until the first request arrives, both timers run: silence ends at the idle timeout,
+        # a request that never completes its headers at the header timeout.
+        self.timeout_keep_alive_task = self.loop.call_later(self.timeout_keep_alive, self.timeout_keep_alive_handler)
+        self._header_timer = self.loop.call_later(self.header_timeout_s, self._header_timeout)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._cancel_header_timer()
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        self._follow_headers()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self._follow_headers()
+
+    def _waiting_for_headers(self) -> bool:
+        """Whether the connection owes the headers of a request: none has come yet, or the next
+        one has begun (bytes of it are buffered) but not completed its headers."""
+        if self.transport.is_closing() or self.conn.their_state is not h11.IDLE:
+            return False
+        return self.cycle is None or bool(self.conn.trailing_data[0])
+
+    def _follow_headers(self) -> None:
+        if not self._waiting_for_headers():
+            self._cancel_header_timer()
+        elif self._header_timer is None:  # the deadline runs from the request's first byte
+            self._header_timer = self.loop.call_later(self.header_timeout_s, self._header_timeout)
+
+    def _cancel_header_timer(self) -> None:
+        if self._header_timer is not None:
+            self._header_timer.cancel()
+            self._header_timer = None
+
+    def _header_timeout(self) -> None:
+        self._header_timer = None
+        if not self._waiting_for_headers():
+            return
+        started = bool(self.conn.trailing_data[0])
+        log.debug("closing an HTTP connection that sent no complete request headers in %g s", self.header_timeout_s,
+                  extra={"peer": f"{self.client[0]}:{self.client[1]}" if self.client else None})
+        if started:  # a partial request gets an answer; a silent connection is just closed
+            self.transport.write(_REQUEST_TIMEOUT)
+        self.transport.close()
 
 
 class _Server(uvicorn.Server):
@@ -58,12 +140,15 @@ class HttpServer:
     """An ASGI application on ``host:port`` (0 = any free port), on the running event loop; over
     TLS (requiring client certificates for mutual TLS) with ``tls``."""
 
-    def __init__(self, app: ASGIApp, host: str, port: int, grace_s: float, tls: ServerTls | None = None):
+    def __init__(self, app: ASGIApp, host: str, port: int, grace_s: float, tls: ServerTls | None = None,
+                 header_timeout_s: float = HEADER_TIMEOUT_S, idle_timeout_s: float = IDLE_TIMEOUT_S):
         self.app = app
         self.host = host
         self.port = port
         self.grace_s = grace_s
         self.tls = tls
+        self.header_timeout_s = header_timeout_s
+        self.idle_timeout_s = idle_timeout_s
         self._server: _Server | None = None
         self._task: asyncio.Task | None = None
 
@@ -71,8 +156,10 @@ class HttpServer:
         """Bind, start serving and return the port (once uvicorn accepts connections)."""
         sock = listening_socket(self.host, self.port)
         self.port = sock.getsockname()[1]
-        config = uvicorn.Config(self.app, lifespan="off", ws="none", log_config=None, access_log=False,
-                                server_header=False, timeout_keep_alive=KEEP_ALIVE_S,
+        protocol = GuardedH11Protocol.with_timeouts(self.header_timeout_s, self.idle_timeout_s)
+        config = uvicorn.Config(self.app, lifespan="off", http=protocol, ws="none", log_config=None,
+                                access_log=False, server_header=False,
+                                timeout_keep_alive=max(1, round(self.idle_timeout_s)),  # the protocol's is exact
                                 timeout_graceful_shutdown=max(1, round(self.grace_s)), **self._ssl())
         self._server = server = _Server(config)
         self._task = task = asyncio.get_running_loop().create_task(server.serve(sockets=[sock]), name="http")

@@ -6,20 +6,32 @@ spliced; and well-formed requests built from each method's descriptor with rando
 real games and carrying real or forged credentials, so they reach deep into the servicer. The
 server must answer each with a status that describes the caller's mistake, write no traceback,
 and still play a game correctly afterwards. Seeded, so a failure can be replayed.
+
+The HTTP port gets hostile headers (random bytes, not UTF-8, in names and values; oversized ones;
+odd timeouts and encodings) on its Connect and gRPC-Web paths, and WatchEvents gets hostile event
+ids (parts above 2^64 - 1, 20 digits, signs, non-ASCII digits, garbage) through both ports: no
+HTTP 5xx, no INTERNAL or UNKNOWN, nothing at ERROR in the log.
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
+import json
 import random
+import re
+import struct
 
 import grpc
+import pytest
 from google.protobuf import descriptor, message_factory
 from players import auth, create, play_to_end, tokens_of
 
 from cardgame.v1 import game_service_pb2 as pb
+from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from service.handlers import SERVICE
+from service.launcher import ServerProcess, free_port
+from tests.conftest import SERVER_TEST_FLAGS
 
 MESSAGES = 21_000
 CONCURRENCY = 64
@@ -193,3 +205,264 @@ def test_hostile_messages_to_every_rpc_never_answer_internal_or_unknown(server, 
     created = create(stub, "buck_euchre", first_dealer=0)
     play_to_end(stub, created.game_id, tokens_of(created), random.Random(SEED))
     assert stub.GetScore(pb.GetScoreRequest(game_id=created.game_id)).HasField("winner_side")
+
+
+# --- the HTTP port: hostile headers ---
+
+HTTP_CASES = 900
+HTTP_CONCURRENCY = 16
+HTTP_READ_TIMEOUT_S = 10.0
+KNOWN_NAMES = (b"authorization", b"x-api-key", b"content-type", b"connect-protocol-version", b"connect-timeout-ms",
+               b"grpc-timeout", b"x-grpc-web", b"content-encoding", b"connect-content-encoding", b"grpc-encoding",
+               b"accept-encoding", b"connect-accept-encoding", b"grpc-accept-encoding", b"cookie", b"origin",
+               b"user-agent", b"x-user-agent", b"te", b"accept", b"traceparent", b"expect")
+ODD_VALUES = (b"Bearer \xff", b"\xfe", b"caf\xe9", b"\xc3\x28", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\x80" * 40,
+              b"99999999999999999999", b"-1", b"0", b"1n", b"99999999H", b"abc", b"gzip", b"br", b"identity, \xff",
+              b"application/json\xff", b"application/grpc-web+\xff", b"1\xff", b"Bearer " + b"A" * 5000, b"",
+              b" ", b"100-continue", b"trailers", "é".encode() * 50)
+# h11 takes 16 KiB of request head; larger ones are refused with 400 before any application.
+OVERSIZED = (8 << 10, 15 << 10, 17 << 10, 70 << 10)
+TOKEN_CHARS = b"!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+BAD_ANSWER = re.compile(rb'"code": ?"(internal|unknown)"|grpc-status: ?(2|13)\r\n')
+# The two 5xx the Connect protocol itself maps a caller's mistake to: an unsupported
+# content-encoding (unimplemented, 501) and a deadline already passed (connect-timeout-ms: 0).
+PROTOCOL_5XX = {b"501": b'"code": "unimplemented"', b"504": b'"code": "deadline_exceeded"'}
+MAX_HEAD_BYTES = 16 << 10
+
+
+def _header_name(rng: random.Random) -> bytes:
+    pick = rng.randrange(10)
+    if pick < 5:
+        return rng.choice(KNOWN_NAMES)
+    if pick < 8:
+        return bytes(rng.choice(TOKEN_CHARS) for _ in range(rng.randrange(1, 30)))
+    return bytes(rng.randrange(0x21, 0x100) for _ in range(rng.randrange(1, 12)))  # ':' and 0x80+ included
+
+
+def _header_value(rng: random.Random) -> bytes:
+    pick = rng.randrange(10)
+    if pick < 4:
+        return rng.choice(ODD_VALUES)
+    if pick < 9:  # any byte but the line breaks that would end the header (NUL, DEL and 0x80+ included)
+        return bytes(rng.choice([b for b in range(256) if b not in (10, 13)]) for _ in range(rng.randrange(60)))
+    return bytes(rng.randrange(0x80, 0x100) if rng.random() < 0.3 else 0x61 for _ in range(rng.choice(OVERSIZED)))
+
+
+def _http_route(rng: random.Random, game_id: str) -> tuple[str, bytes, list[tuple[bytes, bytes]], bytes]:
+    """A well-formed request of one route kind: (kind, path, protocol headers, body)."""
+    get = json.dumps({"gameId": game_id}).encode()
+    proto = pb.GetGameRequest(game_id=game_id).SerializeToString()
+    watch = json.dumps({"gameId": "0" * 24}).encode()
+    kind = rng.choice(["connect-json", "connect-proto", "connect-create", "connect-stream", "grpc-web",
+                       "grpc-web-stream"])
+    version = [(b"connect-protocol-version", b"1")]
+    if kind == "connect-json":
+        return kind, b"/GetGame", [(b"content-type", b"application/json"), *version], get
+    if kind == "connect-proto":
+        return kind, b"/GetGame", [(b"content-type", b"application/proto"), *version], proto
+    if kind == "connect-create":
+        return kind, b"/CreateGame", [(b"content-type", b"application/json"), *version], \
+            b'{"variant": "VARIANT_SPADES", "seats": [{"name": "A"}, {"name": "B"}, {"name": "C"}, {"name": "D"}]}'
+    if kind == "connect-stream":
+        return kind, b"/WatchGame", [(b"content-type", b"application/connect+json"), *version], \
+            struct.pack(">BI", 0, len(watch)) + watch
+    if kind == "grpc-web-stream":  # no such game: a stream of a real one would run on
+        proto = pb.WatchGameRequest(game_id="0" * 24).SerializeToString()
+    envelope = struct.pack(">BI", 0, len(proto)) + proto
+    method = b"/GetGame" if kind == "grpc-web" else b"/WatchGame"
+    return kind, method, [(b"content-type", b"application/grpc-web+proto"), (b"x-grpc-web", b"1")], envelope
+
+
+def _http_cases(rng: random.Random, game_id: str, count: int):
+    for _ in range(count):
+        kind, method, headers, body = _http_route(rng, game_id)
+        extra = [(_header_name(rng), _header_value(rng)) for _ in range(rng.choice([1, 1, 2, 3, 5]))]
+        if rng.random() < 0.05:  # many headers, near and beyond h11's bound on a request head
+            extra += [(b"x-many-%d" % i, b"v" * 100) for i in range(rng.choice([100, 150, 200]))]
+        lines = [b"POST /" + SERVICE.full_name.encode() + method + b" HTTP/1.1", b"host: fuzz"]
+        merged = headers + extra
+        rng.shuffle(merged)
+        lines += [name + b": " + value for name, value in merged]
+        lines += [b"content-length: %d" % len(body), b"connection: close"]
+        yield kind, b"\r\n".join(lines) + b"\r\n\r\n" + body
+
+
+async def _send_http(port: int, cases, statuses: collections.Counter, bad: list) -> None:
+    queue: asyncio.Queue = asyncio.Queue()
+    for case in cases:
+        queue.put_nowait(case)
+
+    async def worker() -> None:
+        while not queue.empty():
+            kind, request = queue.get_nowait()
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            try:
+                writer.write(request)
+                await writer.drain()
+                answer = await asyncio.wait_for(reader.read(), HTTP_READ_TIMEOUT_S)
+            except (ConnectionError, TimeoutError) as exc:
+                answer = f"<{type(exc).__name__}>".encode()
+            finally:
+                writer.close()
+            status = answer[9:12] if answer.startswith(b"HTTP/1.1 ") else answer[:24]
+            statuses[(kind, status)] += 1
+            refused_midway = status == b"<ConnectionResetError>" and len(request) > MAX_HEAD_BYTES  # h11's 400, then
+            # a reset for the bytes it did not read
+            wrong = (status.startswith(b"5") and PROTOCOL_5XX.get(status, b"\0") not in answer) \
+                or BAD_ANSWER.search(answer) or not (status.isdigit() or refused_midway)
+            if wrong and len(bad) < 20:
+                bad.append((kind, request[:300], answer[:400]))
+
+    await asyncio.gather(*(worker() for _ in range(HTTP_CONCURRENCY)))
+
+
+def _errors_in_log(server) -> list[str]:
+    """Log lines at ERROR or above, with a traceback, or not JSON (a stray print or traceback)."""
+    problems = []
+    for line in server.log_text().splitlines():
+        record = json.loads(line) if line.startswith("{") else {"level": "RAW", "message": line}
+        if record["level"] in ("ERROR", "CRITICAL", "RAW") or "exception" in record or "Traceback" in line \
+                or "Exception in ASGI application" in record["message"]:
+            problems.append(line[:3000])
+    return problems
+
+
+@pytest.fixture(scope="module")
+def http_server(redis_url: str, module_prefix: str):
+    """A server with its HTTP port on, open (no API keys) so that WatchEvents needs no key."""
+    http_port = free_port()
+    server = ServerProcess(*SERVER_TEST_FLAGS, "--http-port", str(http_port), redis_url=redis_url,
+                           prefix=f"{module_prefix}-http", env={"LOG_LEVEL": "INFO"})
+    server.start()
+    server.http_port = http_port  # type: ignore[attr-defined]
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_hostile_http_headers_never_answer_5xx_internal_or_unknown(http_server):
+    with http_server.channel() as channel:
+        game_id = create(pb_grpc.GameServiceStub(channel), "spades").game_id
+    rng = random.Random(SEED + 1)
+    statuses: collections.Counter = collections.Counter()
+    bad: list = []
+    asyncio.run(_send_http(http_server.http_port, list(_http_cases(rng, game_id, HTTP_CASES)), statuses, bad))
+    assert sum(statuses.values()) == HTTP_CASES
+    assert not bad, bad
+    by_status = collections.Counter(status for (_, status), n in statuses.items() for _ in range(n))
+    assert by_status[b"400"] > HTTP_CASES // 10, statuses  # many refused …
+    assert by_status[b"200"] > HTTP_CASES // 10, statuses  # … and many answered (gRPC-Web, streams, games)
+    problems = _errors_in_log(http_server)
+    assert not problems, problems
+
+
+# --- WatchEvents: hostile event ids ---
+
+MAX_PART = 2**64 - 1
+OUT_OF_RANGE_IDS = ("18446744073709551616-0", "1-18446744073709551616", "99999999999999999999-0",
+                    "0-99999999999999999999", "18446744073709551616-18446744073709551616")
+EVENT_IDS = OUT_OF_RANGE_IDS + (
+    "18446744073709551615-18446744073709551615", "00000000000000000001-0", "0-00000000000000000000",
+    "000000000000000000001-0", "0-0", "1-0", "", "-1-0", "1--1", "-1", "1-", "-", "--", "1-0-0", " 1-0", "1-0 ",
+    "1-0\n", "+1-0", "1-+0", "1_0", "1.0", "1e3-0", "0x10-0", "*", "$", ">", "+", "abc", "1-abc", "\x00", "1-0\x00",
+    "١٢-0", "1-٣", "１-0", "𝟏-0", "²-0", "١-", "é" * 30, "1" * 41, "1-" + "1" * 300)
+EVENT_CASES = 300
+EVENT_CONCURRENCY = 32
+WAIT_S = 0.3  # a well-formed id waits for events: its stream ends at this deadline
+
+
+def _random_event_id(rng: random.Random) -> str:
+    def part() -> str:
+        pick = rng.randrange(6)
+        if pick == 0:
+            return str(rng.choice([0, 1, MAX_PART, MAX_PART + 1, 10**19, 10**20 - 1, 10**20, -1]))
+        if pick == 1:
+            return "".join(rng.choice("0123456789") for _ in range(rng.randrange(18, 23)))
+        if pick == 2:
+            return "".join(rng.choice("0123456789٠١٢٣٤٥٦٧٨٩０１２")
+                           for _ in range(rng.randrange(1, 5)))
+        if pick == 3:
+            return "".join(chr(rng.randrange(0x20, 0x3000)) for _ in range(rng.randrange(6)))
+        return str(rng.randrange(10**15))
+
+    return rng.choice(["-", "-", "-", "--", "", " - ", "_"]).join(part() for _ in range(rng.choice([1, 2, 2, 2, 3])))
+
+
+def _event_ids(rng: random.Random) -> list[str]:
+    return list(EVENT_IDS) + [_random_event_id(rng) for _ in range(EVENT_CASES - len(EVENT_IDS))]
+
+
+async def _watch_events_grpc(address: str, ids: list[str]) -> dict[str, grpc.StatusCode]:
+    found: dict[str, grpc.StatusCode] = {}
+    async with grpc.aio.insecure_channel(address) as channel:
+        call = channel.unary_stream(f"/{SERVICE.full_name}/WatchEvents",
+                                    request_serializer=pb.WatchEventsRequest.SerializeToString,
+                                    response_deserializer=pb.WatchEventsResponse.FromString)
+        queue: asyncio.Queue = asyncio.Queue()
+        for after_id in ids:
+            queue.put_nowait(after_id)
+
+        async def worker() -> None:
+            while not queue.empty():
+                after_id = queue.get_nowait()
+                try:
+                    async for _ in call(pb.WatchEventsRequest(after_id=after_id), timeout=WAIT_S):
+                        pass
+                    found[after_id] = grpc.StatusCode.OK
+                except grpc.aio.AioRpcError as exc:
+                    found[after_id] = exc.code()
+
+        await asyncio.gather(*(worker() for _ in range(EVENT_CONCURRENCY)))
+    return found
+
+
+async def _watch_events_connect(port: int, ids: list[str]) -> dict[str, str]:
+    """The Connect end-of-stream code (or "ok") of WatchEvents from each id, over the HTTP port."""
+    found: dict[str, str] = {}
+    queue: asyncio.Queue = asyncio.Queue()
+    for after_id in ids:
+        queue.put_nowait(after_id)
+
+    async def worker() -> None:
+        while not queue.empty():
+            after_id = queue.get_nowait()
+            body = json.dumps({"afterId": after_id}).encode()
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            try:
+                writer.write(b"POST /" + SERVICE.full_name.encode() + b"/WatchEvents HTTP/1.1\r\nhost: fuzz\r\n"
+                             b"content-type: application/connect+json\r\nconnect-protocol-version: 1\r\n"
+                             b"connect-timeout-ms: %d\r\ncontent-length: %d\r\nconnection: close\r\n\r\n"
+                             % (WAIT_S * 1000, len(body) + 5) + struct.pack(">BI", 0, len(body)) + body)
+                answer = await asyncio.wait_for(reader.read(), HTTP_READ_TIMEOUT_S)
+            finally:
+                writer.close()
+            match = re.search(rb'\{"error": ?\{"code": ?"([a-z_]+)"', answer)
+            found[after_id] = match.group(1).decode() if match else answer[9:12].decode()
+
+    await asyncio.gather(*(worker() for _ in range(EVENT_CONCURRENCY // 2)))
+    return found
+
+
+def test_hostile_event_ids_never_answer_internal_or_unknown(http_server):
+    ids = _event_ids(random.Random(SEED + 2))
+    by_grpc = asyncio.run(_watch_events_grpc(http_server.address, ids))
+    assert len(by_grpc) == len(set(ids))
+    bad = {after_id: code.name for after_id, code in by_grpc.items() if code in BAD_CODES}
+    assert not bad, f"WatchEvents answered INTERNAL/UNKNOWN for these after_id values: {bad}"
+    for after_id in OUT_OF_RANGE_IDS:
+        assert by_grpc[after_id] is grpc.StatusCode.INVALID_ARGUMENT, (after_id, by_grpc[after_id])
+    # The largest id there can be is well-formed: it waits for events until the deadline.
+    assert by_grpc["18446744073709551615-18446744073709551615"] is grpc.StatusCode.DEADLINE_EXCEEDED
+    assert set(by_grpc.values()) <= {grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.DEADLINE_EXCEEDED,
+                                     grpc.StatusCode.OK}, collections.Counter(by_grpc.values())
+    # The same ids over the HTTP port (Connect streams): the same codes, never a 5xx.
+    subset = list(EVENT_IDS) + ids[len(EVENT_IDS)::5]
+    by_connect = asyncio.run(_watch_events_connect(http_server.http_port, subset))
+    bad_http = {after_id: code for after_id, code in by_connect.items()
+                if code in ("internal", "unknown") or code.startswith("5")}
+    assert not bad_http, bad_http
+    for after_id in OUT_OF_RANGE_IDS:
+        assert by_connect[after_id] == "invalid_argument", (after_id, by_connect[after_id])
+    problems = _errors_in_log(http_server)
+    assert not problems, problems

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import struct
 
 import pytest
 from connectrpc.code import Code
@@ -18,7 +19,10 @@ from service.http.app import build_app
 class OneMethod(pb_grpc.GameServiceServicer):
     """Implements GetGame only: it echoes the call's metadata and peer, or aborts as asked."""
 
+    calls = 0
+
     async def GetGame(self, request, context):
+        OneMethod.calls += 1
         if request.game_id == "abort":
             await context.abort_with_status(to_status(IllegalMove("not now", "WRONG_PHASE")))
         seen = {"metadata": [list(kv) for kv in context.invocation_metadata()], "peer": context.peer(),
@@ -26,9 +30,10 @@ class OneMethod(pb_grpc.GameServiceServicer):
         return pb.GetGameResponse(view={"game_id": json.dumps(seen)})
 
 
-async def _post(app, path: str, body: bytes, headers: list[tuple[bytes, bytes]]) -> tuple[int, bytes]:
-    """One HTTP request through the ASGI app; returns the status and the body."""
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
+async def _request(app, method: str, path: str, body: bytes,
+                   headers: list[tuple[bytes, bytes]]) -> tuple[int, dict[bytes, bytes], bytes]:
+    """One HTTP request through the ASGI app; returns the status, the response headers and the body."""
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method, "scheme": "http",
              "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
              "headers": headers, "client": ("127.0.0.1", 40000), "server": ("127.0.0.1", 8080)}
     sent = [{"type": "http.request", "body": body, "more_body": False}]
@@ -41,8 +46,15 @@ async def _post(app, path: str, body: bytes, headers: list[tuple[bytes, bytes]])
         out.append(message)
 
     await app(scope, receive, send)
-    status = next(m["status"] for m in out if m["type"] == "http.response.start")
-    return status, b"".join(m.get("body", b"") for m in out if m["type"] == "http.response.body")
+    start = next(m for m in out if m["type"] == "http.response.start")
+    return (start["status"], dict(start.get("headers", ())),
+            b"".join(m.get("body", b"") for m in out if m["type"] == "http.response.body"))
+
+
+async def _post(app, path: str, body: bytes, headers: list[tuple[bytes, bytes]]) -> tuple[int, bytes]:
+    """One POST through the ASGI app; returns the status and the body."""
+    status, _, answer = await _request(app, "POST", path, body, headers)
+    return status, answer
 
 
 JSON = [(b"content-type", b"application/json"), (b"connect-protocol-version", b"1")]
@@ -94,3 +106,46 @@ async def test_grpc_itself_is_sent_to_the_grpc_port():
     status, body = await _post(build_app(OneMethod()), "/cardgame.v1.GameService/GetGame", b"",
                                [(b"content-type", b"application/grpc")])
     assert status == 415 and b"gRPC port" in body
+
+
+BAD_HEADERS = ((b"authorization", b"Bearer \xff"), (b"x-api-key", b"\xfe"), (b"x-odd", b"caf\xe9"),
+               (b"x-\xff", b"v"), (b"cookie", b"a=\xc3\x28"))
+
+
+async def test_header_bytes_that_are_not_utf8_are_refused_before_the_servicer(tmp_path):
+    (tmp_path / "index.html").write_text("<title>table</title>")
+    app = build_app(OneMethod(), web_root=str(tmp_path))
+    envelope = struct.pack(">BI", 0, 2) + b"{}"
+    OneMethod.calls = 0
+    for name, value in BAD_HEADERS:
+        # Connect unary: the Connect error of INVALID_ARGUMENT (HTTP 400), naming the header.
+        status, headers, body = await _request(app, "POST", "/cardgame.v1.GameService/GetGame", b'{"gameId": "x"}',
+                                               JSON + [(name, value)])
+        error = json.loads(body)
+        assert (status, error["code"]) == (400, "invalid_argument"), (name, status, body)
+        assert "not valid UTF-8" in error["message"] and headers[b"content-type"] == b"application/json"
+        # A Connect server stream (WatchGame): HTTP 200 and an end-of-stream message with the error.
+        status, _, body = await _request(app, "POST", "/cardgame.v1.GameService/WatchGame", envelope,
+                                         [(b"content-type", b"application/connect+json"),
+                                          (b"connect-protocol-version", b"1"), (name, value)])
+        flags, size = struct.unpack(">BI", body[:5])
+        assert (status, flags) == (200, 0x02) and len(body) == 5 + size, (name, status, body)
+        assert json.loads(body[5:])["error"]["code"] == "invalid_argument"
+        # gRPC-Web: HTTP 200 and status 3 (INVALID_ARGUMENT) in the trailer frame, the only one.
+        status, _, body = await _request(app, "POST", "/cardgame.v1.GameService/GetGame", struct.pack(">BI", 0, 0),
+                                         [(b"content-type", b"application/grpc-web+proto"), (b"x-grpc-web", b"1"),
+                                          (name, value)])
+        flags, size = struct.unpack(">BI", body[:5])
+        assert (status, flags) == (200, 0x80) and len(body) == 5 + size, (name, status, body)
+        trailers = dict(line.split(": ", 1) for line in body[5:].decode().split("\r\n") if line)
+        assert trailers["grpc-status"] == "3" and "not%20valid%20UTF-8" in trailers["grpc-message"], trailers
+        # The web table's files: a plain 400.
+        status, headers, body = await _request(app, "GET", "/", b"", [(name, value)])
+        assert status == 400 and b"UTF-8" in body and headers[b"content-type"].startswith(b"text/plain"), name
+    assert OneMethod.calls == 0
+    # The same requests with well-formed headers (UTF-8 beyond ASCII included) are served.
+    status, _, _ = await _request(app, "GET", "/", b"", [(b"x-odd", "café".encode())])
+    assert status == 200
+    status, _ = await _post(app, "/cardgame.v1.GameService/GetGame", b'{"gameId": "x"}',
+                            JSON + [(b"x-odd", "café".encode())])
+    assert status == 200 and OneMethod.calls == 1
