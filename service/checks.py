@@ -80,12 +80,17 @@ def page_start(token: str, game_id: str) -> int:
     raise InvalidArgument("page_token is not one that GetScore returned for this game")
 
 
-def retry_record(method: str, request, seat: int | None, version: int, record=None) -> bytes:
-    """What a retry of ``request`` needs to rebuild its answer byte for byte: fingerprint, seat,
-    version, and what the answer showed beyond the game's log (``record``'s turn deadline, each
-    seat's presence and timeouts, the leaver), as the game stood at ``version``."""
+def fingerprint(method: str, request) -> str:
+    """What names a request for its request id: a hash of the method and the request's bytes."""
     digest = hashlib.sha256(method.encode() + b"\0" + request.SerializeToString(deterministic=True))
-    head = f"{digest.hexdigest()[:16]} {-1 if seat is None else seat} {version}".encode()
+    return digest.hexdigest()[:16]
+
+
+def retry_record(fingerprint: str, seat: int | None, version: int, record=None) -> bytes:
+    """What a retry of a request needs to rebuild its answer byte for byte: its fingerprint,
+    seat, version, and what the answer showed beyond the game's log (``record``'s turn deadline,
+    each seat's presence and timeouts, the leaver), as the game stood at ``version``."""
+    head = f"{fingerprint} {-1 if seat is None else seat} {version}".encode()
     if record is None:
         return head
     snapshot = [record.deadline_ms, [[held.presence, held.timeouts] for held in record.seats], record.left_seat]
@@ -104,18 +109,18 @@ def restore_snapshot(raw: bytes, record) -> None:
         held.presence, held.timeouts = presence, timeouts
 
 
-def check_retry(raw: bytes, method: str, request, seat: int | None) -> int:
-    """The version a retry record answered at; InvalidArgument when another request made it."""
-    recorded_seat, version = retried_seat(raw, method, request)
+def check_retry(raw: bytes, fingerprint: str, seat: int | None) -> int:
+    """The version a retry record answered at; InvalidArgument when another request (or seat) made it."""
+    recorded_seat, version = retried_seat(raw, fingerprint)
     if recorded_seat != seat:
         raise InvalidArgument("request_id was already used for a different request")
     return version
 
 
-def retried_seat(raw: bytes, method: str, request) -> tuple[int | None, int]:
-    """(seat, version) of a retry record of this very request; InvalidArgument when another request
-    made it. For answers any caller may see again, whose seat's token no longer works (a leave)."""
-    fingerprint, recorded_seat, version = raw.decode().split(" ", 3)[:3]
-    if fingerprint != retry_record(method, request, None, 0).decode().split(" ")[0]:
+def retried_seat(raw: bytes, fingerprint: str) -> tuple[int | None, int]:
+    """(seat, version) of a retry record of the request with this fingerprint; InvalidArgument
+    when another request made it."""
+    recorded, recorded_seat, version = raw.decode().split(" ", 3)[:3]
+    if recorded != fingerprint:
         raise InvalidArgument("request_id was already used for a different request")
     return (None if recorded_seat == "-1" else int(recorded_seat)), int(version)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import grpc
 
 from service.gamelog import NOOP
-from service.store import Store
+from service.store import Commit, Store
 
 METHOD = "/cardgame.bench.v1.Bench/Noop"
 
@@ -25,7 +25,7 @@ def noop_handler(store: Store) -> grpc.GenericRpcHandler:
         if loaded is None:
             await context.abort(grpc.StatusCode.NOT_FOUND, "no such game")
             return b""  # abort raises; never reached
-        result = await store.commit(game_id, loaded.version, loaded.state, [NOOP], None, None, False)
+        result = await store.commit(Commit(game_id, loaded.version, loaded.state, [NOOP]))
         return str(result.version).encode()
 
     handler = grpc.unary_unary_rpc_method_handler(noop)

@@ -93,7 +93,7 @@ async def serve(config: Config, stop: asyncio.Event | None = None) -> None:
     for name in HEALTH_NAMES:
         await health.set(name, health_pb2.HealthCheckResponse.SERVING if ready else
                          health_pb2.HealthCheckResponse.NOT_SERVING)
-    sweeper = asyncio.get_running_loop().create_task(Sweeper(servicer).run(), name="sweeper")
+    sweeper = asyncio.get_running_loop().create_task(Sweeper(servicer.table).run(), name="sweeper")
     monitor = asyncio.get_running_loop().create_task(follow_store(store, health, HEALTH_NAMES, ready),
                                                    name="store-health")
     store_name = "redis" if config.redis_url else "memory"

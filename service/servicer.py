@@ -28,14 +28,12 @@ import engine
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
-from service import apikeys, auth, bot_turns, checks, convert, gamelog, lifecycle, metrics, tracing, watching
+from service import apikeys, auth, checks, convert, gamelog, lifecycle, metrics, table, tracing, watching
 from service.apikeys import ApiKeys
 from service.errors import (
     Aborted,
     FailedPrecondition,
-    IllegalMove,
     InvalidArgument,
-    NotFound,
     PermissionDenied,
     ResourceExhausted,
     ServiceError,
@@ -43,18 +41,16 @@ from service.errors import (
     to_status,
 )
 from service.event_feed import EventFeed
-from service.games import LEFT, GameRecord, Lifecycle, Seat, UnsupportedRecord
-from service.lifecycle_rpcs import LifecycleRpcs, now_ms
+from service.games import LEFT, GameRecord, Lifecycle, Seat
+from service.lifecycle_rpcs import LifecycleRpcs
 from service.store import GameExists, Store, StoreUnavailable
+from service.table import now_ms
 
 log = logging.getLogger("cardgame.requests")
 T = TypeVar("T")
 
 MAX_DECKS = 200
-MAX_ATTEMPTS = 32
 MAX_LOGGED_ID = 256  # characters of a request id that a log line shows
-MAX_BOT_ACTIONS = 2000   # bot actions one commit carries at most ...
-MAX_BOT_SECONDS = 2.0    # ... and the time they may take; the sweeper plays the rest (lifecycle.bots_due)
 DEFAULT_PAGE_SIZE = 100
 MAX_PAGE_SIZE = 500
 
@@ -168,6 +164,7 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
     def __init__(self, store: Store, settings: Settings | None = None):
         self.store = store
         self.settings = settings or Settings()
+        self.table = table.Table(store, self.settings.events_max_len)
         self.event_feed = EventFeed(store)   # WatchEvents streams wait on it, not on Redis each
         self.streams = watching.StreamGate(self.settings.stream_limits)
         self.feeds = watching.Feeds(store, self._encoded_view)   # WatchGame streams share them
@@ -175,10 +172,7 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
     # ---- reading ----
 
     async def _load(self, game_id: str) -> tuple[int, GameRecord]:
-        loaded = await self.store.load(game_id)
-        if loaded is None:
-            raise NotFound(f"no game {game_id!r}")
-        return loaded.version, _record(loaded.state)
+        return await self.table.load(game_id)
 
     def _view(self, record: GameRecord, seat: int | None, version: int, state: engine.TableState | None = None):
         state = state or record.state
@@ -201,18 +195,6 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
         if not keys.required or not any(name == apikeys.HEADER for name, _ in metadata or ()):
             return False
         return keys.caller(metadata, "watching a game") == record.owner
-
-    async def _exists(self, game_id: str) -> None:
-        """NotFound once the game is gone (expired, or lost with its Redis)."""
-        if await self.store.version(game_id) == 0:
-            raise NotFound(f"game {game_id!r} no longer exists")
-
-    async def _state_at(self, game_id: str, version: int) -> engine.TableState:
-        """The engine state of a game at ``version``, rebuilt from its log."""
-        log_entries = [raw for _, raw in await self.store.log_after(game_id, 0, until=version)]
-        if len(log_entries) != version:
-            raise NotFound(f"no game {game_id!r} at version {version}")
-        return gamelog.rebuild(log_entries)
 
     @_rpc
     async def GetGame(self, request, context, call):
@@ -336,10 +318,10 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
         record = GameRecord(game_id, state, seats, seed, owner=caller, labels=labels, created_ms=created,
                             lifecycle=life, spectators=spectators,
                             spectator_hash=auth.token_hash(game_id, spectator_token) if spectator_token else "")
-        entries = [gamelog.genesis(state)] + await self._bot_entries(record, 1, "create-")
+        entries = [gamelog.genesis(state)] + await self.table.bot_entries(record, 1, "create-")
         version = len(entries)
         lifecycle.set_deadline(record, created)
-        retry = checks.retry_record(method, request, None, version, record) if request_id else None
+        retry = checks.retry_record(checks.fingerprint(method, request), None, version, record) if request_id else None
         # The index and the schedule are written first: hints that never miss a game that exists.
         await self.store.index_game(lifecycle.owner_of(caller), game_id, created, lifecycle.terms(record))
         if record.deadline_ms:
@@ -363,7 +345,7 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
     async def _replay_create(self, raw: bytes, request, game_id: str, method: str = "CreateGame"):
         """The first answer again: the game at the version it was created at, and the seat tokens
         derived anew from the token secret (checked against the seats' stored hashes)."""
-        version = checks.check_retry(raw, method, request, None)
+        version = checks.check_retry(raw, checks.fingerprint(method, request), None)
         record = await self._recorded(game_id, raw, version)
         response = pb.CreateGameResponse(game_id=game_id, view=self._view(record, None, version))
         if record.spectator_hash:
@@ -388,82 +370,20 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
         return response
 
     async def _recorded(self, game_id: str, raw: bytes, version: int) -> GameRecord:
-        """The game as a retried request's first answer showed it: the state at ``version``, with
-        the seats' presence, the deadline and the leaver as its retry record kept them."""
-        _, record = await self._load(game_id)
-        record.state = await self._state_at(game_id, version)
-        checks.restore_snapshot(raw, record)
-        return record
+        return await self.table.recorded(game_id, raw, version)
 
     # ---- moves ----
-
-    async def _bot_entries(self, record: GameRecord, version: int, label: str = "") -> list[bytes]:
-        """Play the bot turns now due after ``version``; return one log entry per action.
-
-        A slow bot (the search bot) chooses in a worker process (``service.bot_turns``), so the
-        event loop keeps serving other calls meanwhile; the moves still go into the caller's commit.
-        One commit takes at most MAX_BOT_ACTIONS of them, or MAX_BOT_SECONDS of choosing (a game
-        whose humans are all away is played out by bots): turns still due then are left to the
-        sweeper, which the commit schedules at once (``lifecycle.set_deadline``).
-        """
-        state, strategies = record.state, record.bots
-        bot_seats = set(strategies)
-        entries: list[bytes] = []
-        until = time.monotonic() + MAX_BOT_SECONDS
-        seat = bots.bot_seat_to_act(state, bot_seats)
-        while seat is not None and len(entries) < MAX_BOT_ACTIONS and (not entries or time.monotonic() < until):
-            rng = record.rng(f"{label}{version + len(entries) + 1}")
-            with metrics.bot_thinking(strategies[seat]):
-                action = await bot_turns.choose_action(strategies[seat], state, seat, rng)
-            entries.append(gamelog.entry(seat, action, engine.apply(state, seat, action, rng)))
-            seat = bots.bot_seat_to_act(state, bot_seats)
-        return entries
 
     async def _move(self, request, context, call, method: str, action: int, response_cls):
         """Apply one action of the caller's seat (and the bot turns it hands over), exactly once."""
         call.game_id = game_id = checks.game_id(request.game_id)
         request_id = checks.request_id(request.request_id)
-        token = auth.bearer_token(context.invocation_metadata())
         expected = request.expected_version if request.HasField("expected_version") else None
-
-        async def replay(raw: bytes, seat: int | None):
-            version = checks.check_retry(raw, method, request, seat)
-            return response_cls(view=self._view(await self._recorded(game_id, raw, version), seat, version))
-
-        try:
-            for attempt in range(MAX_ATTEMPTS):
-                version, record = await self._load(game_id)
-                call.seat = seat = auth.mover(game_id, token, [s.token_hash for s in record.seats],
-                                              record.spectator_hash)
-                if expected is not None and expected != version:
-                    raise Aborted(f"the game is at version {version}, not {expected}")
-                rng = record.rng(version + 1)
-                try:
-                    chance = engine.apply(record.state, seat, action, rng)
-                except engine.IllegalAction as exc:
-                    raise IllegalMove(exc.message, exc.reason.value) from None
-                record.seats[seat].timeouts = 0  # its player is there
-                entries = [gamelog.entry(seat, action, chance)] + await self._bot_entries(record, version + 1)
-                after = version + len(entries)
-                at = now_ms()
-                lifecycle.set_deadline(record, at)
-                retry = checks.retry_record(method, request, seat, after, record) if request_id else None
-                result = await self._commit(record, version, entries, request_id, retry, at)
-                if result.replay is not None:
-                    return await replay(result.replay, seat)
-                if result.ok:
-                    return response_cls(view=self._view(record, seat, after))
-                metrics.commit_lost(method, retried=expected is None and attempt + 1 < MAX_ATTEMPTS)
-                if expected is not None:
-                    raise Aborted(f"the game moved on to version {result.version}")
-                await asyncio.sleep(random.random() * 0.002 * (attempt + 1))
-            raise Aborted("too many concurrent changes to this game; retry")
-        except (IllegalMove, Aborted):
-            # A retry of a move that already landed is illegal (or stale) now: answer as the first time.
-            raw = await self.store.get_retry(game_id, request_id) if request_id else None
-            if raw is None:
-                raise
-            return await replay(raw, call.seat)
+        move = table.Move(auth.bearer_token(context.invocation_metadata()), action, expected)
+        done = await self.table.transact(game_id, move, request_id, checks.fingerprint(method, request))
+        assert done is not None
+        call.seat = done.seat
+        return response_cls(view=self._view(done.record, done.seat, done.version))
 
     @_rpc
     async def Deal(self, request, context, call):
@@ -501,8 +421,14 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
     async def Act(self, request, context, call):
         """Any legal action, by the notation its LegalAction gives ("back" for a seat marked away)."""
         if request.action.strip().lower() == "back":
-            call.game_id = checks.game_id(request.game_id)
-            return await self.back(request, context, call)
+            call.game_id = game_id = checks.game_id(request.game_id)
+            back = table.Back(auth.bearer_token(context.invocation_metadata()),
+                              request.expected_version if request.HasField("expected_version") else None)
+            done = await self.table.transact(game_id, back, checks.request_id(request.request_id),
+                                             checks.fingerprint("Act", request))
+            assert done is not None
+            call.seat = done.seat
+            return pb.ActResponse(view=self._view(done.record, done.seat, done.version))
         return await self._move(request, context, call, "Act", convert.act_action(request.action), pb.ActResponse)
 
     # ---- the lifecycle (service.lifecycle_rpcs) ----
@@ -582,7 +508,7 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
         feed, and caught up again should the stream fall behind the feed."""
         game_id, seat = record.game_id, watcher.audience
         if last:
-            state = await self._state_at(game_id, last)
+            state = await self.table.state_at(game_id, last)
         else:
             last, state = version, record.state
             yield watching.Frame(version, self._encoded_view(record, seat, version, state),
@@ -620,7 +546,7 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
                         last = frame.version
                         yield frame
             except watching.Lagged:
-                state = await self._state_at(game_id, last)
+                state = await self.table.state_at(game_id, last)
                 watcher = watching.Watcher(watcher.audience, watcher.token_hash)
                 record = (await self._load(game_id))[1]
             finally:
@@ -643,11 +569,3 @@ def _game_id(secret: bytes, method: str, caller: str, request_id: str | None) ->
         return secrets.token_hex(12)
     message = f"game-id\0{method.lower()}\0{caller}\0{request_id}".encode()
     return hmac.new(secret, message, hashlib.sha256).hexdigest()[:24]
-
-
-def _record(raw: bytes) -> GameRecord:
-    """The stored record of a game; FAILED_PRECONDITION for one this release cannot read."""
-    try:
-        return GameRecord.from_bytes(raw)
-    except UnsupportedRecord as exc:
-        raise IllegalMove(str(exc), "UNSUPPORTED_GAME_FORMAT") from None

@@ -79,6 +79,33 @@ class Loaded:
 
 
 @dataclass(frozen=True)
+class Commit:
+    """One change of a game for ``Store.commit``, checked once, when it is made (ValueError).
+
+    Its log ``entries`` replace the ``state`` if the game is still at ``expected_version``; with
+    them go the finished ``hands``, the ``events`` for the outbox and the ``retry`` record of
+    ``request_id``. ``finished``: the game is over (it expires after the finished TTL).
+    """
+
+    game_id: str
+    expected_version: int
+    state: bytes
+    entries: Sequence[bytes]
+    request_id: str | None = None
+    retry: bytes | None = None
+    finished: bool = False
+    hands: Sequence[bytes] = ()
+    events: Sequence[bytes] = ()
+
+    def __post_init__(self) -> None:
+        validate_game_id(self.game_id)
+        validate_request_id(self.request_id)
+        validate_commit(self.expected_version, self.state, self.entries)
+        object.__setattr__(self, "events", validate_events(self.events))
+        object.__setattr__(self, "hands", list(self.hands))
+
+
+@dataclass(frozen=True)
 class Committed:
     """Outcome of ``commit``: written, a version conflict, or a request id seen before (its retry record)."""
 
@@ -109,21 +136,9 @@ class Store(Protocol):
         """Return the game's version and state, or None when there is no such game."""
         ...
 
-    async def commit(
-        self,
-        game_id: str,
-        expected_version: int,
-        state: bytes,
-        entries: Sequence[bytes],
-        request_id: str | None,
-        retry: bytes | None,
-        finished: bool,
-        hands: Sequence[bytes] = (),
-        *,
-        events: Sequence[bytes] = (),
-    ) -> Committed:
+    async def commit(self, change: Commit) -> Committed:
         """Replace the state and append log entries (and hand records, and outbox events) if the version
-        is still expected_version.
+        is still ``change.expected_version``.
 
         A request id already recorded (and not yet expired) wins over everything else: nothing
         is written and its retry record comes back in ``Committed.replay``. Events join the

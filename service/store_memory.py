@@ -30,6 +30,7 @@ from service.store import (
     MAX_OUTBOX,
     MAX_SEQ,
     SHARDS,
+    Commit,
     Committed,
     GameExists,
     Loaded,
@@ -40,7 +41,6 @@ from service.store import (
     parse_stream_id,
     shard_of,
     validate_bucket,
-    validate_commit,
     validate_cursor,
     validate_entries,
     validate_events,
@@ -192,25 +192,10 @@ class MemoryStore:
         game = self._live_game(game_id, self._now())
         return None if game is None else Loaded(game.version, game.state)
 
-    async def commit(
-        self,
-        game_id: str,
-        expected_version: int,
-        state: bytes,
-        entries: Sequence[bytes],
-        request_id: str | None,
-        retry: bytes | None,
-        finished: bool,
-        hands: Sequence[bytes] = (),
-        *,
-        events: Sequence[bytes] = (),
-    ) -> Committed:
+    async def commit(self, change: Commit) -> Committed:
         """Replace the state and append log entries (and hand records, and outbox events) if the version
-        is still expected_version."""
-        validate_game_id(game_id)
-        validate_request_id(request_id)
-        validate_commit(expected_version, state, entries)
-        events = validate_events(events)
+        is still ``change.expected_version``."""
+        game_id, request_id, events = change.game_id, change.request_id, change.events
         self._check_open()
         now = self._now()
         game = self._live_game(game_id, now)
@@ -219,18 +204,18 @@ class MemoryStore:
             replay = self._recall(game, request_id, now)
             if replay is not None:
                 return Committed(False, current, replay)
-        if game is None or current != expected_version:
+        if game is None or current != change.expected_version:
             return Committed(False, current, None)
-        game.log.extend(entries)
-        game.version += len(entries)
-        game.state = state
-        game.hands.extend(hands)
+        game.log.extend(change.entries)
+        game.version += len(change.entries)
+        game.state = change.state
+        game.hands.extend(change.hands)
         if events:
             game.outbox.extend(events)
             del game.outbox[:-MAX_OUTBOX]
-        game.expires_at = now + (self._finished_ttl_s if finished else self._idle_ttl_s)
+        game.expires_at = now + (self._finished_ttl_s if change.finished else self._idle_ttl_s)
         if request_id is not None:
-            self._remember(game, request_id, retry, now)
+            self._remember(game, request_id, change.retry, now)
         self._publish(game_id, game.version)
         return Committed(True, game.version, None)
 

@@ -76,6 +76,7 @@ from service.store import (
     MAX_OUTBOX,
     MAX_SEQ,
     SHARDS,
+    Commit,
     Committed,
     GameExists,
     Loaded,
@@ -85,7 +86,6 @@ from service.store import (
     parse_stream_id,
     shard_of,
     validate_bucket,
-    validate_commit,
     validate_cursor,
     validate_entries,
     validate_events,
@@ -594,30 +594,16 @@ class RedisStore:
             return None
         return Loaded(int(version), state or b"")
 
-    async def commit(
-        self,
-        game_id: str,
-        expected_version: int,
-        state: bytes,
-        entries: Sequence[bytes],
-        request_id: str | None,
-        retry: bytes | None,
-        finished: bool,
-        hands: Sequence[bytes] = (),
-        *,
-        events: Sequence[bytes] = (),
-    ) -> Committed:
+    async def commit(self, change: Commit) -> Committed:
         """Replace the state and append log entries (and hand records, and outbox events) if the version
-        is still expected_version."""
-        validate_request_id(request_id)
-        validate_commit(expected_version, state, entries)
-        events = validate_events(events)
-        ttl_ms = self._finished_ttl_ms if finished else self._idle_ttl_ms
-        args: list[Any] = [expected_version, state, ttl_ms, self.key(game_id, "changes"), self._request_ttl_ms,
-                           self._max_requests, request_id or "", retry or b"", MAX_OUTBOX, len(hands),
-                           len(events), *hands, *events, *entries]
+        is still ``change.expected_version``."""
+        ttl_ms = self._finished_ttl_ms if change.finished else self._idle_ttl_ms
+        args: list[Any] = [change.expected_version, change.state, ttl_ms, self.key(change.game_id, "changes"),
+                           self._request_ttl_ms, self._max_requests, change.request_id or "", change.retry or b"",
+                           MAX_OUTBOX, len(change.hands), len(change.events), *change.hands, *change.events,
+                           *change.entries]
         with unavailable_on_error("commit"):
-            reply = await self._commit_script(keys=self._keys(game_id), args=args)
+            reply = await self._commit_script(keys=self._keys(change.game_id), args=args)
         if len(reply) == 3:
             return Committed(False, int(reply[1]), bytes(reply[2]))
         return Committed(bool(reply[0]), int(reply[1]), None)

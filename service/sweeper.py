@@ -16,8 +16,8 @@ import logging
 import random
 
 from service.games import GameRecord, UnsupportedRecord
-from service.lifecycle_rpcs import now_ms
 from service.store import SHARDS, StoreUnavailable
+from service.table import Table, Timeout, now_ms
 
 log = logging.getLogger("cardgame.sweeper")
 
@@ -29,11 +29,11 @@ INDEX_BATCH = 500     # index entries visited per owner and sweep
 
 
 class Sweeper:
-    """The sweeping task of one server process over ``servicer`` (a GameServicer)."""
+    """The sweeping task of one server process, acting on games through their table."""
 
-    def __init__(self, servicer, interval_s: float = INTERVAL_S) -> None:
-        self.servicer = servicer
-        self.store = servicer.store
+    def __init__(self, table: Table, interval_s: float = INTERVAL_S) -> None:
+        self.table = table
+        self.store = table.store
         self.interval_s = interval_s
         self.swept = 0
         self._index_cursors: dict[str, int] = {}
@@ -83,12 +83,13 @@ class Sweeper:
         except UnsupportedRecord:
             await self.store.settle(game_id, claim, None)
             return
-        await self.servicer.publish(game_id, record.owner)
+        await self.table.publish(game_id, record.owner)
         if record.deadline_ms and record.deadline_ms <= now_ms():
-            record = await self.servicer.time_out(game_id, loaded)
-            if record is None:
+            done = await self.table.transact(game_id, Timeout(), loaded=loaded)
+            if done is None:
                 await self.store.settle(game_id, claim, None)
                 return
+            record = done.record
             self.swept += 1
         pending = await self.store.outbox(game_id)
         upcoming = [t for t in (record.deadline_ms, now_ms() + LEASE_MS if pending else 0) if t]

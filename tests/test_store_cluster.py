@@ -9,7 +9,7 @@ import grpc
 import pytest
 from redis_server import PrivateRedisCluster
 
-from service.store import SHARDS, shard_of
+from service.store import SHARDS, Commit, shard_of
 from service.store_redis import RedisStore
 
 
@@ -29,17 +29,17 @@ async def test_games_spread_over_shards_keep_every_store_guarantee(cluster):
         watch = store.watch(games[5])
         assert await watch.__anext__() == 1
         for game in games:
-            done = await store.commit(game, 1, b"s2", [b"e2", b"e3"], "req-1", b"answer", False)
+            done = await store.commit(Commit(game, 1, b"s2", [b"e2", b"e3"], "req-1", b"answer", False))
             assert done.ok and done.version == 3
-            again = await store.commit(game, 3, b"s4", [b"e4"], "req-1", b"other", False)
+            again = await store.commit(Commit(game, 3, b"s4", [b"e4"], "req-1", b"other", False))
             assert again.replay == b"answer" and not again.ok
-            stale = await store.commit(game, 1, b"s9", [b"e9"], None, None, False)
+            stale = await store.commit(Commit(game, 1, b"s9", [b"e9"], None, None, False))
             assert not stale.ok and stale.version == 3
             assert await store.log_after(game, 1) == [(2, b"e2"), (3, b"e3")]
             assert (await store.load(game)).state == b"s2"
         assert await asyncio.wait_for(watch.__anext__(), 5) == 3
         await watch.aclose()
-        racers = await asyncio.gather(*(store.commit(games[0], 3, b"r", [b"r"], None, None, False)
+        racers = await asyncio.gather(*(store.commit(Commit(games[0], 3, b"r", [b"r"], None, None, False))
                                         for _ in range(20)))
         assert sum(r.ok for r in racers) == 1
         tags_by_node = []
@@ -69,7 +69,7 @@ async def test_the_game_lifecycle_works_across_slots(cluster):
         owner_of = {game: owners[i % len(owners)] for i, game in enumerate(games.values())}
         for game in games.values():
             await store.create(game, b"s1", [b"e1"], events=_events(1))
-            assert (await store.commit(game, 1, b"s2", [b"e2"], None, None, False, events=_events(2, 3))).ok
+            assert (await store.commit(Commit(game, 1, b"s2", [b"e2"], None, None, False, events=_events(2, 3)))).ok
             assert await store.trim_outbox(game, 1) == 1
             assert await store.outbox(game) == _events(2, 3)
             assert await store.publish(owner_of[game], game, await store.outbox(game), 100) == 2
@@ -170,7 +170,7 @@ async def test_change_notifications_stay_on_the_shard_of_their_game(cluster):
             reply = await client.execute_command("PUBSUB", "SHARDNUMSUB", channel)
             counts[port] = int(reply[1])
         assert counts == {port: int(port == owner.port) for port in cluster.ports}
-        await store.commit(game, 1, b"s2", [b"e2"], None, None, False)
+        await store.commit(Commit(game, 1, b"s2", [b"e2"], None, None, False))
         assert await asyncio.wait_for(watch.__anext__(), 5) == 2
         for pubsub in plain:  # a broadcast PUBLISH would have reached all of these
             assert await pubsub.get_message(timeout=0.2) is None

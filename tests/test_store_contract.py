@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from service.store import (
     MAX_OUTBOX,
     SHARDS,
+    Commit,
     Committed,
     GameExists,
     Loaded,
@@ -90,8 +91,8 @@ async def commit(store: Store, game_id: str, expected: int, state: bytes, *entri
                  finished: bool = False, hands: tuple[bytes, ...] = (),
                  events: Sequence[bytes] = ()) -> Committed:
     """Call store.commit with defaults for the optional parts."""
-    return await store.commit(game_id, expected, state, list(entries), request_id, retry,
-                              finished, hands, events=events)
+    return await store.commit(Commit(game_id, expected, state, list(entries), request_id, retry,
+                                     finished, hands, events))
 
 
 def events_of(*seqs: int, tag: str = "") -> list[bytes]:
@@ -822,8 +823,8 @@ def test_memory_and_redis_agree_on_any_commit_sequence(
                 events = [f"e{step}.{i}".encode() for i in range(count)]
                 args = (game, max(version - lag, 1), f"s{step}".encode(), events, request_id,
                         f"r{step}".encode(), finished)
-                expected = await memory.commit(*args)
-                assert await redis_store.commit(*args) == expected
+                expected = await memory.commit(Commit(*args))
+                assert await redis_store.commit(Commit(*args)) == expected
                 version = expected.version
             assert await redis_store.load(game) == await memory.load(game)
             assert await redis_store.log_after(game, 0) == await memory.log_after(game, 0)
@@ -1137,7 +1138,7 @@ async def test_any_failure_of_the_redis_client_is_store_unavailable() -> None:
     store = RedisStore(_BrokenClient())  # type: ignore[arg-type]
     game = new_id()
     for call in (store.load(game), store.version(game), store.create(game, b"s", [b"e"]),
-                 store.commit(game, 1, b"s", [b"e"], None, None, False), store.take_token("b", 1, 1),
+                 store.commit(Commit(game, 1, b"s", [b"e"], None, None, False)), store.take_token("b", 1, 1),
                  store.outbox(game), store.trim_outbox(game, 1), store.publish("o", game, events_of(1), 9),
                  store.read_events("o", "0", 1, 0), store.read_events("o", "0", 1, 50), store.forget("o", game),
                  store.schedule(game, 1), store.claim_due(0, 1, 1, 1), store.settle(game, 1, None),

@@ -21,7 +21,7 @@ from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import lifecycle_pb2 as lc
 from cardgame.v1 import options_pb2
 from service import apikeys, convert
-from service.servicer import MAX_BOT_ACTIONS
+from service.table import MAX_BOT_ACTIONS
 from tests.service.conftest import instances, stubs_of
 
 KEY, ENTRY = apikeys.new_key("lobby")

@@ -1,0 +1,84 @@
+"""The table without gRPC: commands as values, one transaction each, exactly once per request id."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+import engine
+from service import auth, gamelog
+from service.errors import Aborted, IllegalMove, InvalidArgument, PermissionDenied, Unauthenticated
+from service.games import AWAY, LEFT, GameRecord, Lifecycle, Seat
+from service.store_memory import MemoryStore
+from service.table import Back, Leave, Move, Reissue, Table, Timeout
+
+GAME = "0123456789abcdef01234567"
+
+
+async def _table_with_game(timeout_ms: int = 0) -> tuple[Table, dict[int, str]]:
+    store = MemoryStore()
+    table = Table(store, events_max_len=1000)
+    tokens = {seat: auth.random_token() for seat in range(2)}
+    seats = [Seat(f"P{seat}", 1, None, auth.token_hash(GAME, tokens[seat])) for seat in range(2)]
+    state = engine.new_game("spades2", None, None, 0)
+    record = GameRecord(GAME, state, seats, None, lifecycle=Lifecycle(turn_timeout_ms=timeout_ms))
+    await store.create(GAME, record.to_bytes(), [gamelog.genesis(state)])
+    return table, tokens
+
+
+async def test_a_move_commits_once_and_its_retry_returns_the_first_outcome() -> None:
+    table, tokens = await _table_with_game()
+    done = await table.transact(GAME, Move(tokens[0], engine.DEAL), "r1", "fp-deal")
+    assert done is not None and done.seat == 0 and done.version == 2 and not done.retried
+    again = await table.transact(GAME, Move(tokens[0], engine.DEAL), "r1", "fp-deal")
+    assert again is not None and again.retried and again.version == 2
+    assert (await table.load(GAME))[0] == 2   # applied once
+    with pytest.raises(InvalidArgument):     # the same request id for another request
+        await table.transact(GAME, Move(tokens[0], engine.DEAL), "r1", "fp-other")
+    with pytest.raises(IllegalMove):         # no retry: the deal is illegal now
+        await table.transact(GAME, Move(tokens[0], engine.DEAL), "r2", "fp-deal")
+    assert (await table.load(GAME))[0] == 2
+
+
+async def test_commands_are_authorised_by_their_tokens() -> None:
+    table, tokens = await _table_with_game()
+    with pytest.raises(PermissionDenied):
+        await table.transact(GAME, Move(None, engine.DEAL))
+    with pytest.raises(Unauthenticated):
+        await table.transact(GAME, Move("forged", engine.DEAL))
+    with pytest.raises(Aborted):
+        await table.transact(GAME, Move(tokens[0], engine.DEAL, expected_version=7))
+    assert (await table.load(GAME))[0] == 1   # nothing changed
+
+
+async def test_leave_back_and_reissue_are_commands_too() -> None:
+    table, tokens = await _table_with_game()
+    left = await table.transact(GAME, Leave(tokens[1]), "leave", "fp-leave")
+    assert left is not None and left.record.seats[1].presence == LEFT
+    retried = await table.transact(GAME, Leave(tokens[1]), "leave", "fp-leave")  # the token is void, yet
+    assert retried is not None and retried.retried and retried.version == left.version
+    with pytest.raises(Unauthenticated):
+        await table.transact(GAME, Back(tokens[1]))
+    new = auth.random_token()
+    reissued = await table.transact(GAME, Reissue(0, auth.token_hash(GAME, new)), "re", "fp-re")
+    assert reissued is not None and reissued.record.seats[0].reissues == 1
+    with pytest.raises(Unauthenticated):
+        await table.transact(GAME, Move(tokens[0], engine.DEAL))
+    assert (await table.transact(GAME, Move(new, engine.DEAL))) is not None
+
+
+async def test_a_timeout_plays_the_passed_turn_once_and_marks_the_seat_away() -> None:
+    table, tokens = await _table_with_game(timeout_ms=60_000)
+    await table.transact(GAME, Move(tokens[0], engine.DEAL))
+    version, _ = await table.load(GAME)
+    done = await table.transact(GAME, Timeout())     # not due yet: nothing happens
+    assert done is not None and done.version == version and (await table.load(GAME))[0] == version
+    short, tokens = await _table_with_game(timeout_ms=1)   # every turn passes at once
+    await short.transact(GAME, Move(tokens[0], engine.DEAL))
+    for _ in range(6):   # turns pass, the seats in turn: each seat misses three
+        await asyncio.sleep(0.005)
+        before = (await short.load(GAME))[0]
+        done = await short.transact(GAME, Timeout())
+        assert done is not None and done.version > before
+    assert any(seat.presence == AWAY for seat in (await short.load(GAME))[1].seats)
