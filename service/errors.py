@@ -20,6 +20,7 @@ class ServiceError(Exception):
         self.message = message
         self.reason = reason
         self.retry_delay_s = retry_delay_s
+        self.seat: int | None = None   # the caller's seat, when it was known before the refusal
 
 
 class InvalidArgument(ServiceError):

@@ -81,7 +81,8 @@ class LifecycleRpcs:
         token = (auth.derived_token(self.settings.token_secret, game_id, request.seat, purpose)
                  if request_id else auth.random_token())
         done = await self.table.transact(game_id, table.Reissue(request.seat, auth.token_hash(game_id, token)),
-                                         request_id or None, checks.fingerprint("ReissueSeatToken", request))
+                                         request_id or None, checks.fingerprint("ReissueSeatToken", request),
+                                         method="ReissueSeatToken")
         assert done is not None
         given: str | None = token
         if done.retried:   # a retry's token was derived by the first call, maybe under an earlier secret
@@ -103,7 +104,7 @@ class LifecycleRpcs:
         if token is None:
             raise PermissionDenied("LeaveGame needs the leaving seat's token")
         done = await self.table.transact(game_id, table.Leave(token), request_id,
-                                         checks.fingerprint("LeaveGame", request))
+                                         checks.fingerprint("LeaveGame", request), method="LeaveGame")
         assert done is not None
         call.seat = done.seat
         return pb.LeaveGameResponse(view=self._view(done.record, None, done.version))

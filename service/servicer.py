@@ -97,6 +97,8 @@ async def _handled(name: str, call: _Call, context):
         yield
     except ServiceError as exc:
         code = exc.code
+        if call.seat is None:
+            call.seat = exc.seat
         await _abort(context, to_status(exc))
     except StoreUnavailable as exc:
         code = grpc.StatusCode.UNAVAILABLE
@@ -380,7 +382,8 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
         request_id = checks.request_id(request.request_id)
         expected = request.expected_version if request.HasField("expected_version") else None
         move = table.Move(auth.bearer_token(context.invocation_metadata()), action, expected)
-        done = await self.table.transact(game_id, move, request_id, checks.fingerprint(method, request))
+        done = await self.table.transact(game_id, move, request_id, checks.fingerprint(method, request),
+                                         method=method)
         assert done is not None
         call.seat = done.seat
         return response_cls(view=self._view(done.record, done.seat, done.version))
@@ -425,7 +428,7 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
             back = table.Back(auth.bearer_token(context.invocation_metadata()),
                               request.expected_version if request.HasField("expected_version") else None)
             done = await self.table.transact(game_id, back, checks.request_id(request.request_id),
-                                             checks.fingerprint("Act", request))
+                                             checks.fingerprint("Act", request), method="Act")
             assert done is not None
             call.seat = done.seat
             return pb.ActResponse(view=self._view(done.record, done.seat, done.version))

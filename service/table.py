@@ -28,7 +28,7 @@ import engine
 from engine import Phase
 from engine.core.actions import action_name
 from service import auth, bot_turns, checks, gamelog, lifecycle, metrics
-from service.errors import Aborted, FailedPrecondition, IllegalMove, InvalidArgument, NotFound
+from service.errors import Aborted, FailedPrecondition, IllegalMove, InvalidArgument, NotFound, ServiceError
 from service.games import AWAY, LEFT, PLAYING, GameRecord, UnsupportedRecord
 from service.store import Commit, Loaded, Store, StoreUnavailable
 
@@ -134,11 +134,12 @@ class Table:
     # ---- the transaction ----
 
     async def transact(self, game_id: str, command: Command, request_id: str | None = None,
-                       fingerprint: str = "", loaded: Loaded | None = None) -> Outcome | None:
+                       fingerprint: str = "", loaded: Loaded | None = None, method: str = "") -> Outcome | None:
         """Apply ``command`` to the game exactly once (see the module docstring); None when a
         Timeout finds the game gone. ``fingerprint`` names the request a request id belongs to
         (a retry with another request is InvalidArgument); ``loaded``: the game as the caller
-        just read it, for the first attempt."""
+        just read it, for the first attempt; ``method``: the entry point's name in the metrics
+        (the RPC method; the command's name by default)."""
         expected = command.expected_version if isinstance(command, Move | Back) else None
         seat: int | None = None
         try:
@@ -175,17 +176,22 @@ class Table:
                     return await self._replayed(game_id, result.replay, fingerprint, seat)
                 if result.ok:
                     return Outcome(record, after, seat)
-                metrics.commit_lost(type(command).__name__, retried=expected is None and attempt + 1 < MAX_ATTEMPTS)
+                retried = expected is None and attempt + 1 < MAX_ATTEMPTS
+                metrics.commit_lost(method or type(command).__name__, retried=retried)
                 if expected is not None:
                     raise Aborted(f"the game moved on to version {result.version}")
                 await asyncio.sleep(random.random() * 0.002 * (attempt + 1))
             raise Aborted("too many concurrent changes to this game; retry")
-        except (IllegalMove, Aborted):
+        except (IllegalMove, Aborted) as exc:
             # A retry of a move that already landed is illegal (or stale) now: answer as the first time.
             raw = await self.store.get_retry(game_id, request_id) if request_id else None
             if raw is None:
+                exc.seat = seat
                 raise
             return await self._replayed(game_id, raw, fingerprint, seat)
+        except ServiceError as exc:
+            exc.seat = seat   # the request log names the seat a refused change came from
+            raise
 
     async def _replayed(self, game_id: str, raw: bytes, fingerprint: str, seat: int | None,
                         check_seat: bool = True) -> Outcome:

@@ -175,7 +175,10 @@ def test_metrics_count_calls_store_operations_bots_games_and_streams(redis_url, 
                 v for (name, labels), v in samples.items()
                 if name == "cardgame_rpc_handled_total" and dict(labels)["method"] == method)
         thought = value(samples, "cardgame_bot_think_seconds_count", strategy="random")
-        assert thought > len(moves)  # three bots answer each human move, and more
+        history = stub.GetHistory(pb.GetHistoryRequest(game_id=bots.game_id),
+                                  metadata=[("authorization", f"Bearer {tokens_of(bots)[0]}")])
+        bot_actions = [e for e in history.entries if e.HasField("seat") and e.seat != 0 and e.action]
+        assert bot_actions and thought == len(bot_actions)  # every bot action is one timed decision
         assert value(samples, "cardgame_commit_conflicts_total", method="Play") == 0
 
         stream = stub.WatchGame(pb.WatchGameRequest(game_id=humans.game_id), timeout=30)
