@@ -1,24 +1,27 @@
 """`make bench-bots`: how often the strong (search) bot beats the basic bot, and how long it thinks.
 
-Win rates are over duplicate deals: a deal is a seed fixing the deck of every hand of a game, and
-each deal is played with the bots' seats swapped (two-player Spades, and the partnerships of
-four-player Spades) or with the strong bot in each of the four seats in turn (Buck Euchre, one
-strong against three basic), so both sides hold the same cards and a rate measures play rather
-than luck. A deal's score is the strong side's share of its games (a drawn game counts half);
-the 95% confidence interval is the normal one over the deals' scores (clipped to 0..1). Games run in
-``BENCH_BOTS_PROCESSES`` processes (2 by default).
+It plays every game with a strong-bot entry (``bots.register_game`` with a playout policy, and
+a basic heuristic to play against), in the engine's order of the games. Win rates are over
+duplicate deals: a deal is a seed fixing the deck of every hand of a game, and each deal is
+played with the strong bot on each side in turn (its partnership, or its seat where every
+player is a side of one: the seats swapped in two-player Spades and four-player Spades' pairs,
+one strong against three basic in each seat of Buck Euchre), so every side holds the same cards
+and a rate measures play rather than luck. A deal's score is the strong side's share of its
+games (a drawn game counts half); the 95% confidence interval is the normal one over the deals'
+scores (clipped to 0..1). Games run in ``BENCH_BOTS_PROCESSES`` processes (2 by default).
 
 Think time is measured apart, in this process alone: the wall time of every strong decision with
-more than one legal action, over a few whole games of each variant (``bots_think_ms_p50`` /
+more than one legal action, over a few whole games of each game (``bots_think_ms_p50`` /
 ``_p99``). The rest of the bench would otherwise share the cores and inflate it.
 
-Figures, one ``name value`` per line: for each variant ``bots_<variant>_strong_win_rate``
-(Buck Euchre: ``_win_share``, where 0.25 is equal play) with ``_ci95_low`` / ``_ci95_high`` and
-``_games``; ``bots_think_ms_p50``, ``bots_think_ms_p99``, ``bots_think_moves``; ``bots_wall_s``,
-the bench's own wall time. Game counts: ``BENCH_BOTS_SPADES4`` (400), ``BENCH_BOTS_SPADES2``
-(800: its games are quick, and 200 would leave an interval twice as wide),
-``BENCH_BOTS_BUCK_EUCHRE`` (960, for an interval of about ±0.03); ``BENCH_BOTS_THINK_GAMES`` (2
-per variant).
+Figures, one ``name value`` per line: for each game ``bots_<label>_strong_win_rate`` (more than
+two sides, as in Buck Euchre: ``_win_share``, where one over the sides is equal play) with
+``_ci95_low`` / ``_ci95_high`` and ``_games``, ``<label>`` being the entry's (``spades4``,
+``spades2``, ``buck_euchre``); ``bots_think_ms_p50``, ``bots_think_ms_p99``,
+``bots_think_moves``; ``bots_wall_s``, the bench's own wall time. Game counts:
+``BENCH_BOTS_<LABEL>``, by default the entry's ``bench_games`` (``BENCH_BOTS_SPADES4`` 400,
+``BENCH_BOTS_SPADES2`` 800, ``BENCH_BOTS_BUCK_EUCHRE`` 960); ``BENCH_BOTS_THINK_GAMES`` (2 per
+game).
 """
 
 from __future__ import annotations
@@ -38,17 +41,20 @@ from engine import Phase
 MAX_HANDS = 120             # a bench game is cut off (and counted drawn) after this many hands
 DECKS = 60                  # prearranged decks per deal; later hands are shuffled from the deal's seed
 SEED = 2024                 # deal i uses seed SEED + i
-VARIANTS = ("spades", "spades2", "buck_euchre")
-NAMES = {"spades": "spades4", "spades2": "spades2", "buck_euchre": "buck_euchre"}
+
+
+def variants() -> list[str]:
+    """The games with a strong-bot entry (a playout policy), that the strong and basic bots play."""
+    return [variant for variant in engine.GAMES if bots.game_bots(variant).playout is not None
+            and bots.BOTS["strong"].plays(variant) and bots.BOTS["basic"].plays(variant)]
 
 
 def lineups(variant: str) -> list[tuple[list[str], int]]:
-    """The seatings of one deal: (strategy per seat, the strong side)."""
-    if variant == "spades":
-        return [(["strong", "basic"] * 2, 0), (["basic", "strong"] * 2, 1)]
-    if variant == "spades2":
-        return [(["strong", "basic"], 0), (["basic", "strong"], 1)]
-    return [(["strong" if s == k else "basic" for s in range(4)], k) for k in range(4)]
+    """The seatings of one deal: (strategy per seat, the strong side), the strong bot holding
+    every seat of one side and each side in turn."""
+    state = engine.new_game(variant, None, first_dealer=0)
+    return [([("strong" if seat in state.seats_of(side) else "basic") for seat in range(state.n)], side)
+            for side in range(state.sides)]
 
 
 def decks(variant: str, seed: int) -> list[list[int]]:
@@ -111,9 +117,9 @@ def win_rate(variant: str, games: int, processes: int) -> tuple[float, float, fl
 
 
 def think_times(games: int) -> list[float]:
-    """The strong bot's think time per decision over ``games`` whole games of each variant, here."""
+    """The strong bot's think time per decision over ``games`` whole games of each game, here."""
     times: list[float] = []
-    for variant in VARIANTS:
+    for variant in variants():
         for g in range(games):
             strategies, _ = lineups(variant)[g % len(lineups(variant))]
             play_game(variant, strategies, SEED + 10_000 + g, times)
@@ -130,20 +136,19 @@ def figures() -> Iterator[tuple[str, float]]:
     """Every figure of the bench, as it is measured."""
     start = time.perf_counter()
     processes = int(os.environ.get("BENCH_BOTS_PROCESSES", "2"))
-    counts = {"spades": int(os.environ.get("BENCH_BOTS_SPADES4", "400")),
-              "spades2": int(os.environ.get("BENCH_BOTS_SPADES2", "800")),
-              "buck_euchre": int(os.environ.get("BENCH_BOTS_BUCK_EUCHRE", "960"))}
+    entries = [bots.game_bots(variant) for variant in variants()]
+    counts = {e.name: int(os.environ.get(f"BENCH_BOTS_{e.label.upper()}", str(e.bench_games))) for e in entries}
     times = think_times(int(os.environ.get("BENCH_BOTS_THINK_GAMES", "2")))
     yield "bots_think_ms_p50", 1000 * percentile(times, 50)
     yield "bots_think_ms_p99", 1000 * percentile(times, 99)
     yield "bots_think_moves", len(times)
-    for variant in VARIANTS:
-        mean, low, high, played = win_rate(variant, counts[variant], processes)
-        name = f"bots_{NAMES[variant]}_strong_" + ("win_share" if variant == "buck_euchre" else "win_rate")
+    for entry in entries:
+        mean, low, high, played = win_rate(entry.name, counts[entry.name], processes)
+        name = f"bots_{entry.label}_strong_" + ("win_rate" if len(lineups(entry.name)) == 2 else "win_share")
         yield name, mean
         yield name + "_ci95_low", low
         yield name + "_ci95_high", high
-        yield f"bots_{NAMES[variant]}_games", played
+        yield f"bots_{entry.label}_games", played
     yield "bots_wall_s", time.perf_counter() - start
 
 

@@ -2,8 +2,12 @@
 
 A :class:`Bot` never sees the game state, only ``engine.view(state, seat)`` and the seat's legal
 actions, so it cannot use a hidden card. ``BOTS`` registers them by name: ``random`` picks
-uniformly among the legal actions of any game; ``basic`` plays simple card-player heuristics
-for the games it knows (``bots.spades``, ``bots.buck_euchre``) and refuses any other.
+uniformly among the legal actions of any game; ``basic`` plays the card-player heuristic its game
+brings and refuses a game without one; ``strong`` searches any game the engine can build states
+from a view for (``bots.search``), with its game's playout policy and budget where it has them.
+
+What a game brings to the bots is its entry in ``bots.registry`` (``register_game``), beside its
+bot code: importing this package imports the built-in games' bot modules, which register theirs.
 
 >>> import random, engine
 >>> state = engine.new_game("buck_euchre", rng=random.Random(3), first_dealer=0)
@@ -16,14 +20,15 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Protocol
 
 import engine
 from engine import NOBODY, Action, Phase, TableState, View
 from engine.core.actions import REVEAL
 
-from . import buck_euchre, spades
+from . import buck_euchre_playout, spades_playout  # noqa: F401  (the built-in games' entries)
+from .registry import GAME_BOTS, GameBots, Heuristic, game_bots, register_game, unregister_game
 from .search import SearchBot
 
 
@@ -55,32 +60,42 @@ class RandomBot:
         return legal[rng.randrange(len(legal))]
 
 
-Heuristic = Callable[[View, Sequence[Action], random.Random], Action]
-
-
 class BasicBot:
-    """Hand-written card-player heuristics, one per game it knows."""
+    """Hand-written card-player heuristics: the one each game registers (``GameBots.basic``)."""
 
     name = "basic"
 
-    def __init__(self, heuristics: dict[str, Heuristic]):
+    def __init__(self, heuristics: Mapping[str, Heuristic] | None = None):
+        """``heuristics`` by game instead of the registered ones (None: the registered ones)."""
         self.heuristics = heuristics
+
+    def heuristic(self, variant: str) -> Heuristic | None:
+        """The heuristic of the game ``variant``, or None when it has none."""
+        return game_bots(variant).basic if self.heuristics is None else self.heuristics.get(variant)
 
     def plays(self, variant: str) -> bool:
         """Only the games it has a heuristic for."""
-        return variant in self.heuristics
+        return self.heuristic(variant) is not None
 
     def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
         """The heuristic's choice, or a random legal action when it names none of them."""
         if len(legal) == 1:
             return legal[0]
-        action = self.heuristics[view.variant](view, legal, rng)
+        heuristic = self.heuristic(view.variant)
+        if heuristic is None:
+            raise ValueError(f"the basic bot does not play {view.variant}")
+        action = heuristic(view, legal, rng)
         return action if action in legal else legal[rng.randrange(len(legal))]
 
 
+__all__ = [
+    "BOTS", "GAME_BOTS", "BasicBot", "Bot", "GameBots", "Heuristic", "RandomBot", "SearchBot", "bot_of",
+    "bot_seat_to_act", "choose_action", "game_bots", "register_game", "unregister_game",
+]
+
 BOTS: dict[str, Bot] = {
     "random": RandomBot(),
-    "basic": BasicBot({"spades": spades.choose, "spades2": spades.choose, "buck_euchre": buck_euchre.choose}),
+    "basic": BasicBot(),
     "strong": SearchBot(),
 }
 """Every bot by its name."""

@@ -9,16 +9,17 @@ seats' calls (bids, passes, orders, drops) would have been made with the hands i
 fast policy for every seat (``bots.playout``), scoring the hand's end for its seat. That policy
 is the basic bot's (a rollout algorithm: the search improves on the policy it rolls out with,
 and the table's other players are modelled as that policy, not as players who see the cards).
+Each game brings its policy and, where the default does not suit, its budget in its bots entry
+(``bots.registry``); a game without a policy is played out at random.
 
 Every candidate is tried on the same deals with the same random stream (common random numbers),
 so the comparison measures the actions, not the luck of the deals. After each round of deals the
 worse half of the candidates is dropped (successive halving), and the search stops once the best
 leads every other by ``Budget.sure`` standard errors of the paired difference (over at least
 ``Budget.least`` deals), or when the sample or time budget is spent; it takes the candidate with
-the best total. Bids (Spades bids, Nil included; Buck Euchre ordering up, naming trump, staying
-in or dropping out, the dealer's discard) are searched like card play; the two-player draw and
-Double Nil exchange cards are chosen as the basic bot chooses them, and a blind Double Nil is
-never bid.
+the best total. Calls (bids, passes, trump, discards) are searched like card play, among the
+candidates the game's policy offers (``Playout.candidates``); a choice the policy makes itself
+(``Playout.shortcut``) is not searched.
 
 It decides from ``(view, legal, rng)`` alone: the real state never reaches it, and with the same
 view and rng it makes the same choice whatever the hidden cards really are. All its randomness
@@ -37,9 +38,8 @@ from dataclasses import dataclass, replace
 import engine
 from engine import Action, Phase, TableState, View
 
-from .buck_euchre_playout import BuckEuchrePlayout
 from .playout import Playout, RandomPlayout, play_hand
-from .spades_playout import SpadesPlayout
+from .registry import game_bots
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ class Budget:
     ``seconds`` of thinking once the first round is done (None: no clock, fully deterministic).
     After every ``round`` deals the worse half of the candidates is dropped, and after ``least``
     deals the search may stop as soon as it is ``sure``: a game whose values hang on rare large
-    outcomes (a sweep in Buck Euchre) needs many deals before a lead means anything."""
+    outcomes needs many deals before a lead means anything."""
 
     samples: int = 32
     seconds: float | None = 0.2
@@ -60,31 +60,19 @@ class Budget:
     call_samples: int = 32
 
 
-DEFAULT_BUDGETS: Mapping[str, Budget] = {"buck_euchre": Budget(samples=48, call_samples=192, least=64)}
-"""The budget of each game where the default one does not suit. In Buck Euchre the calls (order
-up, name trump, stay in) decide who sweeps, and more deals there measured better (more deals for
-Spades bids measured no better). A hand's value there hangs on a sweep, a few hands in a hundred,
-so a lead over a first few deals that hold none says little: the search is sure of one only over
-64 deals or more (card play, 48 deals, then plays all its deals but for the clock). Over 960
-games against three basic bots, that took the strong bot's win share from 0.33 (sure after 8
-deals) to 0.40."""
-
-
-_SPADES = SpadesPlayout()
-PLAYOUTS: Mapping[str, Playout] = {"spades": _SPADES, "spades2": _SPADES, "buck_euchre": BuckEuchrePlayout()}
-"""The playout policy of each game that has one (others are played out at random)."""
-
-
 class SearchBot:
     """Determinized Monte Carlo search with fast playouts, under a per-decision budget."""
 
     name = "strong"
     slow = True   # thinks long enough that a server runs it off its event loop
 
-    def __init__(self, budget: Budget | None = None, playouts: Mapping[str, Playout] = PLAYOUTS):
-        """``budget`` for every game, or None: ``DEFAULT_BUDGETS`` (``Budget()`` for the rest)."""
+    def __init__(self, budget: Budget | None = None, playouts: Mapping[str, Playout] | None = None):
+        """``budget`` for every game, or None: each game's own (``bots.register_game``), and
+        ``Budget()`` for a game without one; ``playouts`` by game instead of the registered ones
+        (a game missing from either is played out at random)."""
         self.budget = budget or Budget()
-        self.budgets: Mapping[str, Budget] = {} if budget else DEFAULT_BUDGETS
+        self.own_budgets = budget is None   # whether a game's registered budget applies
+        self.reclocked = False              # whether clocked() set ``seconds`` for every game's budget
         self.playouts = playouts
         self.fallback = RandomPlayout()
 
@@ -93,8 +81,20 @@ class SearchBot:
         clock, so each decision plays its whole sample budget and is the same under a seed however
         busy the machine is)."""
         bot = SearchBot(replace(self.budget, seconds=seconds), self.playouts)
-        bot.budgets = {variant: replace(budget, seconds=seconds) for variant, budget in self.budgets.items()}
+        bot.own_budgets, bot.reclocked = self.own_budgets, True
         return bot
+
+    def budget_of(self, variant: str) -> Budget:
+        """The budget of a decision in the game ``variant``."""
+        own = game_bots(variant).budget if self.own_budgets else None
+        if own is None:
+            return self.budget
+        return replace(own, seconds=self.budget.seconds) if self.reclocked else own
+
+    def playout_of(self, variant: str) -> Playout:
+        """The policy the game ``variant`` is played out with (random for a game without one)."""
+        policy = game_bots(variant).playout if self.playouts is None else self.playouts.get(variant)
+        return policy if policy is not None else self.fallback
 
     def plays(self, variant: str) -> bool:
         """The games whose engine module can build states from a view."""
@@ -105,7 +105,7 @@ class SearchBot:
         """The legal action with the best total over sampled deals."""
         if len(legal) == 1:
             return legal[0]
-        policy = self.playouts.get(view.variant, self.fallback)
+        policy = self.playout_of(view.variant)
         quick = policy.shortcut(view, legal, rng)
         if quick is not None:
             return quick
@@ -119,8 +119,8 @@ class SearchBot:
                  policy: Playout | None = None) -> list[float]:
         """Each candidate's total value over the deals it was tried on; one dropped in an earlier
         round of the successive halving ranks below every one that stayed (-inf)."""
-        policy = policy or self.playouts.get(view.variant, self.fallback)
-        budget = self.budgets.get(view.variant, self.budget)
+        policy = policy or self.playout_of(view.variant)
+        budget = self.budget_of(view.variant)
         start = time.perf_counter()
         me = view.viewer
         assert me is not None, "a bot plays a seat"

@@ -31,6 +31,7 @@ from engine.games.spades_scoring import DOUBLE_NIL_BID
 
 from . import spades as basic
 from .playout import equivalent_cards
+from .registry import register_game
 from .sampling import sample_fills
 
 SPADE_MASK = SUIT_MASKS[SPADES]
@@ -387,3 +388,13 @@ def _bid_candidates(view: View, legal: Sequence[Action]) -> list[Action]:
         wanted.add(A.bid(0))
     out = [a for a in legal if a in wanted]
     return out or [a for a in legal if a & 15 == Kind.BID][:1]
+
+
+PLAYOUT = SpadesPlayout()
+"""The policy of both variants (each reads its variant from the state)."""
+
+# Both variants' bots entries: the basic heuristic, this policy and the default search budget.
+# bench-bots plays 400 four-player games (its figures and variable say "spades4") and 800
+# two-player ones (they are quick, and 200 would leave an interval twice as wide).
+register_game("spades", basic=basic.choose, playout=PLAYOUT, label="spades4", bench_games=400)
+register_game("spades2", basic=basic.choose, playout=PLAYOUT, bench_games=800)

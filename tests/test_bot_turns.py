@@ -3,21 +3,28 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 
 import pytest
 
 import bots
 import engine
-from bots.search import DEFAULT_BUDGETS, Budget, SearchBot
+from bots.search import Budget, SearchBot
 from service import bot_turns, config
+from tests.engine.engine_helpers import GAMES
+
+
+def own_budgets() -> dict[str, Budget]:
+    """The budgets the games under test registered (those without one have none here)."""
+    return {variant: budget for variant in GAMES if (budget := bots.game_bots(variant).budget) is not None}
 
 
 def worker_clocks() -> tuple[float | None, list[float | None]]:
     """In a worker: the strong bot's clock for games without a budget of their own, and for those with one."""
     bot = bots.BOTS["strong"]
     assert isinstance(bot, SearchBot)
-    return bot.budget.seconds, [bot.budgets[variant].seconds for variant in sorted(DEFAULT_BUDGETS)]
+    return bot.budget.seconds, [bot.budget_of(variant).seconds for variant in sorted(own_budgets())]
 
 
 @pytest.fixture
@@ -29,20 +36,22 @@ def clock_restored():
 
 def test_a_clocked_bot_keeps_every_budget_but_its_clock():
     bot = SearchBot()
+    assert own_budgets()                            # a game with a budget of its own (Buck Euchre)
     for seconds in (None, 0.05):
         clocked = bot.clocked(seconds)
         assert clocked.budget == Budget(seconds=seconds)
-        assert set(clocked.budgets) == set(DEFAULT_BUDGETS)
-        for variant, budget in DEFAULT_BUDGETS.items():
-            assert clocked.budgets[variant].seconds == seconds
-            assert clocked.budgets[variant].call_samples == budget.call_samples
+        for variant in GAMES:
+            budget = bot.budget_of(variant)
+            assert clocked.budget_of(variant) == dataclasses.replace(budget, seconds=seconds)
+            assert clocked.clocked(0.3).budget_of(variant) == dataclasses.replace(budget, seconds=0.3)
     assert bot.budget.seconds == Budget().seconds   # the original is left as it was
+    assert bot.budget_of("buck_euchre").seconds == Budget().seconds
 
 
 def test_the_configured_clock_reaches_the_worker_processes(clock_restored):
     for seconds in (None, 0.05):
         bot_turns.configure(seconds)
-        assert bot_turns.pool().submit(worker_clocks).result(timeout=120) == (seconds, [seconds] * len(DEFAULT_BUDGETS))
+        assert bot_turns.pool().submit(worker_clocks).result(timeout=120) == (seconds, [seconds] * len(own_budgets()))
 
 
 def test_a_clock_free_strong_turn_in_the_pool_is_the_one_chosen_here(clock_restored):

@@ -1,5 +1,6 @@
-"""Computer players: always legal, "basic" clearly beats "random", no peeking at hidden cards,
-the right bot seat acts, and the basic heuristics make the obvious choices."""
+"""Computer players: always legal in every game under test, "basic" clearly beats "random", no
+peeking at hidden cards, the right bot seat acts, the basic heuristics make the obvious choices,
+and each game's bots come from its registered entry."""
 
 from __future__ import annotations
 
@@ -12,22 +13,26 @@ import engine
 from engine import NOBODY, Phase
 from engine.core.actions import REVEAL
 from engine.core.cards import EUCHRE_DECK, card_list, parse_card, parse_cards
+from tests.engine.engine_helpers import GAMES, short_options
+
+BASIC_GAMES = [variant for variant in GAMES if bots.BOTS["basic"].plays(variant)]
+"""The games under test that the basic bot plays (those with a registered heuristic)."""
 
 
 def basic_action(state, seat, legal, rng):
     """The basic heuristic's own choice for ``seat`` (from its view), before any legality check."""
-    return bots.BOTS["basic"].heuristics[state.variant](engine.view(state, seat), legal, rng)
+    heuristic = bots.game_bots(state.variant).basic
+    assert heuristic is not None
+    return heuristic(engine.view(state, seat), legal, rng)
 
 
 SMALL = engine.SpadesOptions(target_score=200)
-SEATS = {"spades": 4, "spades2": 2, "buck_euchre": 4}
 
 
 def new(variant: str, seed: int, target: int = 200, dealer: int | None = None) -> engine.GameState:
     """A fresh game with a small Spades target, dealt from ``seed``."""
-    options = engine.SpadesOptions(target_score=target) if variant != "buck_euchre" else None
-    n = SEATS[variant]
-    return engine.new_game(variant, options, rng=random.Random(seed),
+    n = engine.game_of(variant).seats
+    return engine.new_game(variant, short_options(variant, target), rng=random.Random(seed),
                            first_dealer=seed % n if dealer is None else dealer)
 
 
@@ -54,10 +59,10 @@ def lineups(n):
 
 # ---- every action legal, whole games ----
 
-@pytest.mark.parametrize("variant", ["spades", "spades2", "buck_euchre"])
-@pytest.mark.parametrize("lineup", ["random", "basic", "mixed", "mixed2"])
+@pytest.mark.parametrize("variant,lineup", [(variant, lineup) for variant in GAMES
+                                            for lineup in (lineups(1) if variant in BASIC_GAMES else ["random"])])
 def test_whole_games_only_legal_actions(variant, lineup):
-    strategies = lineups(SEATS[variant])[lineup]
+    strategies = lineups(engine.game_of(variant).seats)[lineup]
 
     def check(state, seat, strategy, legal):
         if strategy == "basic" and len(legal) > 1:   # the heuristic itself, not the fallback
@@ -150,7 +155,8 @@ def test_basic_beats_random_buck_euchre():
 # ---- no peeking ----
 
 def scrambled(state: engine.GameState, seat: int, rng: random.Random) -> engine.GameState:
-    """A copy where every card ``seat`` cannot see is dealt anew among the hidden places."""
+    """A copy where every card ``seat`` cannot see is dealt anew among the hidden places: the
+    other hands and a kitty (and in the two-player draw, the stock and the unseen discards)."""
     other = state.copy()
     deck = other.deck[:]
     rng.shuffle(deck)
@@ -166,13 +172,13 @@ def scrambled(state: engine.GameState, seat: int, rng: random.Random) -> engine.
         other.discards = state.discards & state.seen[seat] | _mask(cards[k:k + hidden_discards])
         return other
     others = [s for s in range(state.n) if s != seat]
-    kitty = state.kitty if state.variant == "buck_euchre" else 0
-    cards = [c for s in others for c in card_list(state.hands[s])] + card_list(kitty)
+    kitty = getattr(state, "kitty", None)
+    cards = [c for s in others for c in card_list(state.hands[s])] + card_list(kitty or 0)
     rng.shuffle(cards)
     for s in others:
         k = state.hands[s].bit_count()
         other.hands[s], cards = _mask(cards[:k]), cards[k:]
-    if state.variant == "buck_euchre":
+    if kitty is not None:
         other.kitty = _mask(cards)
     return other
 
@@ -188,7 +194,7 @@ def _mask(cards) -> int:
     return m
 
 
-@pytest.mark.parametrize("variant", ["spades", "spades2", "buck_euchre"])
+@pytest.mark.parametrize("variant", BASIC_GAMES)
 def test_basic_decides_from_its_view_only(variant):
     rng = random.Random(99)
     checked = changed = 0
@@ -206,7 +212,7 @@ def test_basic_decides_from_its_view_only(variant):
         checked += 1
 
     for seed in range(3):
-        play_out(new(variant, seed), lineups(SEATS[variant])["mixed"], seed, max_hands=6, check=check)
+        play_out(new(variant, seed), lineups(engine.game_of(variant).seats)["mixed"], seed, max_hands=6, check=check)
     assert checked > 100 and changed > checked
 
 
@@ -412,3 +418,43 @@ def test_euchre_drop_and_play():
     assert basic(state) == "play JH"                         # the maker leads the right bower
     play(state, "JH")
     assert basic(state) == "play 9S"                          # cannot win: lowest card
+
+
+# ---- each game brings its bots ----
+
+def test_every_game_with_a_heuristic_is_played_by_the_basic_bot_and_any_game_by_the_random_one():
+    for variant in GAMES:
+        entry = bots.game_bots(variant)
+        assert bots.BOTS["basic"].plays(variant) == (entry.basic is not None)
+        assert bots.bot_of("random", variant).name == "random"
+        if entry.basic is None:
+            with pytest.raises(ValueError, match="does not play"):
+                bots.bot_of("basic", variant)
+    assert "whist" not in bots.GAME_BOTS and not bots.BOTS["basic"].plays("whist")
+    assert set(BASIC_GAMES) >= {game.name for game in engine.games.BUILTIN}
+
+
+def _lowest_card(view, legal, rng):
+    """A heuristic for Whist: the lowest legal card (or whatever else is legal)."""
+    return min(legal)
+
+
+def test_a_registered_entry_makes_the_basic_bot_play_a_game_until_it_is_removed():
+    assert bots.register_game("whist", basic=_lowest_card) is bots.register_game("whist", basic=_lowest_card)
+    try:
+        entry = bots.game_bots("whist")
+        assert entry.basic is _lowest_card and entry.playout is None and entry.budget is None
+        assert entry.label == "whist" and bots.bot_of("basic", "whist").plays("whist")
+        with pytest.raises(ValueError, match="different"):
+            bots.register_game("whist", basic=lambda view, legal, rng: legal[0])
+        state = play_out(new("whist", 1), ["basic", "random"] * 2, 1, max_hands=3)
+        assert state.records
+        state = new("whist", 2, dealer=0)
+        engine.apply(state, 0, engine.DEAL, random.Random(0))
+        legal = engine.legal_actions(state, state.turn)
+        assert bots.choose_action("basic", state, state.turn, random.Random(0)) == min(legal)
+    finally:
+        bots.unregister_game("whist")
+    assert not bots.BOTS["basic"].plays("whist") and "whist" not in bots.GAME_BOTS
+    with pytest.raises(ValueError, match="does not play"):
+        bots.bot_of("basic", "whist")

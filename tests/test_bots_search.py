@@ -10,26 +10,40 @@ import pytest
 
 import bots
 import engine
-from bots.playout import RandomPlayout, play_hand
+from bots.playout import Playout, RandomPlayout, play_hand
 from bots.sampling import NoDeal, sample_fills
-from bots.search import PLAYOUTS, Budget, SearchBot
+from bots.search import Budget, SearchBot
 from engine import Hidden, Phase, Place
 from engine.core.cards import SUIT_MASKS
 from engine.core.hidden import mask
 from engine.core.tricks import euchre_rules
+from tests.engine.engine_helpers import GAMES, searchable, short_options
 
-SEATS = {"spades": 4, "spades2": 2, "buck_euchre": 4}
 QUICK = Budget(samples=4, seconds=None, round=2)   # cheap and clock-free: deterministic
+STRONG_GAMES = [variant for variant in GAMES if bots.BOTS["strong"].plays(variant)]
+"""The games under test that the strong bot plays (those with the determinize hooks)."""
+POLICY_GAMES = [variant for variant in GAMES if bots.game_bots(variant).playout and bots.game_bots(variant).basic]
+"""The games under test with a playout policy of their own and a basic heuristic it plays as."""
 
 
 def options(variant: str, target: int = 200):
-    return engine.SpadesOptions(target_score=target) if variant != "buck_euchre" else None
+    return short_options(variant, target)
+
+
+def playout(variant: str) -> Playout:
+    """The game's registered playout policy."""
+    policy = bots.game_bots(variant).playout
+    assert policy is not None
+    return policy
 
 
 def positions(variant: str, seed: int, hands: int, strategies=("basic", "random")):
-    """(state, seat to act) at every step of a game of basic and random bots, ``hands`` hands long."""
+    """(state, seat to act) at every step of a game of basic and random bots (random only, in a
+    game the basic bot does not play), ``hands`` hands long."""
     rng = random.Random(seed)
-    state = engine.new_game(variant, options(variant), rng=rng, first_dealer=seed % SEATS[variant])
+    state = engine.new_game(variant, options(variant), rng=rng, first_dealer=seed % engine.game_of(variant).seats)
+    if not bots.BOTS["basic"].plays(variant):
+        strategies = ("random",)
     seats = set(range(state.n))
     while state.phase != Phase.GAME_OVER and state.hand_no <= hands:
         seat = bots.bot_seat_to_act(state, seats)
@@ -71,7 +85,7 @@ def test_sampler_is_deterministic_and_refuses_impossible_deals():
         sample_fills(Hidden(pool, (Place("hand", 1, 6, 0), Place("hand", 2, 7, pool))), random.Random(0))
 
 
-@pytest.mark.parametrize("variant", ["spades", "spades2", "buck_euchre"])
+@pytest.mark.parametrize("variant", STRONG_GAMES)
 def test_sampled_hands_fit_the_view(variant):
     """Voids, seen cards (own hand, played cards, own discards, the turn-up) and hand sizes."""
     rng = random.Random(2)
@@ -112,7 +126,7 @@ def test_sampled_hands_fit_the_view(variant):
 def test_two_player_deals_give_the_other_player_a_drawers_cards():
     """The spades2 deal re-splits the other player's drawn cards by the basic keep rule: the deal
     still fits the view, and its hand holds more spades than a uniform deal would give it."""
-    policy = PLAYOUTS["spades2"]
+    policy = playout("spades2")
     rng = random.Random(8)
     spades = {"uniform": 0, "drawn": 0}
     for seed in range(4):
@@ -137,41 +151,44 @@ def test_two_player_deals_give_the_other_player_a_drawers_cards():
 
 # ---- the playout policies are the basic bot ----
 
-@pytest.mark.parametrize("variant", ["spades", "spades2", "buck_euchre"])
+@pytest.mark.parametrize("variant", POLICY_GAMES)
 def test_playout_policy_plays_as_the_basic_bot(variant):
-    basic = bots.BOTS["basic"]
-    policy = PLAYOUTS[variant]
+    heuristic = bots.game_bots(variant).basic
+    assert heuristic is not None
+    policy = playout(variant)
     checked = 0
     for seed in range(6):
         for state, seat in positions(variant, seed, hands=6):
             legal = engine.legal_actions(state, seat)
             if len(legal) < 2 or engine.REVEAL in legal:
                 continue
-            want = basic.heuristics[variant](engine.view(state, seat), legal, random.Random(0))
+            want = heuristic(engine.view(state, seat), legal, random.Random(0))
             assert policy.act(state, seat, random.Random(0)) == want, engine.action_name(want)
             checked += 1
     assert checked > 300
 
 
-def test_playouts_end_the_hand_with_legal_moves():
-    for variant in ("spades", "spades2", "buck_euchre"):
-        for policy in (PLAYOUTS[variant], RandomPlayout()):
-            rng = random.Random(4)
-            state = engine.new_game(variant, options(variant), rng=rng, first_dealer=0)
-            engine.apply(state, 0, engine.DEAL, rng)
-            taken = play_hand(state, policy, rng)
-            assert state.phase in (Phase.DEAL, Phase.GAME_OVER) and len(state.records) == 1 and taken > 10
+@pytest.mark.parametrize("variant", GAMES)
+def test_playouts_end_the_hand_with_legal_moves(variant):
+    own = bots.game_bots(variant).playout
+    for policy in [own, RandomPlayout()] if own is not None else [RandomPlayout()]:
+        rng = random.Random(4)
+        state = engine.new_game(variant, options(variant), rng=rng, first_dealer=0)
+        engine.apply(state, 0, engine.DEAL, rng)
+        taken = play_hand(state, policy, rng)
+        assert state.phase in (Phase.DEAL, Phase.GAME_OVER) and len(state.records) == 1 and taken > 10
 
 
 # ---- the search bot ----
 
-@pytest.mark.parametrize("variant", ["spades", "spades2", "buck_euchre"])
+@pytest.mark.parametrize("variant", STRONG_GAMES)
 def test_strong_bot_plays_whole_games_legally(variant):
     bot = SearchBot(QUICK)
     rng = random.Random(3)
     moves = games = 0
     while moves < 150 and games < 6:             # whole games (a Buck Euchre sweep ends one at once)
-        state = engine.new_game(variant, options(variant, target=150), rng=rng, first_dealer=games % SEATS[variant])
+        state = engine.new_game(variant, options(variant, target=150), rng=rng,
+                                first_dealer=games % engine.game_of(variant).seats)
         seats = set(range(state.n))
         while state.phase != Phase.GAME_OVER and state.hand_no <= 12:
             seat = bots.bot_seat_to_act(state, seats)
@@ -194,6 +211,35 @@ def test_registered_strong_bot_is_the_search_bot():
         bots.bot_of("strong", "whist")
 
 
+def test_the_strong_bot_plays_each_game_by_its_registered_entry():
+    """The games with the determinize hooks, each with its own policy and budget where it
+    registered them, random playouts and ``Budget()`` where it did not."""
+    bot = SearchBot()
+    for variant in GAMES:
+        entry = bots.game_bots(variant)
+        assert bot.plays(variant) == searchable(variant)
+        assert bot.budget_of(variant) == (entry.budget or Budget())
+        assert bot.playout_of(variant) is (entry.playout or bot.fallback)
+        assert SearchBot(QUICK).budget_of(variant) == QUICK          # one budget given: every game's
+        assert isinstance(SearchBot(playouts={}).playout_of(variant), RandomPlayout)   # policies given: none
+    assert bots.game_bots("buck_euchre").budget == Budget(samples=48, call_samples=192, least=64)
+    assert bots.game_bots("spades").budget is None and bots.game_bots("spades2").budget is None
+    assert playout("spades") is playout("spades2")
+
+
+def test_a_budget_registered_for_a_game_is_its_budget_clocked_or_not():
+    own = Budget(samples=6, call_samples=10, seconds=1.0)
+    bots.register_game("whist", budget=own)
+    try:
+        assert SearchBot().budget_of("whist") == own
+        assert SearchBot().clocked(None).budget_of("whist") == Budget(samples=6, call_samples=10, seconds=None)
+        assert SearchBot(QUICK).budget_of("whist") == QUICK
+        assert isinstance(SearchBot().playout_of("whist"), RandomPlayout)
+    finally:
+        bots.unregister_game("whist")
+    assert SearchBot().budget_of("whist") == Budget()
+
+
 def decisions(variant: str, seed: int, count: int):
     """``count`` positions of a game where the seat to act has a real choice (no Reveal)."""
     out = []
@@ -206,7 +252,7 @@ def decisions(variant: str, seed: int, count: int):
     return out
 
 
-@pytest.mark.parametrize("variant", ["spades", "spades2", "buck_euchre"])
+@pytest.mark.parametrize("variant", STRONG_GAMES)
 def test_deterministic_and_blind_to_the_hidden_cards(variant):
     """Same view and seed, same choice; and the same choice in another real deal that shows the
     seat the very same view (its hidden cards dealt anew, consistently with the view)."""
@@ -249,7 +295,7 @@ def test_budget_bounds_the_deals():
     view, legal = engine.view(state, seat), engine.legal_actions(state, seat)
     for budget, most in ((Budget(samples=12, call_samples=12, seconds=None, round=4, sure=99.0), 12),
                          (Budget(samples=1000, call_samples=1000, seconds=0.0, round=3, sure=99.0), 3)):
-        counting = Counting(PLAYOUTS["spades"])
+        counting = Counting(playout("spades"))
         bot = SearchBot(budget, {"spades": counting})
         candidates = counting.candidates(view, legal)
         bot.evaluate(view, candidates, random.Random(0), counting)
@@ -262,7 +308,7 @@ def test_the_search_stops_sure_only_after_its_least_deals():
     state, seat = decisions("spades", 2, 1)[0]
     view, legal = engine.view(state, seat), engine.legal_actions(state, seat)
     for least in (4, 40):
-        counting = Counting(PLAYOUTS["spades"])
+        counting = Counting(playout("spades"))
         bot = SearchBot(Budget(1000, None, round=4, sure=0.0, least=least, call_samples=1000), {"spades": counting})
         candidates = counting.candidates(view, legal)
         assert len(candidates) >= 3

@@ -1,4 +1,5 @@
-"""Helpers for the engine tests: prearranged decks, scripted hands, bidding and play shortcuts.
+"""Helpers for the engine tests: the games under test, prearranged decks, scripted hands,
+bidding and play shortcuts.
 
 Deal order of a prearranged deck (RULES.md / DESIGN.md): cards go one at a time clockwise,
 starting left of the dealer; Buck Euchre: the first 20 so, deck[20] is the turn-up, deck[21:]
@@ -8,6 +9,7 @@ deck[1] is kept or discarded, and so on.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterable, Sequence
 
@@ -16,8 +18,34 @@ import pytest
 import engine
 from engine import IllegalAction, Phase
 from engine.core.cards import EUCHRE_DECK, card_list, card_name, parse_card, parse_deck
+from engine.games import BUILTIN
+from tests.games import whist
 
 FULL = (1 << 52) - 1
+
+
+# ---- the games under test ------------------------------------------------------------------
+
+GAMES: tuple[str, ...] = tuple(game.name for game in (*BUILTIN, whist.GAME))
+"""The games that every test of all games covers, in a fixed order: the built-in ones and Whist,
+registered by a module of its own as a server's ``--game-module`` is (``tests.games.whist``;
+importing this module registers it). A fixed set, not whatever ``engine.GAMES`` holds when a
+test module is collected, which depends on what other test modules imported before."""
+
+
+def searchable(variant: str) -> bool:
+    """Whether the game can build states from a view (the determinize hooks the strong bot needs)."""
+    game = engine.game_of(variant)
+    return game.hidden is not None and game.determinize is not None
+
+
+def short_options(variant: str, target: int = 200):
+    """The options of a short game: a target score of ``target`` in a game that plays to one
+    (Spades), the defaults elsewhere."""
+    options = engine.game_of(variant).options_type()
+    if any(f.name == "target_score" for f in dataclasses.fields(options)):
+        options = dataclasses.replace(options, target_score=target)
+    return options
 
 
 # ---- cards -----------------------------------------------------------------------------
@@ -374,12 +402,12 @@ def public_cards(v) -> set[int]:
 
 
 def allowed_private(state, seat: int) -> int:
-    """The cards ``seat`` may know privately: its own hand once looked at, the cards it saw in the
-    two-player draw, and the cards it gave or got in an exchange."""
+    """The cards ``seat`` may know privately: its own hand once looked at, and in a game that has
+    them, the cards it saw in a draw and the cards it gave or got in an exchange (Spades)."""
     mask = state.hands[seat] if state.looked >> seat & 1 else 0
-    if state.variant == "spades2":
+    if hasattr(state, "seen"):
         mask |= state.seen[seat]
-    if state.variant != "buck_euchre" and state.xgiven[seat] != -1:
+    if hasattr(state, "xgiven") and state.xgiven[seat] != -1:
         mask |= state.xgiven[seat] | state.xgot[seat]
     return mask
 
