@@ -50,7 +50,10 @@ class Game:
     - optionally, for search bots, ``hidden(view)`` what the viewer cannot see (the unknown cards
       and the places they may be in) and ``determinize(view, hidden, fills)`` the whole state in
       which those places hold ``fills``, which the viewer cannot tell from the real one
-      (``engine.core.hidden``).
+      (``engine.core.hidden``);
+    - ``title``, its display name (by default the name with spaces, capitalised: "whist" ->
+      "Whist"), and ``aliases``, other names it is known by; :func:`find_game` finds a game by
+      its name, title or an alias written in any case, with "-", "_" or spaces between words.
     """
 
     name: str
@@ -66,22 +69,59 @@ class Game:
     bags: Callable[[Any], list[int]] | None = None
     hidden: Callable[[View], Hidden] | None = None
     determinize: Callable[[View, Hidden, Sequence[Sequence[Card]]], TableState] | None = None
+    title: str = ""
+    aliases: tuple[str, ...] = ()
     deck_mask: int = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "deck_mask", to_set(self.cards))
+        if not self.title:
+            object.__setattr__(self, "title", self.name.replace("_", " ").capitalize())
+
+    @property
+    def spellings(self) -> frozenset[str]:
+        """Every name the game answers to, folded (:func:`fold_name`): its name, title and aliases."""
+        return frozenset(fold_name(text) for text in (self.name, self.title, *self.aliases))
 
 
 GAMES: dict[str, Game] = {}
 """Every registered game by its name (``state.variant``)."""
 
 
+def fold_name(text: str) -> str:
+    """A game's name as written anywhere, folded for matching: trimmed, lowercase, words joined by "_".
+
+    >>> fold_name(" Buck-Euchre "), fold_name("Two-player Spades")
+    ('buck_euchre', 'two_player_spades')
+    """
+    return "_".join(text.strip().lower().replace("-", " ").replace("_", " ").split())
+
+
 def register(game: Game) -> Game:
-    """Add a game to the registry; ValueError if another game already has its name."""
+    """Add a game to the registry; ValueError if another game already has its name, or answers to
+    one of its title or aliases."""
     if GAMES.get(game.name, game) is not game:
         raise ValueError(f"a different game is already registered as {game.name!r}")
+    for other in GAMES.values():
+        shared = other.spellings & game.spellings if other is not game else frozenset()
+        if shared:
+            raise ValueError(f"{game.name!r} and {other.name!r} both answer to {', '.join(sorted(shared))}")
     GAMES[game.name] = game
     return game
+
+
+def find_game(text: str) -> Game | None:
+    """The registered game ``text`` names (its name, title or an alias, in any case, with "-", "_"
+    or spaces between words), or None.
+
+    >>> find_game("Buck-Euchre").name, find_game("spades_two_player").name, find_game("bridge")
+    ('buck_euchre', 'spades2', None)
+    """
+    game = GAMES.get(text)
+    if game is not None:
+        return game
+    folded = fold_name(text)
+    return next((game for game in GAMES.values() if folded in game.spellings), None)
 
 
 def unregister(name: str) -> None:

@@ -205,7 +205,7 @@ def event_message(stream_id: str, raw: bytes) -> lc.Event:
     if "hand" in data:
         variant = data["variant"]
         hand = engine.game_of(variant).record_type.from_dict(data["hand"])
-        message.hand.CopyFrom(convert.hand_score(hand, data["sides"]))
+        message.hand.CopyFrom(convert.hand_score(hand, data["sides"], variant))
     if "standings" in data:
         standings = data["standings"]
         for side, seats, score, bags in standings["totals"]:

@@ -1,7 +1,8 @@
 """Typed hand records: what every finished hand records, and the loader for their stored form.
 
 Each game's record subclasses :class:`HandRecord` (a dataclass) and adds its own breakdown;
-nested dataclasses and lists of them round-trip through ``to_dict`` / ``from_dict``.
+nested dataclasses and lists of them round-trip through ``to_dict`` / ``from_dict`` (a record
+class may override ``from_dict`` to read an older stored form: nested records load through it).
 """
 
 from __future__ import annotations
@@ -33,10 +34,10 @@ class Record:
 
 
 @cache
-def _nested(cls: type) -> dict[str, tuple[type | None, bool]]:
+def _nested(cls: type) -> dict[str, tuple[type[Record] | None, bool]]:
     """For each field of a record class: (record class it holds, whether it is a list of them)."""
     hints = typing.get_type_hints(cls)
-    out: dict[str, tuple[type | None, bool]] = {}
+    out: dict[str, tuple[type[Record] | None, bool]] = {}
     for f in dataclasses.fields(cls):
         hint = hints[f.name]
         args = typing.get_args(hint)
@@ -64,7 +65,7 @@ def _load(cls: Any, data: dict) -> Any:
             continue
         value = data[name]
         if inner is not None:
-            value = [_load(inner, v) for v in value] if many else _load(inner, value)
+            value = [inner.from_dict(v) for v in value] if many else inner.from_dict(value)
         values[name] = value
     return cls(**values)
 

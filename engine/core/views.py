@@ -62,7 +62,7 @@ class View:
     turn: Seat | None
     viewer: Seat | None
     seats: list[SeatInfo]
-    hand: list[Card] | None
+    hand: list[Card] | None    # the viewer's cards; None when it may not see them or holds none between hands
     trick: list[tuple[Seat, Card]]
     trick_leader: Seat | None
     last_trick: list[tuple[Seat, Card]]
@@ -123,7 +123,7 @@ def table_view(state: TableState, viewer: Seat | None, legal: Sequence[Action],
     )
     if viewer is None:
         return v
-    if state.looked >> viewer & 1:
+    if state.looked >> viewer & 1 and (state.hands[viewer] or in_hand(state)):   # between hands: no hand to see
         v.hand = card_list(state.hands[viewer])
     if exchange is not None:
         v.exchange = ExchangeRule(card_list(exchange[0]), exchange[1], exchange[2])

@@ -97,7 +97,12 @@ class EuchreSeatScore(Record):
 
 @dataclass
 class BuckEuchreHandRecord(HandRecord):
-    """A finished Buck Euchre hand: turn-up, trump, maker, the kitty, and each seat's result."""
+    """A finished Buck Euchre hand: turn-up, trump, maker, the kitty, and each seat's result.
+
+    ``clubs``: a club turn-up made clubs trump at once; ``contested``: at least two players
+    played the hand; ``dealer_discard``: the card the dealer discarded after taking the turn-up
+    ("" when it was turned down); ``kitty``: the three cards nobody was dealt.
+    """
 
     turn_up: str
     trump: int
@@ -108,6 +113,12 @@ class BuckEuchreHandRecord(HandRecord):
     kitty: str
     seats: list[EuchreSeatScore]
     swept_by: int
+
+    @property
+    def turned_down(self) -> bool:
+        """Whether all four passed the turn-up in the first round: the dealer takes it (and then
+        discards) exactly when it is not turned down."""
+        return not self.dealer_discard
 
 
 @dataclass
@@ -514,4 +525,4 @@ def new_state(options: BuckEuchreOptions, first_dealer: Seat) -> BuckEuchreState
 
 GAME = Game(name=NAME, seats=4, cards=tuple(DECK), options_type=BuckEuchreOptions, state_type=BuckEuchreState,
             record_type=BuckEuchreHandRecord, new_state=new_state, legal=LEGAL, apply=APPLY, view=view,
-            hidden=hidden, determinize=determinize)
+            hidden=hidden, determinize=determinize, title="Buck Euchre")

@@ -507,4 +507,4 @@ def new_state(options: SpadesOptions, first_dealer: Seat) -> SpadesState:
 
 GAME = Game(name=NAME, seats=4, cards=tuple(DECK), options_type=SpadesOptions, state_type=SpadesState,
             record_type=SpadesHandRecord, new_state=new_state, legal=LEGAL, apply=APPLY, view=view,
-            bags=lambda state: state.bags[:], hidden=hidden, determinize=determinize)
+            bags=lambda state: state.bags[:], hidden=hidden, determinize=determinize, title="Spades")

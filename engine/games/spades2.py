@@ -342,4 +342,5 @@ def new_state(options: SpadesOptions, first_dealer: Seat) -> Spades2State:
 
 GAME = Game(name=NAME, seats=2, cards=tuple(DECK), options_type=SpadesOptions, state_type=Spades2State,
             record_type=SpadesHandRecord, new_state=new_state, legal=LEGAL, apply=APPLY, view=view,
-            bags=lambda state: state.bags[:], hidden=hidden, determinize=determinize)
+            bags=lambda state: state.bags[:], hidden=hidden, determinize=determinize,
+            title="Two-player Spades", aliases=("spades_two_player",))

@@ -23,7 +23,12 @@ class NilScore(Record):
 
 @dataclass
 class SideScore(Record):
-    """One Spades side's hand: contract, tricks counted, points by source, the new total and bags."""
+    """One Spades side's hand: contract, tricks counted, points by source, the new total and bags.
+
+    Every point field is a signed change added to the score, so ``hand_points`` is
+    ``contract_points + bags_gained + nil_points + bag_penalty``: a bag penalty is negative
+    (e.g. -100) or 0.
+    """
 
     contract: int
     tricks: int
@@ -38,6 +43,14 @@ class SideScore(Record):
     side: int = -1
     seats: list[int] | None = None
 
+    @classmethod
+    def from_dict(cls, data: dict) -> SideScore:
+        """The record from its stored form; a positive ``bag_penalty`` (stored before penalties
+        were negative) is read as the same penalty, negative."""
+        record = super().from_dict(data)
+        record.bag_penalty = -abs(record.bag_penalty)
+        return record
+
 
 def spades_side(bids: list[int], tricks: list[int], score: int, bags: int, bag_limit: int, bag_penalty: int,
                 nil_value: int, double_nil_value: int) -> SideScore:
@@ -48,6 +61,9 @@ def spades_side(bids: list[int], tricks: list[int], score: int, bags: int, bag_l
     >>> r = spades_side([5], [7], 0, 0, 10, 100, 100, 200)
     >>> r.contract_points, r.bags_gained, r.hand_points
     (50, 2, 52)
+    >>> r = spades_side([5], [7], 0, 9, 10, 100, 100, 200)
+    >>> r.bag_penalty, r.bags_after, r.hand_points
+    (-100, 1, -48)
     """
     contract = counted = nil_points = failed_nil_tricks = 0
     nils = []
@@ -76,8 +92,8 @@ def spades_side(bids: list[int], tricks: list[int], score: int, bags: int, bag_l
     while bags_after >= bag_limit:
         bags_after -= bag_limit
         penalties += 1
-    penalty = penalties * bag_penalty
-    hand_points = contract_points + bags_gained + nil_points - penalty
+    penalty = -penalties * bag_penalty
+    hand_points = contract_points + bags_gained + nil_points + penalty
     return SideScore(contract, counted, contract_points, bags_gained, nils, nil_points, penalty, hand_points,
                      score + hand_points, bags_after)
 

@@ -6,7 +6,7 @@ import dataclasses
 import random
 
 import pytest
-from engine_helpers import rejects, start
+from engine_helpers import GAMES, rejects, start
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -38,9 +38,11 @@ from engine import (
     payload_of,
     play,
 )
-from engine.core.cards import EUCHRE_DECK, card_list
+from engine.core.cards import card_list
+from engine.core.options import GameOptions
 from engine.games.buck_euchre import BUCK_EUCHRE_RANGES
 from engine.games.spades import SPADES_RANGES
+from tests.games import whist
 
 ALL_CARDS = list(range(52))
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
@@ -117,26 +119,53 @@ def test_parse_deck_rejects_junk(text):
 
 # ---- whole decks ---------------------------------------------------------------------------
 
-def test_check_deck_accepts_full_decks():
-    engine.check_deck("spades", ALL_CARDS)
-    engine.check_deck("spades2", ALL_CARDS[::-1])
-    engine.check_deck("buck_euchre", card_list(EUCHRE_DECK))
+@pytest.mark.parametrize("variant", GAMES)
+def test_check_deck_accepts_full_decks(variant):
+    cards = list(engine.game_of(variant).cards)
+    shuffled = cards[:]
+    random.Random(variant).shuffle(shuffled)
+    for deck in (cards, cards[::-1], shuffled):
+        engine.check_deck(variant, deck)
 
 
-@pytest.mark.parametrize("variant,deck", [
-    ("spades", list(range(51))),                        # a card missing
-    ("spades", list(range(51)) + [0]),                  # a card twice
-    ("spades", list(range(52)) + [0]),                  # 53 cards
-    ("spades", list(range(51)) + [52]),                 # not a card
-    ("buck_euchre", card_list(EUCHRE_DECK)[:-1] + [0]),  # 2C is not a Buck Euchre card
-    ("buck_euchre", card_list(EUCHRE_DECK)[:-1]),       # 23 cards
-    ("buck_euchre", list(range(52))),                   # a Spades deck
-])
-def test_check_deck_rejects_bad_decks(variant, deck):
+def _bad_decks(cards: list[int]) -> dict[str, list[int]]:
+    """Decks that are not the game's whole deck, by what is wrong with them."""
+    bad = {"a card missing": cards[:-1], "a card twice": cards[:-1] + cards[:1], "one card too many": cards + cards[:1],
+           "not a card": cards[:-1] + [52], "a negative card": cards[:-1] + [-1]}
+    outside = [c for c in range(52) if c not in cards]
+    if outside:
+        bad["a card of another deck"] = cards[:-1] + outside[:1]
+    return bad
+
+
+@pytest.mark.parametrize("variant,what", [(variant, what) for variant in GAMES
+                                          for what in _bad_decks(list(engine.game_of(variant).cards))])
+def test_check_deck_rejects_bad_decks(variant, what):
+    deck = _bad_decks(list(engine.game_of(variant).cards))[what]
     with pytest.raises(ValueError):
         engine.check_deck(variant, deck)
     with pytest.raises(ValueError):
         engine.new_game(variant, first_dealer=0, decks=[deck])
+
+
+def test_check_deck_rejects_a_spades_deck_for_buck_euchre():
+    with pytest.raises(ValueError):
+        engine.check_deck("buck_euchre", list(range(52)))
+
+
+class _OtherOptions(GameOptions):
+    """Options of no game."""
+
+
+@pytest.mark.parametrize("variant", GAMES)
+def test_new_game_rejects_a_seat_or_options_not_of_the_game(variant):
+    seats = engine.game_of(variant).seats
+    for dealer in (seats, -1):
+        with pytest.raises(ValueError, match="first dealer"):
+            engine.new_game(variant, first_dealer=dealer)
+    with pytest.raises(ValueError, match="takes"):
+        engine.new_game(variant, options=_OtherOptions())
+    engine.new_game(variant, first_dealer=seats - 1)
 
 
 def test_new_game_rejects_bad_arguments():
@@ -146,12 +175,6 @@ def test_new_game_rejects_bad_arguments():
         engine.new_game("spades", options=engine.BuckEuchreOptions())
     with pytest.raises(ValueError):
         engine.new_game("buck_euchre", options=engine.SpadesOptions())
-    with pytest.raises(ValueError):
-        engine.new_game("spades", first_dealer=4)
-    with pytest.raises(ValueError):
-        engine.new_game("spades2", first_dealer=2)
-    with pytest.raises(ValueError):
-        engine.new_game("spades", first_dealer=-1)
     with pytest.raises(ValueError):
         engine.new_game("spades", options=engine.SpadesOptions(target_score=0))
     with pytest.raises(ValueError):
@@ -169,11 +192,12 @@ def test_option_defaults_are_the_sheets():
             b.turned_down_suit_may_be_named) == (25, 3, 5, True, False)
 
 
-def test_first_dealer_is_random_unless_given():
-    dealers = {engine.new_game("spades", rng=random.Random(i)).dealer for i in range(60)}
-    assert dealers == {0, 1, 2, 3}
-    assert {engine.new_game("spades2", rng=random.Random(i)).dealer for i in range(40)} == {0, 1}
-    assert engine.new_game("buck_euchre", rng=random.Random(1), first_dealer=2).dealer == 2
+@pytest.mark.parametrize("variant", GAMES)
+def test_first_dealer_is_random_unless_given(variant):
+    seats = engine.game_of(variant).seats
+    dealers = {engine.new_game(variant, rng=random.Random(i)).dealer for i in range(15 * seats)}
+    assert dealers == set(range(seats))
+    assert engine.new_game(variant, rng=random.Random(1), first_dealer=seats - 1).dealer == seats - 1
 
 
 # ---- actions ---------------------------------------------------------------------------
@@ -407,13 +431,19 @@ def test_every_numeric_option_is_bounded_to_its_documented_range(variant, cls, r
         engine.SpadesOptions(target_score=100_000, bag_limit=1, bag_penalty=100_000, nil_value=0).validate()
 
 
-@pytest.mark.parametrize("variant", ["spades", "spades2", "buck_euchre"])
+LONG_GAMES = {"spades": engine.SpadesOptions(target_score=5000), "spades2": engine.SpadesOptions(target_score=5000),
+              "buck_euchre": engine.BuckEuchreOptions(starting_score=100), "whist": whist.WhistOptions(target=100)}
+"""Options no game reaches the end of in three hands (any other game: its defaults)."""
+LOW_WINS = {"buck_euchre"}
+"""The games where the lowest score is the best."""
+
+
+@pytest.mark.parametrize("variant", GAMES)
 def test_a_game_ends_after_max_hands_with_the_best_score_winning_or_a_draw(monkeypatch, variant):
     from engine.core import rules
 
     monkeypatch.setattr(rules, "MAX_HANDS", 3)
-    options = engine.SpadesOptions(target_score=5000) if variant != "buck_euchre" else \
-        engine.BuckEuchreOptions(starting_score=100)
+    options = LONG_GAMES.get(variant, engine.game_of(variant).options_type())
     rng = random.Random(f"{variant}-3")   # a seed whose Buck Euchre game has no sweep (which ends it early)
     state = engine.new_game(variant, options, rng, first_dealer=0)
     for _ in range(3000):
@@ -424,7 +454,7 @@ def test_a_game_ends_after_max_hands_with_the_best_score_winning_or_a_draw(monke
         legal = [a for a in engine.legal_actions(state, seat) if a not in (engine.REVEAL, engine.DOUBLE_NIL)]
         engine.apply(state, seat, legal[rng.randrange(len(legal))], rng)
     assert state.phase == Phase.GAME_OVER and state.hand_no == 3 and len(state.records) == 3
-    best = (max if variant != "buck_euchre" else min)(state.scores)
+    best = (min if variant in LOW_WINS else max)(state.scores)
     leaders = [side for side, score in enumerate(state.scores) if score == best]
     assert state.winner == (leaders if len(leaders) == 1 else [])
     assert all(engine.legal_actions(state, s) == [] for s in range(state.n))

@@ -1,10 +1,11 @@
 """States built from a seat's view (the determinize hooks), and the view facts they rest on:
 cards played per seat and the suits a seat showed out of.
 
-Over whole games of every variant, for every seat at every step: ``hidden(view)`` leaves unknown
-exactly the cards the seat cannot see, every place may hold the cards really there (a void is
-never wrong), and a state built from the view with any fill of its places shows that seat the
-very same view, legal actions included.
+Over whole games of every game under test with the hooks, for every seat at every step:
+``hidden(view)`` leaves unknown exactly the cards the seat cannot see, every place may hold the
+cards really there (a void is never wrong), and a state built from the view with any fill of its
+places shows that seat the very same view, legal actions included; a game without the hooks
+refuses to build states.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from engine_helpers import GAMES, searchable, short_options
 
 import engine
 from bots.sampling import sample_fills
@@ -19,16 +21,13 @@ from engine import Phase
 from engine.core.cards import card_list, parse_card, parse_cards
 from engine.core.hidden import mask as mask_of
 from engine.core.tricks import euchre_rules
-from tests.games import whist
-
-SEATS = {"spades": 4, "spades2": 2, "buck_euchre": 4}
 
 
 def positions(variant: str, seed: int, hands: int):
     """Every state of a game played at random for ``hands`` hands (Double Nil now and then)."""
     rng = random.Random(seed)
-    options = engine.SpadesOptions(target_score=150) if variant != "buck_euchre" else None
-    state = engine.new_game(variant, options, rng=rng, first_dealer=seed % SEATS[variant])
+    state = engine.new_game(variant, short_options(variant, target=150), rng=rng,
+                            first_dealer=seed % engine.game_of(variant).seats)
     while state.phase != Phase.GAME_OVER and state.hand_no <= hands:
         yield state
         movers = [s for s in range(state.n) if any(a != engine.REVEAL for a in engine.legal_actions(state, s))]
@@ -55,7 +54,7 @@ def check_places_hold_the_truth(state, hidden) -> None:
         assert state.hands[seat] & hidden.cards & ~cards == 0, seat
 
 
-@pytest.mark.parametrize("variant", ["spades", "spades2", "buck_euchre"])
+@pytest.mark.parametrize("variant", [variant for variant in GAMES if searchable(variant)])
 def test_views_of_built_states_match(variant):
     rng = random.Random(7)
     checked = 0
@@ -154,9 +153,18 @@ def test_determinize_refuses_what_it_cannot_build():
         engine.determinize(view, [fills[1], fills[0], fills[2][:-1]])
     with pytest.raises(ValueError, match="two places"):
         engine.determinize(view, [fills[0], fills[0], fills[2]])
-    game = engine.new_game("whist", whist.WhistOptions(), first_dealer=0)
+
+
+@pytest.mark.parametrize("variant", [variant for variant in GAMES if not searchable(variant)])
+def test_a_game_without_the_hooks_refuses_to_build_states(variant):
+    """Whist among them: a game that need not have them."""
+    state = engine.new_game(variant, first_dealer=0)
+    engine.apply(state, 0, engine.DEAL, random.Random(0))
+    view = engine.view(state, state.turn if state.turn >= 0 else 0)
     with pytest.raises(ValueError, match="determinize"):
-        engine.hidden(engine.view(game, 0))
+        engine.hidden(view)
+    with pytest.raises(ValueError, match="determinize"):
+        engine.determinize(view, [])
 
 
 def test_state_stored_before_played_and_voids_loads():

@@ -1,32 +1,42 @@
-"""Property tests: whole games of every variant played with random legal actions, with the
-engine's invariants checked after every action.
+"""Property tests: whole games of every game under test (``engine_helpers.GAMES``) played with
+random legal actions, with the engine's invariants checked after every action.
 
 After each action: every card is in exactly one place (hands, the current trick, the cards
-played, the discards / kitty / dealer discard / stock / offered card); trick counts agree with
-the cards played; the totals equal the start plus the sum of the hand records; no view shows a
-hidden card; random actions outside ``legal_actions`` are rejected with ``IllegalAction`` and
-leave the state byte-for-byte unchanged; every action in ``legal_actions`` is accepted (tried on
-a copy); the state survives serialisation; each hand and the game end within a bound.
+played, and a game's other places: the discards / kitty / dealer discard / stock / offered
+card); trick counts agree with the cards played; the totals equal the start plus the sum of the
+hand records; no view shows a hidden card; random actions outside ``legal_actions`` are rejected
+with ``IllegalAction`` and leave the state byte-for-byte unchanged; every action in
+``legal_actions`` is accepted (tried on a copy); the state survives serialisation; each hand and
+the game end within a bound. A game's own rules add their checks (``EXTRA_PLACES``,
+``PLAYING_SEATS``, ``SCORE_CHECKS``); a game without any gets the common ones.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
-from engine_helpers import FULL, check_views, movers
+from engine_helpers import GAMES, check_views, movers
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
 from engine import BuckEuchreOptions, GameState, IllegalAction, Kind, Phase, SpadesOptions
-from engine.core.cards import EUCHRE_DECK, card_list
+from engine.core.cards import card_list
 
 MAX_ACTIONS_PER_HAND = {"spades": 1 + 8 + 4 + 52, "spades2": 1 + 26 + 2 + 2 + 2 + 26, "buck_euchre": 1 + 8 + 1 + 4 + 20}
+"""The most actions a hand of a game may take; any other game: a deal, then at most three
+actions a card (``max_actions``)."""
 MAX_HANDS = 200
 EXCHANGE_SAMPLE = 6
-DECK = {"spades": FULL, "spades2": FULL, "buck_euchre": EUCHRE_DECK}
 KINDS = [k for k in Kind]
+
+
+def max_actions(variant: str) -> int:
+    """The most actions a hand of ``variant`` may take."""
+    return MAX_ACTIONS_PER_HAND.get(variant, 1 + 3 * len(engine.game_of(variant).cards))
+
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
@@ -117,28 +127,44 @@ def mask_of(cards) -> int:
     return m
 
 
-def check_cards(state: GameState, played: list[int]) -> None:
-    """Each card of the deck is in exactly one place."""
-    deck = DECK[state.variant]
+def _spades2_places(state: GameState) -> list[int]:
+    """The discards, and during the draw the stock and the card offered."""
+    places = [state.discards]
+    if state.phase == Phase.DRAW:
+        places.append(mask_of(state.deck[state.pos:]))
+        if state.offered != -1:
+            places.append(1 << state.offered)
+    return places
+
+
+def _buck_euchre_places(state: GameState, places: list[int]) -> list[int]:
+    """The kitty, the dealer's discard, and the turn-up when nobody holds it."""
+    extra = [state.kitty]
+    if state.dealer_discard != -1:
+        extra.append(1 << state.dealer_discard)
+    if not any(p >> state.turnup & 1 for p in places + extra):
+        extra.append(1 << state.turnup)   # turned down (or not yet taken)
+    return extra
+
+
+EXTRA_PLACES: dict[str, Callable[[GameState, list[int]], list[int]]] = {
+    "spades2": lambda state, places: _spades2_places(state), "buck_euchre": _buck_euchre_places}
+"""Where a game keeps dealt cards besides the hands and the cards played (given the places so far)."""
+
+
+def check_cards(state: GameState, played: list[tuple[int, int]]) -> None:
+    """Each card of the game's deck is in exactly one place."""
+    deck = engine.game_of(state.variant).deck_mask
     if state.phase in (Phase.DEAL, Phase.GAME_OVER):     # between hands: nothing is dealt
         assert not any(state.hands) and not state.trick_cards
         return
-    places = list(state.hands) + [mask_of(played)]
-    assert len(set(played)) == len(played), "a card was played twice"
-    assert state.trick_cards == played[len(played) - len(state.trick_cards):]
-    if state.variant == "spades2":
-        places.append(state.discards)
-        if state.phase == Phase.DRAW:
-            places.append(mask_of(state.deck[state.pos:]))
-            if state.offered != -1:
-                places.append(1 << state.offered)
-    elif state.variant == "buck_euchre":
-        places.append(state.kitty)
-        if state.dealer_discard != -1:
-            places.append(1 << state.dealer_discard)
-        where = sum(1 for p in places if p >> state.turnup & 1)
-        if where == 0:
-            places.append(1 << state.turnup)   # turned down (or not yet taken)
+    cards = [card for _, card in played]
+    places = list(state.hands) + [mask_of(cards)]
+    assert len(set(cards)) == len(cards), "a card was played twice"
+    assert state.trick_cards == cards[len(cards) - len(state.trick_cards):]
+    extra = EXTRA_PLACES.get(state.variant)
+    if extra is not None:
+        places += extra(state, places)
     union = 0
     total = 0
     for p in places:
@@ -148,58 +174,86 @@ def check_cards(state: GameState, played: list[int]) -> None:
     assert total == deck.bit_count(), "a card is in two places"
 
 
-def check_tricks(state: GameState, played: list[int]) -> None:
+PLAYING_SEATS: dict[str, Callable[[GameState], int]] = {"buck_euchre": lambda state: state.active}
+"""The seats that play the tricks of a hand, as a bit mask, in a game where some may sit it out
+(any other game: every seat)."""
+
+
+def check_tricks(state: GameState, played: list[tuple[int, int]]) -> None:
+    """Tricks won and cards played agree, seat by seat; every seat holds as many cards as the
+    others once its cards played are counted back."""
     if state.phase != Phase.PLAY:
         return
-    mask = state.active if state.variant == "buck_euchre" else (1 << state.n) - 1
+    seats = PLAYING_SEATS.get(state.variant)
+    mask = seats(state) if seats is not None else (1 << state.n) - 1
     active = [s for s in range(state.n) if mask >> s & 1]
     size = len(active)
     done = sum(state.tricks)
     assert done * size + len(state.trick_cards) == len(played)
     assert len(state.trick_cards) < size
     assert len(set(state.trick_seats)) == len(state.trick_seats)
-    full = 5 if state.variant == "buck_euchre" else 13
+    counts = [0] * state.n
+    for seat, _ in played:
+        counts[seat] += 1
     for s in range(state.n):
-        if s in active:
-            expect = full - done - (1 if s in state.trick_seats else 0)
-        else:
-            expect = full
-        assert state.hands[s].bit_count() == expect, (s, state.hands[s].bit_count(), expect)
+        expect = done + (1 if s in state.trick_seats else 0) if s in active else 0
+        assert counts[s] == expect, (s, counts[s], expect)
+    held = [state.hands[s].bit_count() + counts[s] for s in range(state.n)]
+    assert len(set(held)) == 1, held
     assert state.turn in active and state.turn not in state.trick_seats
 
 
-def check_scores(state: GameState, start: list[int]) -> None:
-    if state.variant == "buck_euchre":
-        for s in range(4):
-            assert state.scores[s] == start[s] + sum(r.seats[s].change for r in state.records)
-        for r in state.records:
-            active = sum(x.active for x in r.seats)
-            assert sum(r.tricks) == (5 if active >= 1 else 0)
-            assert r.contested == (active >= 2)
-            for x in r.seats:
-                if not x.active:
-                    assert x.change == 0 and x.tricks == 0
-    else:
-        for side in range(state.sides):
-            assert state.scores[side] == start[side] + sum(r.sides[side].hand_points for r in state.records)
-            if state.records:
-                assert state.bags[side] == state.records[-1].sides[side].bags_after
-                assert state.scores[side] == state.records[-1].sides[side].total_after
-            assert 0 <= state.bags[side] < state.options.bag_limit
-        for r in state.records:
-            assert sum(r.tricks) == 13
-    assert (state.phase == Phase.GAME_OVER) == bool(state.winner)
+def _spades_scores(state: GameState, start: list[int]) -> None:
+    for side in range(state.sides):
+        assert state.scores[side] == start[side] + sum(r.sides[side].hand_points for r in state.records)
+        if state.records:
+            assert state.bags[side] == state.records[-1].sides[side].bags_after
+            assert state.scores[side] == state.records[-1].sides[side].total_after
+        assert 0 <= state.bags[side] < state.options.bag_limit
+    for r in state.records:
+        assert sum(r.tricks) == 13
     if state.winner:
         (w,) = state.winner
-        if state.variant == "buck_euchre":
-            if state.records[-1].swept_by == -1:
-                assert state.scores[w] <= 0
-                assert all(state.scores[s] > state.scores[w] for s in range(4) if s != w)
-            else:
-                assert state.records[-1].swept_by == w
+        assert state.scores[w] >= state.options.target_score
+        assert all(state.scores[s] < state.scores[w] for s in range(state.sides) if s != w)
+
+
+def _buck_euchre_scores(state: GameState, start: list[int]) -> None:
+    for s in range(4):
+        assert state.scores[s] == start[s] + sum(r.seats[s].change for r in state.records)
+    for r in state.records:
+        active = sum(x.active for x in r.seats)
+        assert sum(r.tricks) == (5 if active >= 1 else 0)
+        assert r.contested == (active >= 2)
+        for x in r.seats:
+            if not x.active:
+                assert x.change == 0 and x.tricks == 0
+    if state.winner:
+        (w,) = state.winner
+        if state.records[-1].swept_by == -1:
+            assert state.scores[w] <= 0
+            assert all(state.scores[s] > state.scores[w] for s in range(4) if s != w)
         else:
-            assert state.scores[w] >= state.options.target_score
-            assert all(state.scores[s] < state.scores[w] for s in range(state.sides) if s != w)
+            assert state.records[-1].swept_by == w
+
+
+SCORE_CHECKS: dict[str, Callable[[GameState, list[int]], None]] = {
+    "spades": _spades_scores, "spades2": _spades_scores, "buck_euchre": _buck_euchre_scores}
+"""A game's own score rules, checked after the common ones."""
+
+
+def check_scores(state: GameState, start: list[int]) -> None:
+    """Every side's total is its start plus its points in the hand records, as the last record
+    says; the game is over exactly when it has a winner; and the game's own score rules."""
+    for side in range(state.sides):
+        assert state.scores[side] == start[side] + sum(r.points[side] for r in state.records)
+    if state.records:
+        assert state.records[-1].totals == state.scores
+    assert (state.phase == Phase.GAME_OVER) == bool(state.winner)
+    assert len(state.winner) <= 1
+    own = SCORE_CHECKS.get(state.variant)
+    if own is not None:
+        own(state, start)
 
 
 def check_serialisation(state: GameState) -> None:
@@ -269,7 +323,7 @@ def play_game(state: GameState, rng: random.Random, full_checks_every: int = 1) 
     genesis = (state.variant, state.options, state.dealer, [d[:] for d in state.decks])
     log: list[engine.LogEntry] = []
     policy = Policy(rng)
-    played: list[int] = []
+    played: list[tuple[int, int]] = []   # (seat, card) of every card played this hand
     actions_this_hand = 0
     hands = 0
     step = 0
@@ -284,9 +338,9 @@ def play_game(state: GameState, rng: random.Random, full_checks_every: int = 1) 
         assert action in engine.legal_actions(state, seat)
         log.append(engine.LogEntry(seat, action, engine.apply(state, seat, action, rng)))
         if action & 15 == Kind.PLAY:
-            played.append(action >> 4)
+            played.append((seat, action >> 4))
         actions_this_hand += 1
-        assert actions_this_hand <= MAX_ACTIONS_PER_HAND[state.variant], "a hand did not end"
+        assert actions_this_hand <= max_actions(state.variant), "a hand did not end"
         step += 1
         check_cards(state, played)
         check_tricks(state, played)
@@ -316,36 +370,34 @@ def check_replay(genesis: tuple, log: list[engine.LogEntry], state: GameState) -
             engine.replay(variant, options, dealer, stripped, decks)
 
 
-@settings(max_examples=40, **SETTINGS)
-@given(seed=st.integers(0, 2**32 - 1), target=st.integers(100, 200), dealer=st.integers(0, 3),
-       exchange_size=st.sampled_from([3, 3, 3, 2, 0]))
-def test_whole_games_of_four_player_spades(seed, target, dealer, exchange_size):
-    rng = random.Random(seed)
-    opts = SpadesOptions(target_score=target, exchange_size=exchange_size)
-    state = engine.new_game("spades", opts, rng=rng, first_dealer=dealer)
-    play_game(state, rng)
+OPTIONS: dict[str, st.SearchStrategy] = {
+    "spades": st.builds(SpadesOptions, target_score=st.integers(100, 200),
+                        exchange_size=st.sampled_from([3, 3, 3, 2, 0])),
+    "spades2": st.builds(SpadesOptions, target_score=st.integers(100, 200)),
+    "buck_euchre": st.builds(BuckEuchreOptions, starting_score=st.sampled_from([25, 25, 10]),
+                             club_turn_up_forces_clubs=st.booleans(), turned_down_suit_may_be_named=st.booleans()),
+}
+"""The options a game's whole games are played with (any other game: its defaults)."""
+EXAMPLES = {"spades2": 50}
+"""Whole games played of a game (40 unless given)."""
 
 
-@settings(max_examples=50, **SETTINGS)
-@given(seed=st.integers(0, 2**32 - 1), target=st.integers(100, 200), dealer=st.integers(0, 1))
-def test_whole_games_of_two_player_spades(seed, target, dealer):
-    rng = random.Random(seed)
-    state = engine.new_game("spades2", SpadesOptions(target_score=target), rng=rng, first_dealer=dealer)
-    play_game(state, rng)
+@pytest.mark.parametrize("variant", GAMES)
+def test_whole_games_keep_every_invariant(variant):
+    game = engine.game_of(variant)
 
+    @settings(max_examples=EXAMPLES.get(variant, 40), **SETTINGS)
+    @given(seed=st.integers(0, 2**32 - 1), dealer=st.integers(0, game.seats - 1),
+           options=OPTIONS.get(variant, st.builds(game.options_type)))
+    def whole_game(seed, dealer, options):
+        rng = random.Random(seed)
+        play_game(engine.new_game(variant, options, rng=rng, first_dealer=dealer), rng)
 
-@settings(max_examples=40, **SETTINGS)
-@given(seed=st.integers(0, 2**32 - 1), dealer=st.integers(0, 3),
-       opts=st.builds(BuckEuchreOptions, starting_score=st.sampled_from([25, 25, 10]),
-                      club_turn_up_forces_clubs=st.booleans(), turned_down_suit_may_be_named=st.booleans()))
-def test_whole_games_of_buck_euchre(seed, dealer, opts):
-    rng = random.Random(seed)
-    state = engine.new_game("buck_euchre", opts, rng=rng, first_dealer=dealer)
-    play_game(state, rng)
+    whole_game()
 
 
 @settings(max_examples=100, **SETTINGS)
-@given(seed=st.integers(0, 2**32 - 1), variant=st.sampled_from(["spades", "spades2", "buck_euchre"]),
+@given(seed=st.integers(0, 2**32 - 1), variant=st.sampled_from(GAMES),
        steps=st.integers(0, 120))
 def test_random_illegal_actions_mid_hand_change_nothing(seed, variant, steps):
     rng = random.Random(seed)
@@ -360,7 +412,7 @@ def test_random_illegal_actions_mid_hand_change_nothing(seed, variant, steps):
 
 
 @settings(max_examples=300, **SETTINGS)
-@given(seed=st.integers(0, 2**32 - 1), variant=st.sampled_from(["spades", "spades2", "buck_euchre"]),
+@given(seed=st.integers(0, 2**32 - 1), variant=st.sampled_from(GAMES),
        steps=st.integers(0, 60), seat=st.integers(-2, 5),
        action=st.one_of(st.integers(0, 1 << 64), st.integers(0, 15), st.integers(0, 1 << 12)))
 def test_any_action_int_is_rejected_with_a_reason_or_accepted(seed, variant, steps, seat, action):

@@ -40,7 +40,7 @@ def test_sandbagging_sheet_example_11_bags_then_9_more():
     ], dealer=0)
     after = [(r.sides[0].total_after, r.sides[0].bags_after, r.sides[0].bag_penalty)
              for r in state.records]
-    assert after == [(43, 3, 0), (76, 6, 0), (21, 1, 100), (-30, 0, 100)]
+    assert after == [(43, 3, 0), (76, 6, 0), (21, 1, -100), (-30, 0, -100)]
     assert state.scores == [-30, 60 + 61 + 22 + 200]
     assert state.bags == [0, 3]
 
@@ -52,7 +52,7 @@ def test_two_bag_penalties_when_one_hand_pushes_the_count_past_20():
     ], dealer=0)
     r = side_result(state, 0)
     assert r.bags_gained == 12
-    assert r.bag_penalty == 200
+    assert r.bag_penalty == -200
     assert r.bags_after == 1
     assert r.hand_points == 10 + 12 - 100 - 200
     assert state.scores[0] == 49 - 278 and state.bags[0] == 1
@@ -64,7 +64,7 @@ def test_bag_count_exactly_20_is_two_penalties():
         ((1, 0, 1, 0), (7, 0, 6, 0)),     # bid 2, won 13: 11 bags -> 20
     ], dealer=0)
     r = side_result(state, 0)
-    assert (r.bag_penalty, r.bags_after) == (200, 0)
+    assert (r.bag_penalty, r.bags_after) == (-200, 0)
 
 
 # ---- four players: Nil and Double Nil ------------------------------------------------------
@@ -157,7 +157,7 @@ def test_rule_options_change_values():
     assert side_result(state, 1).hand_points == 75 + 24
     state = spades_game([((1, 2, 1, 2), (6, 2, 3, 2))], dealer=3, options=opts)
     r = side_result(state, 0)                   # 2 bid, 9 won: 7 bags -> one penalty of 40 at 5
-    assert (r.bag_penalty, r.bags_after, r.hand_points) == (40, 2, 20 + 7 - 40)
+    assert (r.bag_penalty, r.bags_after, r.hand_points) == (-40, 2, 20 + 7 - 40)
 
 
 # ---- four players: winning -------------------------------------------------------------------
@@ -234,7 +234,7 @@ def test_two_player_nil_double_nil_and_bags_per_player():
                           (("DN", 3), (1, 12))], dealer=0)    # DN failed: -200 + 1 bag; 3 won 12: 30 + 9 bags
     assert [side_result(state, s, 0).hand_points for s in (0, 1)] == [100, 49]
     assert side_result(state, 0).hand_points == -200 + 1
-    assert side_result(state, 1).bag_penalty == 100          # 9 + 9 = 18 bags -> 8
+    assert side_result(state, 1).bag_penalty == -100          # 9 + 9 = 18 bags -> 8
     assert state.bags == [1, 8]
     assert state.scores == [100 - 199, 49 + 39 - 100]
 

@@ -164,7 +164,7 @@ def _bad_inputs(game_id: str):
          "INVALID_BID"),
         ("huge bid", "Bid", pb.BidRequest(game_id=game_id, kind=pb.BID_KIND_TRICKS, tricks=2**31 - 1), 1, fp,
          "INVALID_BID"),
-        ("negative bid by Act", "Act", pb.ActRequest(game_id=game_id, action="bid -1"), 1, inv, None),  # no notation
+        ("negative bid by Act", "Act", pb.ActRequest(game_id=game_id, action="bid -1"), 1, fp, "INVALID_BID"),
         ("bid 14 by Act", "Act", pb.ActRequest(game_id=game_id, action="bid 14"), 1, fp, "INVALID_BID"),
         ("out of turn", "Bid", pb.BidRequest(game_id=game_id, kind=pb.BID_KIND_TRICKS, tricks=2), 2, fp,
          "NOT_YOUR_TURN"),

@@ -1,4 +1,5 @@
-"""Whole games of every variant through the API alone, checked against GetScore and the engine."""
+"""Whole games of every built-in game (the games a server plays without ``--game-module``) through
+the API alone, checked against GetScore and the engine."""
 
 from __future__ import annotations
 
@@ -6,24 +7,35 @@ import random
 
 import grpc
 import pytest
-from players import create, play_to_end, tokens_of
+from players import play_to_end, tokens_of
 
 import engine
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import options_pb2
-from engine.core.cards import EUCHRE_DECK, card_list, deck_text
+from engine.core.cards import deck_text
+from engine.games import BUILTIN
 
-CARDS = {"spades": list(range(52)), "spades2": list(range(52)), "buck_euchre": card_list(EUCHRE_DECK)}
+GAMES = [game.name for game in BUILTIN]
+"""The games the test server plays: the built-in ones."""
 # A low target and a high bag limit make random play (bids of 1 to 3) finish in a few hands.
 SPADES_OPTIONS = options_pb2.RuleOptions(spades=options_pb2.SpadesOptions(target_score=100, bag_limit=50))
 ENGINE_SPADES_OPTIONS = engine.SpadesOptions(target_score=100, bag_limit=50)
+SHORT_GAMES = {"spades": (SPADES_OPTIONS, ENGINE_SPADES_OPTIONS), "spades2": (SPADES_OPTIONS, ENGINE_SPADES_OPTIONS)}
+"""The options (request, engine) that make a game short; any other game: its defaults."""
+
+
+def create(stub, variant: str, **fields) -> pb.CreateGameResponse:
+    """Create a game of the registered game ``variant`` by its name, every seat human."""
+    seats = [pb.SeatConfig(name=f"P{i}") for i in range(engine.game_of(variant).seats)]
+    return stub.CreateGame(pb.CreateGameRequest(variant_name=variant, seats=seats, **fields))
 
 
 def decks_for(variant: str, seed: int, count: int = 60) -> list[list[int]]:
     """Prearranged decks so the engine can replay the game exactly."""
     rng = random.Random(seed)
-    return [rng.sample(CARDS[variant], len(CARDS[variant])) for _ in range(count)]
+    cards = list(engine.game_of(variant).cards)
+    return [rng.sample(cards, len(cards)) for _ in range(count)]
 
 
 def replay(variant: str, decks, first_dealer: int, moves, options) -> engine.GameState:
@@ -34,36 +46,34 @@ def replay(variant: str, decks, first_dealer: int, moves, options) -> engine.Gam
     return state
 
 
-@pytest.mark.parametrize("variant", ["spades", "spades2", "buck_euchre"])
+@pytest.mark.parametrize("variant", GAMES)
 def test_whole_game_matches_get_score_and_engine(stub, variant):
     rng = random.Random(f"whole-{variant}")
     decks = decks_for(variant, 7)
-    spades = variant != "buck_euchre"
-    options = SPADES_OPTIONS if spades else None
+    options, engine_options = SHORT_GAMES.get(variant, (None, None))
     created = create(stub, variant, first_dealer=1, options=options,
                      decks=[pb.Deck(cards=deck_text(d).split()) for d in decks])
     moves = play_to_end(stub, created.game_id, tokens_of(created), rng)
 
     score = stub.GetScore(pb.GetScoreRequest(game_id=created.game_id))
     final = stub.GetGame(pb.GetGameRequest(game_id=created.game_id)).view
-    assert final.phase == enums.PHASE_GAME_OVER
+    assert final.phase == enums.PHASE_GAME_OVER and final.variant_name == variant
     assert [t.score for t in score.totals] == [s.score for s in final.scores]
     assert score.HasField("winner_side") and final.winner_side == score.winner_side
 
-    expected = replay(variant, decks, 1, moves, ENGINE_SPADES_OPTIONS if spades else None)
+    expected = replay(variant, decks, 1, moves, engine_options)
     assert [t.score for t in score.totals] == expected.scores
     assert [t.bags for t in score.totals] == engine.side_bags(expected)
     assert len(score.hands) == len(expected.records)
     for hand, record in zip(score.hands, expected.records, strict=True):
         assert hand.deck == record.deck
         assert [s.tricks_won for s in hand.seats] == record.tricks
-    # every hand's points add up to the totals
-    if spades:
-        for side in range(len(score.totals)):
-            assert sum(h.sides[side].hand_points for h in score.hands) == score.totals[side].score
-    else:
-        for seat in range(4):
-            assert 25 + sum(h.seats[seat].points for h in score.hands) == score.totals[seat].score
+        assert [s.hand_points for s in hand.sides] == record.points
+        assert [s.total_after for s in hand.sides] == record.totals
+    # every hand's points add up to the totals, from the scores a game starts with
+    start = engine.new_game(variant, engine_options, first_dealer=1).scores
+    for side in range(len(score.totals)):
+        assert start[side] + sum(h.sides[side].hand_points for h in score.hands) == score.totals[side].score
 
 
 def test_get_score_pages_through_every_hand(stub):

@@ -49,3 +49,9 @@ export function cardFace(card: string, extraClass = "", attrs: Record<string, st
 export function cardBack(): HTMLElement {
   return h("span", { class: "card back", "aria-hidden": "true" });
 }
+
+/** A labelled row of small card faces; `role` names it for the tests (`data-role`). */
+export function cardList(label: string, cards: readonly string[], role: string): HTMLElement {
+  return h("div", { class: "card-list", "data-role": role, "data-cards": cards.join(" ") },
+    h("span", { class: "label" }, label), ...cards.map((c) => cardFace(c, "small")));
+}

@@ -1,25 +1,12 @@
-// The lobby: choose a game, who sits where (bots or friends) and a rule option, then create it.
-import { ConnectError, PlayerKind, Variant, errorReason } from "@cardgame/client/web";
+// The lobby: choose a game, who sits where (bots or friends) and its rule options, then create it.
+// The games and their options come from the registry (games/).
+import { ConnectError, PlayerKind, errorReason } from "@cardgame/client/web";
 
 import { client, linkTo, saveInvites } from "./api.js";
 import { h } from "./dom.js";
+import { type LobbyEntry, type NumberOption, lobbyGames } from "./games/index.js";
+import { nameOrDefault } from "./names.js";
 import { refusal } from "./text.js";
-
-interface GameChoice {
-  variant: Variant;
-  name: string;
-  seats: string[]; // default names of the other seats, clockwise from the player's left
-  blurb: string;
-}
-
-export const GAMES: Record<string, GameChoice> = {
-  buck_euchre: { variant: Variant.BUCK_EUCHRE, name: "Buck Euchre", seats: ["West", "North", "East"],
-    blurb: "Four players, each for themselves, 24 cards; first to count down to 0 wins." },
-  spades: { variant: Variant.SPADES, name: "Spades", seats: ["West", "North", "East"],
-    blurb: "Four players in two partnerships (you and North); bid, make your tricks, mind the bags." },
-  spades2: { variant: Variant.SPADES_TWO_PLAYER, name: "Spades for two", seats: ["Opponent"],
-    blurb: "Two players build their hands by the draw, then bid and play." },
-};
 
 const KINDS: [string, PlayerKind, string][] = [
   ["basic", PlayerKind.BOT_BASIC, "Bot"],
@@ -30,33 +17,42 @@ const KINDS: [string, PlayerKind, string][] = [
 
 const MAX_NAME = 64;
 
+function optionInput(option: NumberOption): HTMLElement[] {
+  const id = `option-${option.key}`;
+  return [h("label", { for: id }, option.label),
+    h("input", { id, name: id, type: "number", inputmode: "numeric", min: option.min, max: option.max,
+      step: option.step, value: option.value, "data-option": option.key })];
+}
+
 /** Draws the lobby into `root`; creating a game moves this page to the new seat's link. */
 export function showLobby(root: HTMLElement): void {
+  const games = lobbyGames();
   const gameSelect = h("select", { id: "game", name: "game" },
-    ...Object.entries(GAMES).map(([key, game]) => h("option", { value: key }, game.name)));
+    ...games.map((game) => h("option", { value: game.name }, game.title)));
+  const chosen = (): LobbyEntry & { name: string } => {
+    const game = games.find((g) => g.name === gameSelect.value) ?? games[0]!;
+    return { ...game.lobby, name: game.name };
+  };
   const blurb = h("p", { class: "blurb" });
-  const myName = h("input", { id: "my-name", name: "my-name", value: "You", maxlength: MAX_NAME, required: true,
+  const myName = h("input", { id: "my-name", name: "my-name", maxlength: MAX_NAME, required: true,
     autocomplete: "nickname" });
   const seatRows = h("div", { class: "seat-rows" });
-  const option = h("input", { id: "option", name: "option", type: "number", inputmode: "numeric" });
-  const optionLabel = h("label", { for: "option" });
+  const options = h("div", { class: "options" });
   const message = h("p", { class: "message", role: "alert", hidden: true });
   const create = h("button", { type: "submit", class: "primary", id: "create" }, "Create the game");
 
+  let myDefault = "";
   const draw = () => {
-    const game = GAMES[gameSelect.value]!;
+    const game = chosen();
+    const [mine = "", ...others] = game.seatNames;
+    if (myName.value === myDefault) myName.value = mine; // a name typed in stays
+    myDefault = mine;
     blurb.textContent = game.blurb;
-    seatRows.replaceChildren(...game.seats.map((name, i) => h("div", { class: "seat-row" },
+    seatRows.replaceChildren(...others.map((name, i) => h("div", { class: "seat-row" },
       h("input", { name: `seat-${i + 1}-name`, value: name, maxlength: MAX_NAME, "aria-label": `Seat ${i + 1} name` }),
       h("select", { name: `seat-${i + 1}-kind`, "aria-label": `Who plays ${name}` },
         ...KINDS.map(([value, , label]) => h("option", { value }, label))))));
-    if (game.variant === Variant.BUCK_EUCHRE) {
-      optionLabel.textContent = "Starting score (1–100)";
-      Object.assign(option, { min: "1", max: "100", value: "25" });
-    } else {
-      optionLabel.textContent = "Target score (100–5000)";
-      Object.assign(option, { min: "100", max: "5000", step: "50", value: "500" });
-    }
+    options.replaceChildren(...game.options.flatMap(optionInput));
   };
   gameSelect.addEventListener("change", draw);
 
@@ -66,26 +62,23 @@ export function showLobby(root: HTMLElement): void {
     h("label", { for: "game" }, "Game"), gameSelect, blurb,
     h("label", { for: "my-name" }, "Your name"), myName,
     h("fieldset", {}, h("legend", {}, "The other seats, clockwise from your left"), seatRows),
-    optionLabel, option, message, create);
+    options, message, create);
 
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     void (async () => {
-      const key = gameSelect.value;
-      const game = GAMES[key]!;
+      const game = chosen();
       const data = new FormData(form);
-      const seats = [{ name: myName.value.trim() || "You", kind: PlayerKind.HUMAN }, ...game.seats.map((name, i) => {
-        const kind = KINDS.find(([value]) => value === data.get(`seat-${i + 1}-kind`))?.[1] ?? PlayerKind.BOT_BASIC;
-        return { name: String(data.get(`seat-${i + 1}-name`) ?? "").trim() || name, kind };
-      })];
-      const value = Number(option.value);
-      const options = game.variant === Variant.BUCK_EUCHRE
-        ? { variant: { case: "buckEuchre" as const, value: { startingScore: value } } }
-        : { variant: { case: "spades" as const, value: { targetScore: value } } };
+      const seats = game.seatNames.map((fallback, i) => {
+        if (i === 0) return { name: nameOrDefault(myName.value, fallback), kind: PlayerKind.HUMAN };
+        const kind = KINDS.find(([value]) => value === data.get(`seat-${i}-kind`))?.[1] ?? PlayerKind.BOT_BASIC;
+        return { name: nameOrDefault(String(data.get(`seat-${i}-name`) ?? ""), fallback), kind };
+      });
+      const values = Object.fromEntries(game.options.map((o) => [o.key, Number(data.get(`option-${o.key}`))]));
       create.disabled = true;
       message.hidden = true;
       try {
-        const created = await client().createGame({ variant: game.variant, seats, options });
+        const created = await client().createGame({ variantName: game.name, seats, options: game.ruleOptions(values) });
         const tokens = new Map(created.seatTokens.map((t) => [t.seat, t.token]));
         const invites = seats.flatMap((seat, i) => (i > 0 && tokens.has(i)
           ? [{ seat: i, name: seat.name, link: linkTo({ gameId: created.gameId, seat: i, token: tokens.get(i)! }) }]

@@ -8,8 +8,6 @@ import {
   type GameServiceClient,
   type GameView,
   type GetScoreResponse,
-  type HandScore,
-  type LegalAction,
   Phase,
   PlayerKind,
   type SeatView,
@@ -19,9 +17,11 @@ import {
 } from "@cardgame/client/web";
 
 import { type Place, client, loadInvites } from "./api.js";
-import { SUIT_SYMBOLS, cardBack, cardFace, cardName, suitLetter } from "./cards.js";
+import { cardBack, cardFace, cardName } from "./cards.js";
 import { type Child, h } from "./dom.js";
-import { actionLabel, callText, exchangeVerb, gameName, phaseName, refusal } from "./text.js";
+import { type GameRenderer, rendererFor } from "./games/index.js";
+import { otherName, ownLabel } from "./names.js";
+import { phaseName, plural, refusal, signed } from "./text.js";
 
 const RECONNECT_MIN_MS = 500;
 const RECONNECT_MAX_MS = 10_000;
@@ -35,17 +35,13 @@ function handsFinished(view: GameView): number {
   return view.phase === Phase.DEAL || view.phase === Phase.GAME_OVER ? view.handNumber : Math.max(0, view.handNumber - 1);
 }
 
-function signed(n: number): string {
-  return n > 0 ? `+${n}` : String(n);
-}
-
-/** Why a call failed, in words. */
-function describe(err: unknown): string {
+/** Why a call failed, in words (`reasons`: the game's own refusal sentences). */
+function describe(err: unknown, reasons: Readonly<Record<string, string>>): string {
   if (!(err instanceof ConnectError)) return `Something went wrong: ${String(err)}`;
   switch (err.code) {
     case Code.FailedPrecondition:
     case Code.InvalidArgument:
-      return refusal(errorReason(err), err.rawMessage);
+      return refusal(errorReason(err), err.rawMessage, reasons);
     case Code.Unauthenticated:
       return "This seat link is not valid for this game.";
     case Code.PermissionDenied:
@@ -64,6 +60,7 @@ function describe(err: unknown): string {
 
 export class Table {
   private view: GameView;
+  private readonly game: GameRenderer;
   private readonly client: GameServiceClient;
   private readonly selected = new Set<string>();
   private busy = false;
@@ -92,6 +89,7 @@ export class Table {
   ) {
     this.client = seatClient;
     this.view = view;
+    this.game = rendererFor(view.variantName);
     this.handsSeen = handsFinished(view);
     this.dialog = h("dialog", { class: "scores", "aria-labelledby": "scores-title" });
     this.render();
@@ -159,7 +157,7 @@ export class Table {
       const { view } = await this.client.act({ gameId: this.place.gameId, requestId: newRequestId(), action: notation });
       if (view !== undefined) this.apply(view);
     } catch (err) {
-      this.message = describe(err);
+      this.message = describe(err, this.game.reasons);
       try {
         const { view } = await this.client.getGame({ gameId: this.place.gameId });
         if (view !== undefined) this.apply(view);
@@ -184,14 +182,17 @@ export class Table {
     return (n === 2 ? (["bottom", "top"] as const) : (["bottom", "left", "top", "right"] as const))[offset] ?? "top";
   }
 
-  private name(seat: number | undefined): string {
-    if (seat === undefined) return "";
-    return seat === this.me ? "You" : this.view.seats[seat]?.name ?? `Seat ${seat}`;
+  /** A seat's name in the table's sentences: "You" for the viewer, never for anyone else. */
+  private readonly name = (seat: number): string =>
+    seat === this.me ? "You" : otherName(seat, this.view.seats[seat]?.name);
+
+  private get phase(): string {
+    return phaseName(this.view.phase, this.game.phases);
   }
 
   private render(): void {
     const v = this.view;
-    document.title = `${gameName(v)} · ${phaseName(v.phase)}`;
+    document.title = `${this.game.title} · ${this.phase}`;
     const main = h("main", {
       id: "table", class: `table seats-${v.seats.length}${this.busy ? " busy" : ""}`,
       "data-version": String(v.version), "data-phase": Phase[v.phase], "data-turn": v.turn ?? "",
@@ -211,11 +212,11 @@ export class Table {
   private header(): HTMLElement {
     const v = this.view;
     return h("header", { class: "bar" },
-      h("h1", {}, gameName(v)),
+      h("h1", {}, this.game.title),
       h("nav", {},
         h("button", { type: "button", class: "show-scores", onclick: () => void this.showScores() }, "Scores"),
         h("a", { href: "#", class: "new-game" }, "New game")),
-      h("p", { class: "meta" }, `${v.handNumber > 0 ? `Hand ${v.handNumber}` : "Before the first hand"} · ${phaseName(v.phase)}`,
+      h("p", { class: "meta" }, `${v.handNumber > 0 ? `Hand ${v.handNumber}` : "Before the first hand"} · ${this.phase}`,
         this.me === undefined ? " · watching" : ""));
   }
 
@@ -227,23 +228,20 @@ export class Table {
       badges.push(h("span", { class: "badge bot", title: seat.kind === PlayerKind.BOT_STRONG ? "Strong bot" : "Bot" }, "bot"));
     }
     if (v.dealer === seat.seat && v.phase !== Phase.GAME_OVER) {
-      badges.push(h("span", { class: "badge dealer", title: "Dealer" }, v.variantName === "spades2" ? "first" : "dealer"));
+      badges.push(h("span", { class: "badge dealer", title: this.game.dealer.title }, this.game.dealer.badge));
     }
-    if (seat.rules.case === "spades") {
-      if (seat.rules.value.doubleNil) badges.push(h("span", { class: "badge alert" }, "Double Nil"));
-      if (v.phase === Phase.EXCHANGE && seat.rules.value.exchangeDone) badges.push(h("span", { class: "badge" }, "exchanged"));
-    }
-    if (seat.rules.case === "buckEuchre" && seat.rules.value.droppedOut) badges.push(h("span", { class: "badge" }, "out"));
-    if (v.rules.case === "buckEuchre" && v.rules.value.maker === seat.seat) badges.push(h("span", { class: "badge alert" }, "maker"));
+    badges.push(...this.game.seatBadges(seat, v));
+    const mine = seat.seat === this.me;
+    const label = mine ? ownLabel(seat.name) : otherName(seat.seat, seat.name);
     return h("section", {
-      class: `seat pos-${this.position(seat.seat)}${turn ? " turn" : ""}${seat.seat === this.me ? " mine" : ""}`,
-      "data-seat": seat.seat, "data-turn": turn, "aria-label": `${seat.name}${turn ? ", to play" : ""}`,
+      class: `seat pos-${this.position(seat.seat)}${turn ? " turn" : ""}${mine ? " mine" : ""}`,
+      "data-seat": seat.seat, "data-turn": turn, "aria-label": `${label}${turn ? ", to play" : ""}`,
     },
-    h("div", { class: "name" }, h("span", { "data-field": "name" }, seat.seat === this.me ? `${seat.name} (you)` : seat.name), ...badges),
+    h("div", { class: "name" }, h("span", { "data-field": "name" }, label), ...badges),
     h("div", { class: "facts" },
-      h("span", { "data-field": "call", "data-value": seat.lastCall }, callText(seat.lastCall)),
+      h("span", { "data-field": "call", "data-value": seat.lastCall }, seat.lastCall && this.game.callText(seat.lastCall)),
       h("span", { "data-field": "tricks", "data-value": seat.tricksWon }, `${seat.tricksWon} won`),
-      h("span", { "data-field": "cards", "data-value": seat.cardCount }, `${seat.cardCount} cards`)));
+      h("span", { "data-field": "cards", "data-value": seat.cardCount }, plural(seat.cardCount, "card"))));
   }
 
   private center(): HTMLElement {
@@ -259,53 +257,9 @@ export class Table {
     return h("div", { class: "center" }, trick, caption, this.info());
   }
 
-  /** The game's own facts: trump and turn-up, spades broken, the draw, the exchange. */
+  /** The game's own facts in the middle of the table, as its renderer draws them. */
   private info(): HTMLElement {
-    const v = this.view;
-    const facts: Child[] = [];
-    if (v.rules.case === "buckEuchre") {
-      const { turnUp, turnUpTurnedDown, trump, noTrump, maker, dealerDiscard } = v.rules.value;
-      if (turnUp) {
-        facts.push(h("div", { class: `turn-up${turnUpTurnedDown ? " turned-down" : ""}`, "data-role": "turn-up", "data-card": turnUp },
-          h("span", { class: "label" }, turnUpTurnedDown ? "Turned down" : "Turn-up"), cardFace(turnUp)));
-      }
-      if (dealerDiscard) facts.push(this.cardList("Your discard", [dealerDiscard], "dealer-discard")); // the dealer's view alone
-      const letter = suitLetter(trump);
-      if (letter) {
-        facts.push(h("div", { class: "trump", "data-role": "trump", "data-suit": letter },
-          `Trump ${SUIT_SYMBOLS[letter]}`, maker !== undefined ? ` · made by ${this.name(maker)}` : ""));
-      } else if (noTrump) {
-        facts.push(h("div", { class: "trump", "data-role": "trump", "data-suit": "none" }, "No trump"));
-      }
-    }
-    if (v.rules.case === "spades" || v.rules.case === "spadesTwoPlayer") {
-      const { spadesBroken, exchangeGiven, exchangeReceived } = v.rules.value;
-      if (v.phase === Phase.PLAY) {
-        facts.push(h("div", { class: "broken", "data-role": "spades-broken", "data-value": spadesBroken },
-          spadesBroken ? "Spades broken ♠" : "Spades not broken"));
-      }
-      const given = v.variantName === "spades2" ? "Put aside" : "Given";
-      const received = v.variantName === "spades2" ? "Drawn" : "Received";
-      if (exchangeGiven.length > 0) facts.push(this.cardList(given, exchangeGiven, "exchange-given"));
-      if (exchangeReceived.length > 0) facts.push(this.cardList(received, exchangeReceived, "exchange-received"));
-    }
-    if (v.rules.case === "spadesTwoPlayer") {
-      const { offeredCard, stockCount, seenDiscards } = v.rules.value;
-      if (v.phase === Phase.DRAW) {
-        facts.push(h("div", { class: "stock", "data-role": "stock", "data-value": stockCount }, `${stockCount} cards in the stock`));
-        if (offeredCard) {
-          facts.push(h("div", { class: "offered", "data-role": "offered", "data-card": offeredCard },
-            h("span", { class: "label" }, "Offered to you"), cardFace(offeredCard)));
-        }
-      }
-      if (seenDiscards.length > 0) facts.push(this.cardList("Your discards", seenDiscards, "seen-discards"));
-    }
-    return h("div", { class: "info" }, ...facts);
-  }
-
-  private cardList(label: string, cards: readonly string[], role: string): HTMLElement {
-    return h("div", { class: "card-list", "data-role": role, "data-cards": cards.join(" ") },
-      h("span", { class: "label" }, label), ...cards.map((c) => cardFace(c, "small")));
+    return h("div", { class: "info" }, ...this.game.facts(this.view, this.name));
   }
 
   private status(): HTMLElement {
@@ -327,29 +281,19 @@ export class Table {
     return h("p", { id: "status", class: "status", "aria-live": "polite" }, this.connection || text);
   }
 
+  /** What the viewer is asked to do: choose the exchange's cards, the game's own prompt, deal or play. */
   private yourTurn(): string {
     const v = this.view;
     const exchange = v.legalActions.find((a) => a.kind === ActionKind.EXCHANGE);
+    if (exchange) {
+      const count = exchange.minCards === exchange.maxCards ? `${exchange.minCards}` : `${exchange.minCards} to ${exchange.maxCards}`;
+      return `Choose ${count} card${exchange.maxCards === 1 ? "" : "s"} to ${this.game.exchange.prompt}.`;
+    }
+    const prompt = this.game.prompt(v);
+    if (prompt !== undefined) return prompt;
     switch (v.phase) {
       case Phase.DEAL:
-        return v.variantName === "spades2" ? "Your turn to start the draw." : "Your deal.";
-      case Phase.DRAW:
-        return "Keep the offered card, or discard it and take the next one.";
-      case Phase.BID:
-        return v.handVisible ? "Your bid." : "Your bid: Double Nil or a blind bid, or look at your cards first.";
-      case Phase.EXCHANGE:
-      case Phase.DEALER_DISCARD: {
-        if (!exchange) return "Waiting for the others.";
-        const count = exchange.minCards === exchange.maxCards ? `${exchange.minCards}` : `${exchange.minCards} to ${exchange.maxCards}`;
-        const verb = v.phase === Phase.DEALER_DISCARD ? "discard" : v.variantName === "spades2" ? "put aside" : "give to your partner";
-        return `Choose ${count} card${exchange.maxCards === 1 ? "" : "s"} to ${verb}.`;
-      }
-      case Phase.ORDER_UP:
-        return "Order up the turn-up, or pass.";
-      case Phase.NAME_TRUMP:
-        return "Name trump, or pass.";
-      case Phase.DROP_OUT:
-        return "Stay in, or drop out of this hand.";
+        return "Your deal.";
       case Phase.PLAY:
         return (v.currentTrick?.plays.length ?? 0) === 0 ? "Your lead." : "Your turn: play a card.";
       default:
@@ -365,7 +309,7 @@ export class Table {
       .map((a) => h("button", {
         type: "button", class: `action kind-${ActionKind[a.kind].toLowerCase()}`, "data-notation": a.notation,
         disabled: this.busy, onclick: () => void this.act(a.notation),
-      }, actionLabel(a, v)));
+      }, this.game.actionLabel(a)));
     const exchange = v.legalActions.find((a) => a.kind === ActionKind.EXCHANGE);
     if (exchange) {
       const n = this.selected.size;
@@ -374,7 +318,7 @@ export class Table {
       buttons.push(h("button", {
         type: "button", class: "action primary", "data-notation": "exchange", disabled: this.busy || !ok,
         onclick: () => void this.act(["exchange", ...cards].join(" ")),
-      }, `${exchangeVerb(v)}${n > 0 ? `: ${cards.map((c) => cardName(c)).join(", ")}` : ""}`));
+      }, `${this.game.exchange.button}${n > 0 ? `: ${cards.map((c) => cardName(c)).join(", ")}` : ""}`));
     }
     const bidding = v.legalActions.some((a) => a.kind === ActionKind.BID);
     return h("section", { class: `actions${bidding ? " bids" : ""}`, "aria-label": "Your choices" }, ...buttons);
@@ -427,12 +371,14 @@ export class Table {
 
   private totals(): HTMLElement {
     const v = this.view;
-    const spades = v.rules.case === "spades" || v.rules.case === "spadesTwoPlayer";
     return h("section", { class: "totals", "aria-label": "Scores" },
-      ...v.scores.map((side) => h("div", {
-        class: `side${side.seats.includes(this.me ?? -1) ? " mine" : ""}`, "data-side": side.side, "data-score": side.score,
-      }, h("span", { class: "who" }, this.sideName(side.seats)), h("strong", {}, String(side.score)),
-      spades ? h("span", { class: "bags" }, `${side.bags} bag${side.bags === 1 ? "" : "s"}`) : null)));
+      ...v.scores.map((side) => {
+        const note = this.game.totalNote(side);
+        return h("div", {
+          class: `side${side.seats.includes(this.me ?? -1) ? " mine" : ""}`, "data-side": side.side, "data-score": side.score,
+        }, h("span", { class: "who" }, this.sideName(side.seats)), h("strong", {}, String(side.score)),
+        note ? h("span", { class: "note" }, note) : null);
+      }));
   }
 
   private invites(): Child {
@@ -451,7 +397,7 @@ export class Table {
     try {
       this.score = await this.client.getScore({ gameId: this.place.gameId, pageSize: 500 });
     } catch (err) {
-      this.message = describe(err);
+      this.message = describe(err, this.game.reasons);
       this.render();
       return;
     }
@@ -468,13 +414,19 @@ export class Table {
       : last ? `After hand ${last.handNumber}` : "Scores";
     const head = h("tr", {}, h("th", { scope: "col" }, "Hand"),
       ...score.totals.map((t) => h("th", { scope: "col" }, this.sideName(t.seats))));
-    const rows = score.hands.map((hand) => h("tr", { "data-hand": hand.handNumber, class: hand === last ? "latest" : undefined },
-      h("th", { scope: "row" }, String(hand.handNumber), this.handNote(hand)),
-      ...hand.sides.map((side) => h("td", { "data-side": side.side, "data-points": side.handPoints, "data-total": side.totalAfter },
-        h("strong", {}, `${signed(side.handPoints)} → ${side.totalAfter}`), h("small", {}, this.sideDetail(hand, side.side))))));
+    const rows = score.hands.map((hand) => {
+      const details = this.game.handDetails(hand, this.name);
+      return h("tr", { "data-hand": hand.handNumber, class: hand === last ? "latest" : undefined },
+        h("th", { scope: "row" }, String(hand.handNumber), details.note ? h("small", {}, details.note) : null),
+        ...hand.sides.map((side, i) => h("td", { "data-side": side.side, "data-points": side.handPoints, "data-total": side.totalAfter },
+          h("strong", {}, `${signed(side.handPoints)} → ${side.totalAfter}`), h("small", {}, details.sides[i] ?? ""))));
+    });
     const foot = h("tr", { class: "total" }, h("th", { scope: "row" }, "Total"),
-      ...score.totals.map((t) => h("td", { "data-side": t.side, "data-total": t.score }, h("strong", {}, String(t.score)),
-        v.rules.case === "buckEuchre" ? null : h("small", {}, `${t.bags} bags`))));
+      ...score.totals.map((t) => {
+        const note = this.game.totalNote(t);
+        return h("td", { "data-side": t.side, "data-total": t.score }, h("strong", {}, String(t.score)),
+          note ? h("small", {}, note) : null);
+      }));
     return [
       h("h2", { id: "scores-title" }, title),
       h("div", { class: "table-scroll" },
@@ -483,35 +435,5 @@ export class Table {
         over ? h("a", { href: "#", class: "button", onclick: () => this.dialog.close() }, "New game") : null,
         h("button", { class: "primary", value: "close", autofocus: true }, over ? "Close" : "Continue")),
     ];
-  }
-
-  private handNote(hand: HandScore): Child {
-    if (this.view.rules.case !== "buckEuchre") return null;
-    const letter = suitLetter(hand.trump);
-    const trump = letter ? `${SUIT_SYMBOLS[letter]}` : hand.noTrump ? "no trump" : "";
-    const swept = hand.sweptBy !== undefined ? `, swept by ${this.name(hand.sweptBy)}` : "";
-    return h("small", {}, `${trump}${hand.maker !== undefined ? ` by ${this.name(hand.maker)}` : ""}${swept}`);
-  }
-
-  private sideDetail(hand: HandScore, side: number): string {
-    const parts: string[] = [];
-    if (this.view.rules.case === "buckEuchre") {
-      const seat = hand.seats[side];
-      if (!seat) return "";
-      if (seat.droppedOut) return "dropped out";
-      parts.push(`${seat.tricksWon} trick${seat.tricksWon === 1 ? "" : "s"}`);
-      if (seat.isMaker) parts.push("maker");
-      if (seat.penalty) parts.push(`penalty +${seat.penalty}`);
-      return parts.join(" · ");
-    }
-    const result = hand.sides[side];
-    if (!result) return "";
-    parts.push(`bid ${result.contract}, took ${result.tricks}`);
-    if (result.bagsGained) parts.push(`${signed(result.bagsGained)} bags`);
-    for (const seat of hand.seats.filter((s) => result.seats.includes(s.seat) && s.nilPoints !== 0)) {
-      parts.push(`${this.name(seat.seat)} ${seat.doubleNil ? "Double Nil" : "Nil"} ${signed(seat.nilPoints)}`);
-    }
-    if (result.bagPenalty) parts.push(`bag penalty ${result.bagPenalty}`);
-    return parts.join(" · ");
   }
 }

@@ -94,8 +94,9 @@ export interface Shown {
   playable: string[];
   backs: number;
   trick: { role: string; plays: { seat: number; card: string }[] };
-  seats: { seat: number; call: string; tricks: number; cards: number; turn: boolean; bot: boolean }[];
-  scores: { side: number; score: number }[];
+  seats: { seat: number; label: string; call: string; tricks: number; cards: number; cardsText: string; turn: boolean;
+    bot: boolean }[];
+  scores: { side: number; score: number; who: string }[];
   actions: string[];
   turnUp: string | null;
   trump: string | null;
@@ -133,13 +134,16 @@ export async function readTable(page: Page): Promise<Shown> {
       },
       seats: all(".seat").map((s) => ({
         seat: Number(s.dataset.seat),
+        label: s.querySelector<HTMLElement>("[data-field=name]")?.textContent ?? "",
         call: s.querySelector<HTMLElement>("[data-field=call]")?.dataset.value ?? "",
         tricks: Number(s.querySelector<HTMLElement>("[data-field=tricks]")?.dataset.value),
         cards: Number(s.querySelector<HTMLElement>("[data-field=cards]")?.dataset.value),
+        cardsText: s.querySelector<HTMLElement>("[data-field=cards]")?.textContent ?? "",
         turn: s.dataset.turn === "true",
         bot: s.querySelector(".badge.bot") !== null,
       })),
-      scores: all(".totals .side").map((s) => ({ side: Number(s.dataset.side), score: Number(s.dataset.score) })),
+      scores: all(".totals .side").map((s) => ({ side: Number(s.dataset.side), score: Number(s.dataset.score),
+        who: s.querySelector(".who")?.textContent ?? "" })),
       actions: all(".actions button").map((b) => b.dataset.notation ?? ""),
       turnUp: one("[data-role=turn-up]")?.dataset.card ?? null,
       trump: one("[data-role=trump]")?.dataset.suit ?? null,
@@ -157,6 +161,22 @@ export async function readTable(page: Page): Promise<Shown> {
 
 const SUIT_LETTERS = ["", "C", "D", "H", "S"];
 const BOTS: ReadonlySet<PlayerKind> = new Set([PlayerKind.BOT_RANDOM, PlayerKind.BOT_BASIC, PlayerKind.BOT_STRONG]);
+
+/**
+ * The label a seat must have on the page: the viewer's own "Ana (you)" (just "You" when so
+ * named); another's its name, or "Player <n>" when it is empty or "You", which only the viewer is.
+ */
+export function seatLabel(view: GameView, seat: number): string {
+  const name = view.seats[seat]?.name.trim() ?? "";
+  const unnamed = name === "" || name.toLowerCase() === "you";
+  if (seat === view.viewerSeat) return unnamed ? "You" : `${name} (you)`;
+  return unnamed ? `Player ${seat + 1}` : name;
+}
+
+/** "1 card", "5 cards", "0 cards". */
+export function cardsText(count: number): string {
+  return count === 1 ? "1 card" : `${count} cards`;
+}
 
 /** Asserts that the page shows exactly what `view` says (the API's view of the same seat). */
 export function assertShows(shown: Shown, view: GameView, what: string): void {
@@ -180,10 +200,13 @@ export function assertShows(shown: Shown, view: GameView, what: string): void {
   assert.equal(shown.trick.role, current.length > 0 || !view.lastTrick?.plays.length ? "current-trick" : "last-trick",
     `${at}: which trick`);
   assert.deepEqual(shown.trick.plays, trick.map((p) => ({ seat: p.seat, card: p.card })), `${at}: trick`);
-  assert.deepEqual(shown.seats.map((s) => ({ seat: s.seat, call: s.call, tricks: s.tricks, cards: s.cards, bot: s.bot })),
-    view.seats.map((s) => ({ seat: s.seat, call: s.lastCall, tricks: s.tricksWon, cards: s.cardCount, bot: BOTS.has(s.kind) })),
-    `${at}: seats`);
-  assert.deepEqual(shown.scores, view.scores.map((s) => ({ side: s.side, score: s.score })), `${at}: scores`);
+  assert.deepEqual(shown.seats.map((s) => ({ seat: s.seat, label: s.label, call: s.call, tricks: s.tricks, cards: s.cards,
+    cardsText: s.cardsText, bot: s.bot })),
+  view.seats.map((s) => ({ seat: s.seat, label: seatLabel(view, s.seat), call: s.lastCall, tricks: s.tricksWon,
+    cards: s.cardCount, cardsText: cardsText(s.cardCount), bot: BOTS.has(s.kind) })),
+  `${at}: seats`);
+  assert.deepEqual(shown.scores.map((s) => ({ side: s.side, score: s.score })),
+    view.scores.map((s) => ({ side: s.side, score: s.score })), `${at}: scores`);
   if (view.rules.case === "buckEuchre") {
     const { turnUp, trump, noTrump, dealerDiscard } = view.rules.value;
     assert.equal(shown.turnUp, turnUp || null, `${at}: turn-up`);

@@ -4,8 +4,10 @@
 // refused card), the two-player draw, and a four-player Spades hand with a strong bot seated in the
 // lobby (the friend's moves hand it the turn). After every move (its page back with the answer)
 // each page must show exactly what the API's view of its seat says; the score table after each
-// hand must match GetScore. Screenshots of the key states go to CARDGAME_ARTIFACTS. Run by
-// tests/web/test_browser.py.
+// hand must match GetScore; every seat's label must read as its player and the others should
+// see it (the viewer's own "Ana (you)", never "You" for anyone else; "1 card", "5 cards"). The
+// lobby's default names and a seat named "You" are seen from both sides. Screenshots of the key
+// states go to CARDGAME_ARTIFACTS. Run by tests/web/test_browser.py.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 
@@ -30,6 +32,7 @@ import {
   readTable,
   requireServer,
   screenshot,
+  seatLabel,
   settle,
 } from "./browser.js";
 
@@ -167,6 +170,7 @@ describe("the web table in Chromium", { concurrency: false }, () => {
     const ana = await player(context, "Ana", 0, `${HTTP_SERVER}/#game=${created.gameId}&seat=0&token=${token}`, token);
     const kinds = new Set<ActionKind>();
     const discards = new Set<string>();
+    let oneCard = "";
     const policy: Policy = (view) => {
       const action = first(view, ActionKind.DEAL, ActionKind.ORDER_UP, ActionKind.NAME_SUIT, ActionKind.STAY_IN,
         ActionKind.EXCHANGE, ActionKind.PLAY, ActionKind.PASS, ActionKind.DROP_OUT);
@@ -179,8 +183,12 @@ describe("the web table in Chromium", { concurrency: false }, () => {
         if (view.phase === Phase.ORDER_UP) await shootOnce(p, "buck-euchre-order-up");
         if (view.rules.case === "buckEuchre" && view.rules.value.dealerDiscard) discards.add(view.rules.value.dealerDiscard);
         if (view.phase === Phase.PLAY && (view.currentTrick?.plays.length ?? 0) > 0) await shootOnce(p, "buck-euchre-play");
+        if (!oneCard && view.seats.some((s) => s.cardCount === 1)) {
+          oneCard = (await readTable(p.page)).seats.find((s) => s.cards === 1)?.cardsText ?? "";
+        }
       });
     assert.equal(final.phase, Phase.GAME_OVER);
+    assert.equal(oneCard, "1 card", "a seat holding one card");
     const shown = await readTable(ana.page);
     assert.match(shown.status, /Game over/);
     await screenshot(ana.page, "buck-euchre-game-over-table");
@@ -335,4 +343,89 @@ describe("the web table in Chromium", { concurrency: false }, () => {
         `${score.hands[0]!.sides.map((s) => s.handPoints).join("/")}, the strong bot took ${east.tricksWon} tricks`);
       for (const p of [ana, cy]) await p.page.close();
     });
+
+  test("the lobby's default names, as the creator and a friend read them", { timeout: GAME_TIMEOUT_MS }, async () => {
+    const { page, errors } = await newPage(context);
+    await page.goto(`${HTTP_SERVER}/`);
+    await page.locator("form.lobby").waitFor();
+    await page.selectOption("#game", "spades");
+    assert.equal(await page.inputValue("#my-name"), "South", "the creator's default name");
+    await page.selectOption('select[name="seat-2-kind"]', "friend");
+    await page.click("#create");
+    await page.locator("#table").waitFor();
+    const place = new URLSearchParams(new URL(page.url()).hash.slice(1));
+    const gameId = place.get("game") ?? "";
+    const south: Player = { name: "South", seat: 0, page, errors, client: api(place.get("token") ?? ""), handsSeen: 0,
+      shots: new Set() };
+    const friendLink = await page.locator('.invites a[data-seat="2"]').getAttribute("href");
+    assert.ok(friendLink, "no seat link for the friend");
+    const north = await player(context, "North", 2, friendLink,
+      new URLSearchParams(new URL(friendLink).hash.slice(1)).get("token") ?? "");
+    const created = (await api().getGame({ gameId })).view!;
+    assert.deepEqual(created.seats.map((s) => s.name), ["South", "West", "North", "East"]);
+
+    const { shown: bySouth } = await settle(page, south.client, gameId, "South's page");
+    const { shown: byNorth } = await settle(north.page, north.client, gameId, "North's page");
+    assert.deepEqual(bySouth.seats.map((s) => s.label), ["South (you)", "West", "North", "East"]);
+    assert.deepEqual(byNorth.seats.map((s) => s.label), ["South", "West", "North (you)", "East"]);
+    assert.deepEqual(bySouth.scores.map((s) => s.who), ["You & North", "West & East"]);
+    assert.deepEqual(byNorth.scores.map((s) => s.who), ["South & You", "West & East"]);
+
+    // Through the bidding, until each has waited for the other by name.
+    const waited = new Set<string>();
+    const policy: Policy = (seen) => {
+      const bids = seen.legalActions.filter((a) => a.kind === ActionKind.BID);
+      const action = first(seen, ActionKind.DEAL, ActionKind.REVEAL) ?? bids.find((a) => a.tricks === 3) ?? bids.at(-1)
+        ?? first(seen, ActionKind.PLAY) ?? seen.legalActions[0]!;
+      return { action };
+    };
+    await play(gameId, [south, north], policy, "default-names", () => waited.size === 2, async (seen, who) => {
+      const { status } = await readTable(who.page);
+      assert.doesNotMatch(status, /\bYou\b/, `${who.name}'s status names another player "You"`);
+      if (seen.turn !== undefined && seen.turn !== who.seat && seen.phase !== Phase.GAME_OVER) {
+        assert.equal(status, `Waiting for ${seatLabel(seen, seen.turn)}.`, `${who.name}'s status`);
+        if (seen.turn === 2 - who.seat) {
+          waited.add(status);
+          await shootOnce(who, `default-names-${who.name}`);
+        }
+      }
+    });
+    assert.deepEqual([...waited].sort(), ["Waiting for North.", "Waiting for South."]);
+    for (const p of [south, north]) await p.page.close();
+  });
+
+  test("a seat named You is You to itself alone", { timeout: GAME_TIMEOUT_MS }, async () => {
+    // The lobby does not let "you" through as a name: the seat keeps its default.
+    const { page, errors } = await newPage(context);
+    await page.goto(`${HTTP_SERVER}/`);
+    await page.locator("form.lobby").waitFor();
+    await page.selectOption("#game", "buck_euchre");
+    await page.fill("#my-name", " you ");
+    await page.fill('input[name="seat-1-name"]', "YOU");
+    await page.click("#create");
+    await page.locator("#table").waitFor();
+    const gameId = new URLSearchParams(new URL(page.url()).hash.slice(1)).get("game") ?? "";
+    const named = (await api().getGame({ gameId })).view!;
+    assert.deepEqual(named.seats.map((s) => s.name), ["South", "West", "North", "East"]);
+    assert.deepEqual(errors, []);
+    await page.close();
+
+    // A game created through the API keeps the name; only its own seat reads it.
+    const created = await api().createGame({
+      variant: Variant.SPADES_TWO_PLAYER,
+      seats: [{ name: "You", kind: PlayerKind.HUMAN }, { name: "Bo", kind: PlayerKind.HUMAN }],
+      firstDealer: 0,
+    });
+    const [mine, theirs] = created.seatTokens.map((t) => t.token);
+    const you = await player(context, "You", 0, `${HTTP_SERVER}/#game=${created.gameId}&seat=0&token=${mine}`, mine!);
+    const bo = await player(context, "Bo", 1, `${HTTP_SERVER}/#game=${created.gameId}&seat=1&token=${theirs}`, theirs!);
+    const { shown: byYou } = await settle(you.page, you.client, created.gameId, "the page of the seat named You");
+    const { shown: byBo, view } = await settle(bo.page, bo.client, created.gameId, "Bo's page");
+    assert.deepEqual(byYou.seats.map((s) => s.label), ["You", "Bo"]);
+    assert.deepEqual(byBo.seats.map((s) => s.label), ["Player 1", "Bo (you)"]);
+    assert.deepEqual(byBo.scores.map((s) => s.who), ["Player 1", "You"]);
+    assert.equal(view.turn, 0, "the first drawer starts the draw");
+    assert.equal(byBo.status, "Waiting for Player 1.");
+    for (const p of [you, bo]) await p.page.close();
+  });
 });

@@ -10,6 +10,8 @@ is shown with its reason.
 (('bid', 4), ('cards', ['AS']), ('name', 'H'), None)
 >>> command_notation(("cards", ["2C", "3D"]), exchanging=True), command_notation(("name", "H"), exchanging=False)
 ('exchange 2C 3D', 'name H')
+>>> game_argument("Buck_Euchre").name, game_argument("VARIANT_SPADES_TWO_PLAYER").seats
+('buck_euchre', 2)
 """
 
 from __future__ import annotations
@@ -25,8 +27,8 @@ from rich.columns import Columns
 from rich.console import Console
 from rich.text import Text
 
-from cardgame import errors
-from cardgame.client import VARIANTS, GameClient, GameView, LegalAction
+from cardgame import errors, games
+from cardgame.client import GameClient, GameView, LegalAction
 from cardgame.moves import EXCHANGE
 from cardgame.render import action_text, cards_text, normalize_card, score_table, view_panel, winner_text
 from cardgame.v1 import enums_pb2 as enums
@@ -298,12 +300,24 @@ class Session:
         return self.client.act(self.game_id, notation)
 
 
+def game_argument(text: str) -> games.GameInfo:
+    """The game a command line names, in any spelling cardgame.games knows ("buck-euchre",
+    "buck_euchre", "VARIANT_BUCK_EUCHRE", "Buck Euchre"); an argparse error for any other."""
+    game = games.find(text)
+    if game is None:
+        known = ", ".join(games.command_name(g) for g in games.GAMES)
+        raise argparse.ArgumentTypeError(f"unknown game {text!r}: choose one of {known}")
+    return game
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command-line parser of `cardgame`."""
     parser = argparse.ArgumentParser(prog="cardgame", description="Play card games against the server's bots.")
     commands = parser.add_subparsers(dest="command", required=True)
     play = commands.add_parser("play", help="play a whole game against bots")
-    play.add_argument("variant", choices=list(VARIANTS), help="the game to play")
+    names = ",".join(games.command_name(game) for game in games.GAMES)
+    play.add_argument("variant", type=game_argument, metavar=f"{{{names}}}",
+                      help="the game to play (any spelling of its name, e.g. buck-euchre or 'Buck Euchre')")
     play.add_argument("--server", default=os.environ.get("CARDGAME_SERVER", DEFAULT_SERVER),
                       help=f"HOST:PORT of the game server (CARDGAME_SERVER, default {DEFAULT_SERVER})")
     play.add_argument("--name", default="You", help="your name at the table")
@@ -318,16 +332,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def play(args: argparse.Namespace, console: Console) -> int:
     """Create the game (the caller at seat 0, bots elsewhere) and play it to the end."""
-    variant = VARIANTS[args.variant]
-    seats = 2 if variant == enums.VARIANT_SPADES_TWO_PLAYER else 4
+    game: games.GameInfo = args.variant
     options = None
-    if args.target is not None:
-        options = {"starting_score": args.target} if variant == enums.VARIANT_BUCK_EUCHRE else \
-            {"target_score": args.target}
+    if args.target is not None and game.target_option:
+        options = {game.target_option: args.target}
+    bots = [(name, args.bots) for name in BOT_NAMES.get(game.seats, [f"Bot {i}" for i in range(1, game.seats)])]
     with GameClient(args.server) as client:
         try:
-            created = client.create_game(variant, [args.name] + [(name, args.bots) for name in BOT_NAMES[seats]],
-                                         options=options, shuffle_seed=args.seed)
+            created = client.create_game(game.name, [args.name, *bots], options=options, shuffle_seed=args.seed)
         except errors.PermissionDenied as exc:
             console.print(Text(f"The server refused the game: {exc.message}", style="red"))
             return 2

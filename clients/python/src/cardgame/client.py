@@ -6,7 +6,7 @@ so a retry after a lost answer never applies a move twice. Failures are raised a
 :mod:`cardgame.errors` exceptions that carry the ErrorInfo reason. A backend's calls (listing,
 deleting, reissuing tokens, events, rematches) send the client's ``api_key``.
 
->>> variant_of("buck-euchre") == enums.VARIANT_BUCK_EUCHRE
+>>> variant_of("buck-euchre") == variant_of("VARIANT_BUCK_EUCHRE") == enums.VARIANT_BUCK_EUCHRE
 True
 >>> bid_notation(4), bid_notation(kind="double-nil"), bid_notation(suit="hearts"), bid_notation(kind="stay")
 ('bid 4', 'double-nil', 'name H', 'stay')
@@ -36,7 +36,7 @@ from typing import Any
 
 import grpc
 
-from cardgame import errors
+from cardgame import errors, games
 from cardgame.moves import EXCHANGE, notation_for
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
@@ -52,9 +52,9 @@ GameSummary = lc.GameSummary
 # (name, kind, external_player_id, fallback; kinds by name or value) or a SeatConfig.
 SeatSpec = str | tuple[str, str | int] | Mapping[str, Any] | pb.SeatConfig
 
-VARIANTS = {"spades": enums.VARIANT_SPADES, "spades2": enums.VARIANT_SPADES_TWO_PLAYER,
-            "buck-euchre": enums.VARIANT_BUCK_EUCHRE}
-SEAT_COUNTS = {enums.VARIANT_SPADES: 4, enums.VARIANT_SPADES_TWO_PLAYER: 2, enums.VARIANT_BUCK_EUCHRE: 4}
+# Derived from the one table of games (cardgame.games), kept for callers that read them.
+VARIANTS = {games.command_name(game): game.variant for game in games.GAMES if game.variant}
+SEAT_COUNTS = {game.variant: game.seats for game in games.GAMES if game.variant}
 KINDS = {"human": enums.PLAYER_KIND_HUMAN, "basic": enums.PLAYER_KIND_BOT_BASIC,
          "random": enums.PLAYER_KIND_BOT_RANDOM, "strong": enums.PLAYER_KIND_BOT_STRONG}
 BID_KINDS = {"tricks": pb.BID_KIND_TRICKS, "double-nil": pb.BID_KIND_DOUBLE_NIL, "order-up": pb.BID_KIND_ORDER_UP,
@@ -94,13 +94,14 @@ class CreatedGame:
 
 
 def variant_of(variant: str | int) -> int:
-    """The Variant enum value of a name ("spades", "spades2", "buck-euchre") or of an enum value."""
+    """The Variant enum value of a game's name in any spelling the client knows ("spades2",
+    "buck-euchre", "VARIANT_BUCK_EUCHRE", "Buck Euchre"; see cardgame.games) or of an enum value."""
     if isinstance(variant, int):
         return variant
-    key = variant.strip().lower().replace("_", "-")
-    if key not in VARIANTS:
+    game = games.find(variant)
+    if game is None or not game.variant:
         raise ValueError(f"unknown variant {variant!r}; choose one of {', '.join(VARIANTS)}")
-    return VARIANTS[key]
+    return game.variant
 
 
 def suit_of(suit: str | int) -> int:
@@ -209,16 +210,19 @@ def commitment(deck: str | Iterable[str], salt: str) -> str:
     return hashlib.sha256(f"{salt}:{text}".encode()).hexdigest()
 
 
-def rule_options(variant: int, options: options_pb2.RuleOptions | Mapping[str, Any] | None
+def rule_options(variant: int | str, options: options_pb2.RuleOptions | Mapping[str, Any] | None
                  ) -> options_pb2.RuleOptions | None:
-    """A RuleOptions message from a message or a dict of the variant's option fields."""
+    """A RuleOptions message from a message or a dict of the option fields of the game ``variant``
+    (a Variant value or a name, see cardgame.games)."""
     if options is None or isinstance(options, options_pb2.RuleOptions):
         return options
-    if variant == enums.VARIANT_BUCK_EUCHRE:
-        return options_pb2.RuleOptions(buck_euchre=options_pb2.BuckEuchreOptions(**options))
-    if variant in (enums.VARIANT_SPADES, enums.VARIANT_SPADES_TWO_PLAYER):
-        return options_pb2.RuleOptions(spades=options_pb2.SpadesOptions(**options))
-    raise ValueError("options of a game without a Variant value must be a RuleOptions message")
+    game = games.find(variant)
+    if game is None or not game.options:
+        raise ValueError("options of a game this client does not know must be a RuleOptions message")
+    message = options_pb2.RuleOptions()
+    part = getattr(message, game.options)
+    part.CopyFrom(type(part)(**options))
+    return message
 
 
 MAX_SCORE_PAGE = 500  # the most hands the server returns per GetScore page
@@ -316,17 +320,19 @@ class GameClient:
         ``fallback``: the bot that plays a human seat's timed-out turns, while it is away and after
         it leaves) or a SeatConfig.
 
-        ``variant`` is "spades", "spades2", "buck-euchre", a Variant value, or the registry name of
-        another game the server registers (sent as ``variant_name``). ``labels`` are the backend's
+        ``variant`` is a game's name in any spelling the client knows ("spades", "spades2",
+        "buck-euchre", "VARIANT_BUCK_EUCHRE", "Buck Euchre"; see cardgame.games), a Variant value, or
+        the name of another game the server registers (sent as ``variant_name``). ``labels`` are the backend's
         (for list_games and events); ``lifecycle`` and/or ``turn_timeout_ms``,
         ``timeouts_before_away`` and ``leave_policy`` ("bot-plays", "abandon") set turn deadlines and
         what leaving does.
         """
-        name = ""
-        if isinstance(variant, str) and variant.strip().lower().replace("_", "-") not in VARIANTS:
-            name, variant = variant.strip(), enums.VARIANT_UNSPECIFIED
-        variant = variant_of(variant)
-        request = pb.CreateGameRequest(variant=variant,  # type: ignore[arg-type]  # any int, as in seat_configs
+        known = games.find(variant)
+        name = variant.strip() if isinstance(variant, str) and known is None else ""
+        if known is not None and not known.variant:
+            name = known.name
+        number = known.variant if known is not None else variant if isinstance(variant, int) else 0
+        request = pb.CreateGameRequest(variant=number,  # type: ignore[arg-type]  # any int, as in seat_configs
                                        variant_name=name, seats=seat_configs(seats),
                                        options=rule_options(variant, options),
                                        decks=[pb.Deck(cards=list(deck)) for deck in decks],

@@ -1,7 +1,10 @@
 """Rich renderables for a game: cards with suit symbols and colours, the table, trick, scores.
 
 What every game has comes from a view's common fields; what only one game has comes from its
-``rules`` oneof (``view.spades``, ``view.spades_two_player``, ``view.buck_euchre``).
+``rules`` oneof (``view.spades``, ``view.spades_two_player``, ``view.buck_euchre``), and a hand's
+score from the common fields of HandScore and its own ``rules`` oneof (``hand.spades``,
+``hand.buck_euchre``, and ``seat.spades`` / ``seat.buck_euchre`` per seat). Games are named
+through the one table of :mod:`cardgame.games`.
 
 >>> card_text("10H").plain, card_text("AS").plain
 ('10♥', 'A♠')
@@ -23,6 +26,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from cardgame import games
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import score_pb2, view_pb2
@@ -32,8 +36,7 @@ SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 SUIT_LETTER: dict[int, str] = {enums.SUIT_CLUBS: "C", enums.SUIT_DIAMONDS: "D", enums.SUIT_HEARTS: "H",
                                enums.SUIT_SPADES: "S"}
 RED, BLACK = "bold red", "bold"
-GAME_TITLES = {"spades": "Spades", "spades2": "Two-player Spades", "buck_euchre": "Buck Euchre"}
-SPADES_RULES = ("spades", "spades_two_player")
+SPADES_RULES = ("spades", "spades_two_player")  # the GameView `rules` cases of both Spades games
 PHASE_TITLES = {enums.PHASE_DEAL: "waiting for the deal", enums.PHASE_DRAW: "the draw", enums.PHASE_BID: "bidding",
                 enums.PHASE_EXCHANGE: "Double Nil exchange", enums.PHASE_ORDER_UP: "ordering up",
                 enums.PHASE_DEALER_DISCARD: "dealer's discard", enums.PHASE_NAME_TRUMP: "naming trump",
@@ -74,9 +77,9 @@ def rules_of(view: view_pb2.GameView) -> str | None:
 
 
 def game_title(view: view_pb2.GameView) -> str:
-    """The game's display name, from its registry name ("spades2" -> "Two-player Spades")."""
-    name = view.variant_name
-    return GAME_TITLES.get(name) or name.replace("_", " ").capitalize() or "Game"
+    """The game's display name: the title its view carries, else the one cardgame.games knows for
+    its registry name ("spades2" -> "Two-player Spades")."""
+    return games.title_of(view.variant_name, view.variant_title)
 
 
 def seat_name(view: view_pb2.GameView, seat: int) -> str:
@@ -243,10 +246,11 @@ def view_panel(view: view_pb2.GameView) -> Panel:
 
 def euchre_cell(seat: score_pb2.SeatScore, total_after: int) -> Text:
     """One player's Buck Euchre hand: tricks won, points (+ penalty) and points left, M for the maker."""
-    if seat.dropped_out:
+    part = seat.buck_euchre
+    if part.dropped_out:
         return Text(f"out → {total_after}", style="dim")
-    text = Text(f"{seat.tricks_won} tk {seat.points:+d} → {total_after}", style="red" if seat.penalty else "")
-    if seat.is_maker:
+    text = Text(f"{seat.tricks_won} tk {seat.points:+d} → {total_after}", style="red" if part.penalty else "")
+    if part.is_maker:
         text.append(" M", style="bold")
     return text
 
@@ -257,8 +261,8 @@ def spades_cell(side: score_pb2.SideScore) -> Text:
     text.append(f" {side.hand_points:+d} → {side.total_after}")
     if side.nil_points:
         text.append(f" nil {side.nil_points:+d}", style="magenta")
-    if side.bag_penalty:  # points lost to sandbagging (shown negative whichever sign is sent)
-        text.append(f" bags {-abs(side.bag_penalty):+d}", style="red")
+    if side.bag_penalty:  # points lost to sandbagging: negative, like every point change
+        text.append(f" bags {side.bag_penalty:+d}", style="red")
     return text
 
 
@@ -267,25 +271,23 @@ def plain_cell(side: score_pb2.SideScore) -> Text:
     return Text(f"{side.tricks} tricks {side.hand_points:+d} → {side.total_after}")
 
 
-SPADES_RULES = ("spades", "spades_two_player")
-
-
 def score_rows(score: pb.GetScoreResponse, view: view_pb2.GameView) -> list[list[Text]]:
-    """One row of cells per completed hand, one cell per side (totals recomputed where not sent)."""
-    euchre = rules_of(view) == "buck_euchre"
-    cell = spades_cell if rules_of(view) in SPADES_RULES else plain_cell
+    """One row of cells per completed hand, one cell per side, laid out by the hand's own ``rules``
+    case (totals recomputed where not sent)."""
     running = {t.side: view.options.buck_euchre.starting_score for t in score.totals}
     rows = []
     for hand in score.hands:
+        kind = hand.WhichOneof("rules")
         sides = {side.side: side for side in hand.sides}
         row = []
         for total in score.totals:
             side = sides.get(total.side)
-            if euchre:
+            if kind == "buck_euchre":
                 seat = hand.seats[total.seats[0]]
                 running[total.side] = side.total_after if side else running[total.side] + seat.points
                 row.append(euchre_cell(seat, running[total.side]))
             else:
+                cell = spades_cell if kind == "spades" else plain_cell
                 row.append(cell(side) if side else Text("?"))
         rows.append(row)
     return rows
@@ -317,7 +319,7 @@ def winner_text(view: view_pb2.GameView, score: pb.GetScoreResponse | None = Non
     names = side_name(view, seats)
     you = view.HasField("viewer_seat") and view.viewer_seat in seats
     text = Text(f"Winner: {names} with {total} points", style="bold green" if you else "bold yellow")
-    if score is not None and score.hands and score.hands[-1].HasField("swept_by"):
+    if score is not None and score.hands and score.hands[-1].buck_euchre.HasField("swept_by"):
         text.append(" (took all five tricks)")
     text.append(" — you win!" if you else " — better luck next time.")
     return text

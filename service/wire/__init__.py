@@ -1,0 +1,59 @@
+"""Per-game wire adapters: what each game's own facts look like on the wire, by game name.
+
+``service.convert`` builds the common part of every message for any registered game, then asks
+the game's :class:`WireAdapter` (``adapter_of(name)``) for the rest: its rule options message, its
+case of the GameView and SeatView ``rules`` oneofs, and its HandScore / SeatScore ``rules`` cases.
+Each built-in game has a module here (``spades``, ``spades2``, ``buck_euchre``) exposing
+``ADAPTER``; a game registered beyond those may ``register`` one of its own, and without one it
+gets :data:`GENERIC`: its default options, and views and hand scores of the common part alone.
+
+The ``Variant`` enum, kept for compatibility, names the built-in games; :data:`VARIANTS` is the
+one place that maps it (a game registered beyond those has no value: VARIANT_UNSPECIFIED).
+"""
+
+from __future__ import annotations
+
+from cardgame.v1 import enums_pb2 as enums
+
+from . import buck_euchre, spades, spades2
+from .base import SUITS, WireAdapter, names
+
+__all__ = ["ADAPTERS", "GENERIC", "SUITS", "VARIANTS", "VARIANT_ENUM", "WireAdapter", "adapter_of", "names",
+           "register", "unregister"]
+
+ADAPTERS: dict[str, WireAdapter] = {}
+"""Every registered wire adapter by its game's registry name."""
+
+GENERIC = WireAdapter(name="")
+"""The adapter of a game without one of its own: the common part of every message."""
+
+VARIANTS: dict[enums.Variant, str] = {enums.VARIANT_SPADES: "spades", enums.VARIANT_SPADES_TWO_PLAYER: "spades2",
+                                      enums.VARIANT_BUCK_EUCHRE: "buck_euchre"}
+"""The game each ``Variant`` value names (the built-in games; the enum is kept for compatibility)."""
+
+VARIANT_ENUM: dict[str, enums.Variant] = {name: value for value, name in VARIANTS.items()}
+"""The ``Variant`` value of each built-in game, by registry name."""
+
+
+def register(adapter: WireAdapter) -> WireAdapter:
+    """Add a game's wire adapter; ValueError if a different one is registered for the game."""
+    if ADAPTERS.get(adapter.name, adapter) is not adapter:
+        raise ValueError(f"a different wire adapter is already registered for {adapter.name!r}")
+    if not adapter.name:
+        raise ValueError("a wire adapter needs its game's registry name")
+    ADAPTERS[adapter.name] = adapter
+    return adapter
+
+
+def unregister(name: str) -> None:
+    """Remove a game's wire adapter (tests that register games of their own use it)."""
+    ADAPTERS.pop(name, None)
+
+
+def adapter_of(name: str) -> WireAdapter:
+    """The wire adapter of the game of this registry name (GENERIC for a game without one)."""
+    return ADAPTERS.get(name, GENERIC)
+
+
+for _adapter in (spades.ADAPTER, spades2.ADAPTER, buck_euchre.ADAPTER):
+    register(_adapter)

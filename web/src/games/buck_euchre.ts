@@ -1,0 +1,118 @@
+// Buck Euchre: four players each for themselves; the turn-up, ordering up or naming trump, the
+// dealer's discard, dropping out, and scores counting down to 0.
+import { ActionKind, type HandScore, Phase } from "@cardgame/client/web";
+
+import { SUIT_SYMBOLS, type SuitLetter, cardFace, cardList, suitLetter } from "../cards.js";
+import { type Child, h } from "../dom.js";
+import { plural } from "../text.js";
+import type { GameRenderer, HandDetails, SeatNamer } from "./renderer.js";
+
+/** The score table's words for a Buck Euchre hand: trump, maker and sweep; each player's part. */
+function handDetails(hand: HandScore, name: SeatNamer): HandDetails {
+  const letter = suitLetter(hand.trump);
+  const trump = letter ? SUIT_SYMBOLS[letter] : hand.noTrump ? "no trump" : "";
+  const maker = hand.maker !== undefined ? ` by ${name(hand.maker)}` : "";
+  const swept = hand.sweptBy !== undefined ? `, swept by ${name(hand.sweptBy)}` : "";
+  return {
+    note: `${trump}${maker}${swept}`,
+    sides: hand.sides.map((side) => {
+      const seat = hand.seats.find((s) => side.seats.includes(s.seat));
+      if (!seat) return "";
+      if (seat.droppedOut) return "dropped out";
+      const parts = [plural(seat.tricksWon, "trick")];
+      if (seat.isMaker) parts.push("maker");
+      if (seat.penalty) parts.push(`penalty +${seat.penalty}`);
+      return parts.join(" · ");
+    }),
+  };
+}
+
+const CALLS: Record<string, string> = { pass: "Passed", "order-up": "Ordered up", stay: "Stays in", drop: "Dropped out" };
+
+export const buckEuchre: GameRenderer = {
+  name: "buck_euchre",
+  title: "Buck Euchre",
+  lobby: {
+    blurb: "Four players, each for themselves, 24 cards; first to count down to 0 wins.",
+    seatNames: ["South", "West", "North", "East"],
+    options: [{ key: "starting-score", label: "Starting score (1–100)", min: 1, max: 100, value: 25 }],
+    ruleOptions: (values) => ({ variant: { case: "buckEuchre", value: { startingScore: values["starting-score"] } } }),
+  },
+  phases: {
+    [Phase.ORDER_UP]: "Order up or pass",
+    [Phase.DEALER_DISCARD]: "The dealer discards",
+    [Phase.NAME_TRUMP]: "Name trump or pass",
+    [Phase.DROP_OUT]: "Stay in or drop out",
+  },
+  reasons: {
+    SUIT_TURNED_DOWN: "That suit was turned down: name another one.",
+    MAKER_CANNOT_DROP: "The maker cannot drop out.",
+    CANNOT_DROP_ON_CLUBS: "Nobody may drop out when clubs are turned up.",
+  },
+  dealer: { badge: "dealer", title: "Dealer" },
+  exchange: { button: "Discard", prompt: "discard" },
+  actionLabel(action) {
+    switch (action.kind) {
+      case ActionKind.DEAL:
+        return "Deal";
+      case ActionKind.ORDER_UP:
+        return "Order up";
+      case ActionKind.PASS:
+        return "Pass";
+      case ActionKind.NAME_SUIT: {
+        const letter = suitLetter(action.suit);
+        return letter ? `Name ${SUIT_SYMBOLS[letter]}` : "Name a suit";
+      }
+      case ActionKind.STAY_IN:
+        return "Stay in";
+      case ActionKind.DROP_OUT:
+        return "Drop out";
+      default:
+        return action.notation;
+    }
+  },
+  callText(call) {
+    const [word, arg] = call.split(" ");
+    if (word === "name") return `Named ${SUIT_SYMBOLS[arg as SuitLetter] ?? arg}`;
+    return CALLS[call] ?? call;
+  },
+  prompt(view) {
+    switch (view.phase) {
+      case Phase.ORDER_UP:
+        return "Order up the turn-up, or pass.";
+      case Phase.NAME_TRUMP:
+        return "Name trump, or pass.";
+      case Phase.DROP_OUT:
+        return "Stay in, or drop out of this hand.";
+      default:
+        return undefined;
+    }
+  },
+  seatBadges(seat, view) {
+    return [
+      seat.rules.case === "buckEuchre" && seat.rules.value.droppedOut ? h("span", { class: "badge" }, "out") : null,
+      view.rules.case === "buckEuchre" && view.rules.value.maker === seat.seat
+        ? h("span", { class: "badge alert" }, "maker") : null,
+    ];
+  },
+  facts(view, name) {
+    if (view.rules.case !== "buckEuchre") return [];
+    const { turnUp, turnUpTurnedDown, trump, noTrump, maker, dealerDiscard } = view.rules.value;
+    const facts: Child[] = [];
+    if (turnUp) {
+      facts.push(h("div", { class: `turn-up${turnUpTurnedDown ? " turned-down" : ""}`, "data-role": "turn-up", "data-card": turnUp },
+        h("span", { class: "label" }, turnUpTurnedDown ? "Turned down" : "Turn-up"), cardFace(turnUp)));
+    }
+    if (dealerDiscard) facts.push(cardList("Your discard", [dealerDiscard], "dealer-discard")); // the dealer's view alone
+    const letter = suitLetter(trump);
+    if (letter) {
+      facts.push(h("div", { class: "trump", "data-role": "trump", "data-suit": letter },
+        `Trump ${SUIT_SYMBOLS[letter]}`, maker !== undefined ? ` · made by ${name(maker)}` : ""));
+    } else if (noTrump) {
+      facts.push(h("div", { class: "trump", "data-role": "trump", "data-suit": "none" }, "No trump"));
+    }
+    return facts;
+  },
+  totalNote: () => "",
+  handDetails,
+};

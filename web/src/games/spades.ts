@@ -1,0 +1,42 @@
+// Spades for four players in two partnerships: bids, Nil and Double Nil with the partners'
+// exchange, spades broken, bags.
+import type { GameRenderer } from "./renderer.js";
+import {
+  SPADES_OPTIONS,
+  SPADES_PHASES,
+  SPADES_REASONS,
+  exchangeCards,
+  spadesActionLabel,
+  spadesBidPrompt,
+  spadesBroken,
+  spadesCallText,
+  spadesHandDetails,
+  spadesSeatBadges,
+  spadesTotalNote,
+} from "./spades_shared.js";
+
+export const spades: GameRenderer = {
+  name: "spades",
+  title: "Spades",
+  lobby: {
+    blurb: "Four players in two partnerships (you and North); bid, make your tricks, mind the bags.",
+    seatNames: ["South", "West", "North", "East"],
+    ...SPADES_OPTIONS,
+  },
+  phases: SPADES_PHASES,
+  reasons: SPADES_REASONS,
+  dealer: { badge: "dealer", title: "Dealer" },
+  exchange: { button: "Give to partner", prompt: "give to your partner" },
+  actionLabel: spadesActionLabel,
+  callText: spadesCallText,
+  prompt: spadesBidPrompt,
+  seatBadges: spadesSeatBadges,
+  facts(view) {
+    if (view.rules.case !== "spades") return [];
+    const { spadesBroken: broken, exchangeGiven, exchangeReceived } = view.rules.value;
+    return [spadesBroken(view, broken),
+      ...exchangeCards({ given: "Given", received: "Received" }, exchangeGiven, exchangeReceived)];
+  },
+  totalNote: spadesTotalNote,
+  handDetails: spadesHandDetails,
+};
