@@ -111,6 +111,7 @@ lint: install $(NPM_DONE)
 	$(BUF) lint
 	$(BUF) format --diff --exit-code
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy
 
 clean:

@@ -25,8 +25,8 @@ from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from cardgame.v1 import lifecycle_pb2 as lc
-from service import apikeys
-from service.launcher import ServerProcess
+from service.rpc import apikeys
+from testkit.launcher import ServerProcess
 
 INDEXED = int(os.environ.get("BENCH_INDEXED_GAMES", "10000"))
 DEADLINES = int(os.environ.get("BENCH_DEADLINES", "1000"))

@@ -19,7 +19,7 @@ from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from cardgame.v1 import options_pb2
-from service.launcher import ServerProcess
+from testkit.launcher import ServerProcess
 
 HANDS = 10
 

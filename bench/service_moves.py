@@ -24,13 +24,13 @@ import uuid
 import grpc
 
 import engine
+from bench.noop import METHOD as NOOP_METHOD
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from engine import Phase
 from engine.core.cards import deck_text
-from service.launcher import ServerProcess
-from service.noop import METHOD as NOOP_METHOD
+from testkit.launcher import ServerProcess
 
 GAMES = 64
 DECKS = 20
@@ -185,7 +185,8 @@ def main() -> None:
     redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
     prefix = f"cardgame-bench-{uuid.uuid4().hex[:12]}"
     try:
-        with ServerProcess("--bench-noop", "--allow-prearranged-decks", redis_url=redis_url, prefix=prefix) as server:
+        with ServerProcess("--handler-module", "bench.noop", "--allow-prearranged-decks", redis_url=redis_url,
+                           prefix=prefix) as server:
             figures = asyncio.run(measure(server.address))
         figures.update(workers_figures(redis_url, prefix))
     finally:

@@ -39,7 +39,7 @@ from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from engine import Phase
 from engine.core.actions import action_name
 from engine.core.cards import card_name, deck_text
-from service.launcher import ServerProcess
+from testkit.launcher import ServerProcess
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from redis_server import PrivateRedis  # noqa: E402

@@ -21,7 +21,7 @@ import grpc
 from bench.service_moves import _delete_keys
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
-from service.launcher import ServerProcess
+from testkit.launcher import ServerProcess
 
 WATCHERS = int(os.environ.get("BENCH_WATCHERS", "2000"))
 CONNECTIONS = 100

@@ -1,7 +1,7 @@
 """`python -m service`: the entry point of `make run` and of the Docker image."""
 
-from service.config import parse
-from service.server import run
+from service.ops.config import parse
+from service.ops.server import run
 
 if __name__ == "__main__":
     run(parse())

@@ -175,7 +175,7 @@ def module_prefix(redis_run_prefix: str, request: pytest.FixtureRequest) -> str:
 @pytest.fixture(scope="module")
 def server(redis_url: str, module_prefix: str):
     """One server process on Redis for the module, with prearranged decks and seeds allowed."""
-    from service.launcher import ServerProcess
+    from testkit.launcher import ServerProcess
 
     with ServerProcess(*SERVER_TEST_FLAGS, redis_url=redis_url, prefix=module_prefix) as proc:
         yield proc

@@ -11,7 +11,8 @@ import pytest
 import bots
 import engine
 from bots.search import Budget, SearchBot
-from service import bot_turns, config
+from service.ops import config
+from service.table import bot_turns
 from tests.engine.engine_helpers import GAMES
 
 

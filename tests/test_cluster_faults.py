@@ -17,7 +17,7 @@ from redis_server import PrivateRedisCluster
 from cardgame.moves import notation_for
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
-from service.launcher import ServerProcess
+from testkit.launcher import ServerProcess
 
 PREFIX = "faults"
 BOTS = 3  # PLAYER_KIND_BOT_BASIC

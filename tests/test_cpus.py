@@ -1,4 +1,4 @@
-"""service.cpus against fake cgroup trees (v2 and v1) in temporary directories, and its use by config."""
+"""service.ops.cpus against fake cgroup trees (v2 and v1) in temporary directories, and its use by config."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from service import config, cpus
+from service.ops import config, cpus
 
 
 @pytest.fixture

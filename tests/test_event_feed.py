@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import asyncio
 
-from service.event_feed import EventFeed
-from service.store import StoreUnavailable
-from service.store_memory import MemoryStore
+from service.store.event_feed import EventFeed
+from service.store.memory import MemoryStore
+from service.store.port import StoreUnavailable
 
 
 class _Counting(MemoryStore):

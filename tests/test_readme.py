@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from service import config
-from service.launcher import ServerProcess
+from service.ops import config
+from testkit.launcher import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()

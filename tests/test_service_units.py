@@ -15,10 +15,12 @@ import engine
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from engine.games import BUILTIN
-from service import apikeys, auth, config, convert
 from service.errors import InvalidArgument, PermissionDenied, Unauthenticated
-from service.games import SPECTATORS_ANYONE, SPECTATORS_NONE, SPECTATORS_TOKEN, GameRecord, Seat
-from service.launcher import ServerProcess
+from service.ops import config
+from service.rpc import apikeys, checks, convert
+from service.table import tokens as auth
+from service.table.record import SPECTATORS_ANYONE, SPECTATORS_NONE, SPECTATORS_TOKEN, GameRecord, Seat
+from testkit.launcher import ServerProcess
 
 
 def _record(seed: int | None) -> GameRecord:
@@ -182,11 +184,11 @@ def test_the_server_warns_at_start_of_a_secret_on_its_command_line():
 
 
 def test_bearer_header_parsing():
-    assert auth.bearer_token([("authorization", "Bearer abc")]) == "abc"
-    assert auth.bearer_token([("user-agent", "x")]) is None
+    assert checks.bearer_token([("authorization", "Bearer abc")]) == "abc"
+    assert checks.bearer_token([("user-agent", "x")]) is None
     for bad in ("Basic abc", "Bearer ", "abc"):
         with pytest.raises(Unauthenticated):
-            auth.bearer_token([("authorization", bad)])
+            checks.bearer_token([("authorization", bad)])
 
 
 def test_request_conversion_rejects_malformed_input():

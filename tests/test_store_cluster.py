@@ -9,8 +9,8 @@ import grpc
 import pytest
 from redis_server import PrivateRedisCluster
 
-from service.store import SHARDS, Commit, shard_of
-from service.store_redis import RedisStore
+from service.store.port import SHARDS, Commit, shard_of
+from service.store.redis.store import RedisStore
 
 
 @pytest.fixture(scope="module")
@@ -134,7 +134,7 @@ async def test_the_game_lifecycle_works_across_slots(cluster):
 def test_the_service_plays_a_game_on_the_cluster(cluster):
     from cardgame.v1 import game_service_pb2 as pb
     from cardgame.v1 import game_service_pb2_grpc as pb_grpc
-    from service.launcher import ServerProcess
+    from testkit.launcher import ServerProcess
     from tests.service.players import create, play_to_end, tokens_of
 
     with ServerProcess("--redis-cluster", redis_url=cluster.url, prefix="cluster-svc") as server:

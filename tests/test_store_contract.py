@@ -16,7 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.store import (
+from service.store.backends import open_store
+from service.store.memory import MemoryStore
+from service.store.port import (
     MAX_OUTBOX,
     SHARDS,
     Commit,
@@ -25,11 +27,9 @@ from service.store import (
     Loaded,
     Store,
     StoreUnavailable,
-    open_store,
     shard_of,
 )
-from service.store_memory import MemoryStore
-from service.store_redis import RedisStore
+from service.store.redis.store import RedisStore
 
 TTLS = {"idle_ttl_s": 1000, "finished_ttl_s": 100, "request_ttl_s": 500, "max_requests": 10}
 WAIT_S = 5.0

@@ -7,11 +7,12 @@ import asyncio
 import pytest
 
 import engine
-from service import auth, gamelog
 from service.errors import Aborted, IllegalMove, InvalidArgument, PermissionDenied, Unauthenticated
-from service.games import AWAY, LEFT, GameRecord, Lifecycle, Seat
-from service.store_memory import MemoryStore
-from service.table import Back, Leave, Move, Reissue, Table, Timeout
+from service.store.memory import MemoryStore
+from service.table import gamelog
+from service.table import tokens as auth
+from service.table.record import AWAY, LEFT, GameRecord, Lifecycle, Seat
+from service.table.table import Back, Leave, Move, Reissue, Table, Timeout
 
 GAME = "0123456789abcdef01234567"
 

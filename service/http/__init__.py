@@ -6,31 +6,8 @@ a context that turns its aborts into Connect / gRPC-Web errors with the same cod
 details. ``service.http.app`` adds CORS and the web table's static files; ``service.http.server``
 runs it all on uvicorn inside the gRPC server's event loop.
 
-The HTTP modules load only when an HTTP port is configured.
+The HTTP modules load only when an HTTP port is configured (``service.ops.server``).
+
+May import: ``service.rpc`` and the wings below it; the TLS settings it is handed come from
+``service.ops.tls`` (named for type checking only).
 """
-
-from __future__ import annotations
-
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from service.config import Config
-    from service.http.server import HttpServer
-    from service.servicer import GameServicer
-
-
-async def serve_http(servicer: GameServicer, config: Config) -> HttpServer | None:
-    """Start serving ``servicer`` over HTTP on ``config.http_port``; None when no HTTP port is set."""
-    if config.http_port is None:
-        return None
-    from service.http.app import build_app
-    from service.http.server import HttpServer
-    from service.tls import server_tls
-
-    app = build_app(servicer, cors_origins=config.cors_origins, web_root=config.web_root,
-                    max_concurrent_calls=config.max_concurrent_rpcs)
-    tls = server_tls(config.tls_cert, config.tls_key, config.tls_client_ca)
-    server = HttpServer(app, config.host, config.http_port, config.grace_s, tls,
-                        header_timeout_s=config.http_header_timeout_s, idle_timeout_s=config.http_idle_timeout_s)
-    await server.start()
-    return server

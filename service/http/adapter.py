@@ -38,7 +38,7 @@ from google.rpc import status_pb2
 from protobuf.wkt import Any as AnyDetail
 
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
-from service.handlers import SERVICE, Undecodable
+from service.rpc.handlers import SERVICE, Undecodable
 
 STATUS_DETAILS_KEY = "grpc-status-details-bin"
 

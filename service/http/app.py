@@ -32,8 +32,8 @@ from starlette.responses import PlainTextResponse
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from service.handlers import SERVICE
 from service.http.adapter import BinaryCodec, JsonCodec, game_service_endpoints
+from service.rpc.handlers import SERVICE
 
 SERVICE_PATH = f"/{SERVICE.full_name}"
 MAX_MESSAGE_BYTES = 1 << 20  # the gRPC port's bound on a request

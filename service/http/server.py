@@ -28,15 +28,17 @@ import socket
 import ssl
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import h11
 import uvicorn
 from starlette.types import ASGIApp
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from service import logs
-from service.tls import ServerTls
+from service.telemetry import logs
+
+if TYPE_CHECKING:
+    from service.ops.tls import ServerTls
 
 log = logging.getLogger("cardgame.http")
 

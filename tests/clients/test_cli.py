@@ -13,7 +13,7 @@ import pytest
 from cardgame.cli import build_menu, parse_command
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import view_pb2
-from service.launcher import free_port
+from testkit.launcher import free_port
 
 SCRIPT = Path(sys.executable).with_name("cardgame")
 COMMAND = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "cardgame.cli"]

@@ -14,7 +14,7 @@ from cardgame import cli, client, games, render
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import view_pb2
 from engine.games import BUILTIN
-from service import wire
+from service.rpc import wire
 
 
 @pytest.mark.parametrize("game", BUILTIN, ids=lambda game: game.name)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from service.launcher import ServerProcess
+from testkit.launcher import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 WHEELHOUSE = ROOT / ".venv" / "wheelhouse"

@@ -15,7 +15,7 @@ from cardgame import errors
 from cardgame.client import CreatedGame, GameClient
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
-from service.launcher import ServerProcess, free_port
+from testkit.launcher import ServerProcess, free_port
 from tests.clients.lost import LostAnswer
 from tests.conftest import SERVER_TEST_FLAGS
 

@@ -17,8 +17,8 @@ from cardgame.client import CreatedGame, GameClient, GameView, commitment
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import lifecycle_pb2 as lc
-from service import apikeys
-from service.launcher import ServerProcess, free_port
+from service.rpc import apikeys
+from testkit.launcher import ServerProcess, free_port
 from tests.clients.lost import LostAnswer
 from tests.conftest import SERVER_TEST_FLAGS
 

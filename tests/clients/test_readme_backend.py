@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from service import apikeys
-from service.launcher import ServerProcess
+from service.rpc import apikeys
+from testkit.launcher import ServerProcess
 from tests.conftest import SERVER_TEST_FLAGS
 
 ROOT = Path(__file__).resolve().parents[2]

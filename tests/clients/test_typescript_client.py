@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from service import apikeys
-from service.launcher import ServerProcess, free_port
+from service.rpc import apikeys
+from testkit.launcher import ServerProcess, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 TS = ROOT / "clients" / "typescript"

@@ -10,7 +10,7 @@ import grpc
 import pytest
 
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
-from service.launcher import ServerProcess
+from testkit.launcher import ServerProcess
 
 HERE = str(Path(__file__).resolve().parent)
 if HERE not in sys.path:

@@ -15,7 +15,7 @@ from test_moves_and_errors import reason_of
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
-from service.launcher import ServerProcess
+from testkit.launcher import ServerProcess
 from tests.conftest import SERVER_TEST_FLAGS
 
 BASIC = enums.PLAYER_KIND_BOT_BASIC

@@ -19,8 +19,8 @@ from players import auth, create, tokens_of
 
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
-from service import apikeys
-from service.launcher import TEST_TOKEN_SECRET, ServerProcess
+from service.rpc import apikeys
+from testkit.launcher import TEST_TOKEN_SECRET, ServerProcess
 from tests.conftest import SERVER_TEST_FLAGS
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -13,8 +13,8 @@ from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from cardgame.v1 import lifecycle_pb2 as lc
-from service import apikeys
-from service.launcher import ServerProcess
+from service.rpc import apikeys
+from testkit.launcher import ServerProcess
 from tests.conftest import SERVER_TEST_FLAGS
 
 KEY, ENTRY = apikeys.new_key("feed")

@@ -29,8 +29,8 @@ from players import auth, create, play_to_end, tokens_of
 
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
-from service.handlers import SERVICE
-from service.launcher import ServerProcess, free_port
+from service.rpc.handlers import SERVICE
+from testkit.launcher import ServerProcess, free_port
 from tests.conftest import SERVER_TEST_FLAGS
 
 MESSAGES = 21_000

@@ -12,7 +12,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from service.launcher import ROOT, ServerProcess, free_port
+from testkit.launcher import ROOT, ServerProcess, free_port
 
 TIMEOUT_S = 30
 

@@ -15,7 +15,7 @@ from cardgame.moves import notation_for
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import options_pb2
-from service import apikeys
+from service.rpc import apikeys
 from tests.service.conftest import instances, stubs_of
 
 KEY, ENTRY = apikeys.new_key("history-pages")

@@ -21,7 +21,7 @@ from google.protobuf import json_format
 
 from cardgame.moves import notation_for
 from cardgame.v1 import view_pb2
-from service.launcher import ServerProcess, free_port
+from testkit.launcher import ServerProcess, free_port
 from tests.conftest import SERVER_TEST_FLAGS
 
 SERVICE = "/cardgame.v1.GameService"

@@ -27,8 +27,8 @@ from google.rpc import error_details_pb2, status_pb2
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
-from service.apikeys import key_hash
-from service.launcher import ServerProcess, free_port
+from service.rpc.apikeys import key_hash
+from testkit.launcher import ServerProcess, free_port
 from tests.conftest import SERVER_TEST_FLAGS
 
 SERVICE = "/cardgame.v1.GameService"

@@ -20,8 +20,8 @@ from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import lifecycle_pb2 as lc
 from cardgame.v1 import options_pb2
-from service import apikeys, convert
-from service.table import MAX_BOT_ACTIONS
+from service.rpc import apikeys, convert
+from service.table.table import MAX_BOT_ACTIONS
 from tests.service.conftest import instances, stubs_of
 
 KEY, ENTRY = apikeys.new_key("lobby")

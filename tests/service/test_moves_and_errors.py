@@ -240,7 +240,7 @@ UNDECODABLE = [b"\xff\xff\xff", b"\x0a\x05\xff\xfe\xfd\xfc\xfb", b"\x0a\x10abc",
 
 
 def test_undecodable_bodies_answer_invalid_argument_on_every_method_without_a_traceback(server):
-    from service.handlers import SERVICE
+    from service.rpc.handlers import SERVICE
 
     with grpc.insecure_channel(server.address) as channel:
         for method in SERVICE.methods:

@@ -30,7 +30,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
-from service.launcher import ServerProcess, free_port
+from testkit.launcher import ServerProcess, free_port
 
 GAME_SERVICE = "cardgame.v1.GameService"
 WAIT_S = 20.0

@@ -18,7 +18,7 @@ from redis_server import PrivateRedis
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
-from service.launcher import ServerProcess
+from testkit.launcher import ServerProcess
 
 
 def test_health_and_reflection(server):
@@ -207,9 +207,9 @@ def test_worker_processes_share_one_port(redis_url, redis_prefix):
 
 def test_watch_past_events_without_a_game_state_sends_the_current_view():
     """The benchmark's no-op RPC writes events with no state: watchers fall back to the current view."""
-    from service.noop import METHOD
+    from bench.noop import METHOD
 
-    with ServerProcess("--bench-noop") as proc, grpc.insecure_channel(proc.address) as channel:
+    with ServerProcess("--handler-module", "bench.noop") as proc, grpc.insecure_channel(proc.address) as channel:
         stub = pb_grpc.GameServiceStub(channel)
         created = create(stub, "spades", first_dealer=0)
         assert channel.unary_unary(METHOD)(created.game_id.encode()) == b"2"

@@ -24,8 +24,8 @@ from players import code_of
 
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
-from service.launcher import ROOT, TEST_TOKEN_SECRET, ServerProcess, free_port
-from service.tls import ClientTls
+from service.ops.tls import ClientTls
+from testkit.launcher import ROOT, TEST_TOKEN_SECRET, ServerProcess, free_port
 
 TIMEOUT_S = 30
 MISSING = pb.GetGameRequest(game_id="0" * 24)  # any call that reaches the servicer answers NOT_FOUND
@@ -126,7 +126,7 @@ def _http_port(server: ServerProcess) -> int:
 
 def _call(server: ServerProcess, tls: ClientTls | None) -> grpc.StatusCode:
     """The status of one GameService call to the server over a new channel (TLS as ``tls`` says)."""
-    from service.tls import channel
+    from service.ops.tls import channel
 
     with channel(server.address, tls) as chan:
         return code_of(pb_grpc.GameServiceStub(chan).GetGame, MISSING, timeout=5)

@@ -163,7 +163,7 @@ def test_watch_from_a_future_version_is_invalid(stub):
 
 
 def test_watch_streams_per_connection_are_bounded(redis_url, module_prefix):
-    from service.launcher import ServerProcess
+    from testkit.launcher import ServerProcess
 
     with ServerProcess("--max-watches-per-connection", "2", redis_url=redis_url,
                        prefix=f"{module_prefix}-watches") as proc:

@@ -20,8 +20,8 @@ from cardgame.v1 import options_pb2, score_pb2
 from engine import DEAL, DOUBLE_NIL, ORDER_UP, PASS, Phase, bid
 from engine.core.cards import parse_card
 from engine.games import BUILTIN
-from service import convert, lifecycle, wire
 from service.errors import InvalidArgument
+from service.rpc import convert, lifecycle_messages, wire
 
 NAMES_KINDS = ["A", "B", "C", "D"], [enums.PLAYER_KIND_HUMAN] * 4
 
@@ -162,7 +162,7 @@ def test_a_hand_end_event_stored_with_a_positive_bag_penalty_shows_it_negative()
         side["bag_penalty"] = abs(side["bag_penalty"])       # an event written before the sign change
     body = {"k": "hand_end", "g": "g1", "v": 9, "t": 0, "labels": {}, "hand": stored, "variant": "spades",
             "sides": [[0, 2], [1, 3]]}
-    event = lifecycle.event_message("1-0", b"1 " + orjson.dumps(body))
+    event = lifecycle_messages.event_message("1-0", b"1 " + orjson.dumps(body))
     assert event.hand.WhichOneof("rules") == "spades"
     assert [s.bag_penalty for s in event.hand.sides] == [s.bag_penalty for s in state.records[-1].sides]
     assert min(s.bag_penalty for s in event.hand.sides) == -100

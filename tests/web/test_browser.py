@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from service.launcher import ServerProcess, free_port
+from testkit.launcher import ServerProcess, free_port
 from tests.conftest import SERVER_TEST_FLAGS
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -39,7 +39,7 @@ import hashlib
 import re
 from collections.abc import AsyncGenerator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 DEFAULT_IDLE_TTL_S = 7 * 86400
 DEFAULT_FINISHED_TTL_S = 86400
@@ -475,14 +475,3 @@ class Watcher:
             return None
         self._taken = self._latest
         return self._taken
-
-
-def open_store(redis_url: str | None = None, *, cluster: bool = False, **options: Any) -> Store:
-    """Return a RedisStore for redis_url (a Redis Cluster when ``cluster``), else a MemoryStore."""
-    if redis_url:
-        from service.store_redis import RedisStore
-
-        return RedisStore(redis_url, cluster=cluster, **options)
-    from service.store_memory import MemoryStore
-
-    return MemoryStore(**options)

@@ -12,27 +12,33 @@ import secrets
 import signal
 import sys
 from collections.abc import Iterator
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 
 from cardgame.v1 import game_service_pb2
-from service import bot_turns, logs, metrics, reflection, tracing
-from service.apikeys import ApiKeys
-from service.config import Config, warn_about_secret_flags
-from service.handlers import add_game_service
-from service.health import follow_store
-from service.http import serve_http
-from service.metered_store import metered
-from service.noop import noop_handler
-from service.servicer import GameServicer, Settings
-from service.store import Store, StoreUnavailable, open_store
-from service.sweeper import Sweeper
-from service.tls import server_tls
-from service.watching import StreamLimits
-from service.workers import check_port_free, stop_with_parent, supervise
+from service.ops.config import Config, warn_about_secret_flags
+from service.ops.cpus import available_cpus
+from service.ops.tls import server_tls
+from service.ops.workers import check_port_free, stop_with_parent, supervise
+from service.rpc import reflection
+from service.rpc.apikeys import ApiKeys
+from service.rpc.handlers import add_game_service
+from service.rpc.health import follow_store
+from service.rpc.servicer import GameServicer, Settings
+from service.rpc.watching import StreamLimits
+from service.store import Store, StoreUnavailable
+from service.store.backends import open_store
+from service.store.metered import metered
+from service.table import bot_turns
+from service.table.sweeper import Sweeper
+from service.telemetry import logs, metrics, tracing
+
+if TYPE_CHECKING:
+    from service.http.server import HttpServer
 
 log = logging.getLogger("cardgame.server")
 SERVICE_NAME = game_service_pb2.DESCRIPTOR.services_by_name["GameService"].full_name
@@ -77,13 +83,13 @@ async def serve(config: Config, stop: asyncio.Event | None = None) -> None:
         ("grpc.keepalive_time_ms", 30_000),
         ("grpc.keepalive_timeout_ms", 10_000),
     ])
-    bot_turns.configure(config.strong_bot_ms / 1000 if config.strong_bot_ms else None)
+    bot_turns.configure(config.strong_bot_ms / 1000 if config.strong_bot_ms else None, available_cpus())
     servicer = GameServicer(store, _settings(config))
     add_game_service(servicer, server)
     health = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
-    if config.bench_noop:
-        server.add_generic_rpc_handlers((noop_handler(store),))
+    for name in config.handler_modules:
+        server.add_generic_rpc_handlers((load_module(name, "handler").handlers(store),))
     reflection.enable((SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name), server)
     address = f"{config.host}:{config.port}"
     port = server.add_secure_port(address, tls.credentials()) if tls else server.add_insecure_port(address)
@@ -183,13 +189,35 @@ def _store_options(config: Config) -> dict[str, Any]:
     return options
 
 
+async def serve_http(servicer: GameServicer, config: Config) -> HttpServer | None:
+    """Start serving ``servicer`` over HTTP on ``config.http_port`` (Connect, gRPC-Web, the web
+    table); None when no HTTP port is set. The HTTP modules load only then."""
+    if config.http_port is None:
+        return None
+    from service.http.app import build_app
+    from service.http.server import HttpServer
+
+    app = build_app(servicer, cors_origins=config.cors_origins, web_root=config.web_root,
+                    max_concurrent_calls=config.max_concurrent_rpcs)
+    tls = server_tls(config.tls_cert, config.tls_key, config.tls_client_ca)
+    server = HttpServer(app, config.host, config.http_port, config.grace_s, tls,
+                        header_timeout_s=config.http_header_timeout_s, idle_timeout_s=config.http_idle_timeout_s)
+    await server.start()
+    return server
+
+
+def load_module(name: str, what: str) -> ModuleType:
+    """Import a module named in the configuration; exit with a clear message if it fails."""
+    try:
+        return importlib.import_module(name)
+    except Exception as exc:
+        sys.exit(f"cannot load {what} module {name!r}: {type(exc).__name__}: {exc}")
+
+
 def load_game_modules(names: tuple[str, ...]) -> None:
     """Import each module that registers games of its own; exit with a clear message if one fails."""
     for name in names:
-        try:
-            importlib.import_module(name)
-        except Exception as exc:
-            sys.exit(f"cannot load game module {name!r}: {type(exc).__name__}: {exc}")
+        load_module(name, "game")
 
 
 def run_worker(config: Config, parent_pid: int) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from grpc_health.v1 import health_pb2
 from grpc_health.v1._async import HealthServicer
 
-from service.store import Store, StoreUnavailable
+from service.store.port import Store, StoreUnavailable
 
 log = logging.getLogger("cardgame.health")
 

@@ -15,7 +15,7 @@ from typing import IO
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from service.tls import ClientTls, channel
+from service.ops.tls import ClientTls, channel
 
 ROOT = Path(__file__).resolve().parents[1]
 TEST_TOKEN_SECRET = "launcher-token-secret-for-tests-and-benchmarks-only"

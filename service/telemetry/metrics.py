@@ -35,10 +35,11 @@ from collections.abc import Iterator
 from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, Histogram, start_http_server
 from prometheus_client import multiprocess as _multiprocess
 
-from service.handlers import SERVICE
+from cardgame.v1 import game_service_pb2
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
-STREAMING = frozenset(m.name for m in SERVICE.methods if m.server_streaming)
+STREAMING = frozenset(m.name for m in game_service_pb2.DESCRIPTOR.services_by_name["GameService"].methods
+                      if m.server_streaming)
 
 _LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 _STORE_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)

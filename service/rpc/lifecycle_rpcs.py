@@ -13,12 +13,13 @@ from typing import Any
 
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
-from service import auth, checks, lifecycle, table
 from service.errors import FailedPrecondition, InvalidArgument, NotFound, PermissionDenied
-from service.event_feed import EventFeed
-from service.games import LEFT, GameRecord, UnsupportedRecord
-from service.store import Store
-from service.table import Table, now_ms
+from service.rpc import checks, lifecycle_messages
+from service.store.event_feed import EventFeed
+from service.store.port import Store
+from service.table import lifecycle, table, tokens
+from service.table.record import LEFT, GameRecord, UnsupportedRecord
+from service.table.table import Table, now_ms
 
 log = logging.getLogger("cardgame.requests")
 
@@ -78,16 +79,16 @@ class LifecycleRpcs:
         call.seat = request.seat
         request_id = checks.request_id(request.request_id) or ""
         purpose = f"reissue:{request_id}"
-        token = (auth.derived_token(self.settings.token_secret, game_id, request.seat, purpose)
-                 if request_id else auth.random_token())
-        done = await self.table.transact(game_id, table.Reissue(request.seat, auth.token_hash(game_id, token)),
+        token = (tokens.derived_token(self.settings.token_secret, game_id, request.seat, purpose)
+                 if request_id else tokens.random_token())
+        done = await self.table.transact(game_id, table.Reissue(request.seat, tokens.token_hash(game_id, token)),
                                          request_id or None, checks.fingerprint("ReissueSeatToken", request),
                                          method="ReissueSeatToken")
         assert done is not None
         given: str | None = token
         if done.retried:   # a retry's token was derived by the first call, maybe under an earlier secret
             seat = done.record.seats[request.seat]
-            given = auth.recovered_token(self.settings.token_secrets, game_id, request.seat, seat.token_hash, purpose)
+            given = tokens.recovered_token(self.settings.token_secrets, game_id, request.seat, seat.token_hash, purpose)
             if given is None and seat.reissues > 1:
                 raise FailedPrecondition("the seat was given a newer token since (ReissueSeatToken)", "TOKEN_REISSUED")
             if given is None:
@@ -100,7 +101,7 @@ class LifecycleRpcs:
         """The caller's seat leaves: its fallback bot plays on, or the game ends as abandoned."""
         call.game_id = game_id = checks.game_id(request.game_id)
         request_id = checks.request_id(request.request_id)
-        token = auth.bearer_token(context.invocation_metadata())
+        token = checks.bearer_token(context.invocation_metadata())
         if token is None:
             raise PermissionDenied("LeaveGame needs the leaving seat's token")
         done = await self.table.transact(game_id, table.Leave(token), request_id,
@@ -147,8 +148,8 @@ class LifecycleRpcs:
                     continue
                 if game is None or record is None or record.owner != caller:
                     gone.append(game_id)
-                elif not request.status or lifecycle.status(record) == request.status:
-                    response.games.append(lifecycle.summary(record, game.version))
+                elif not request.status or lifecycle_messages.status(record) == request.status:
+                    response.games.append(lifecycle_messages.summary(record, game.version))
             if gone:
                 await self.store.prune_index(owner, gone)
             if cursor is None or len(response.games) >= size:
@@ -176,7 +177,7 @@ class LifecycleRpcs:
         raw = [entry for _, entry in await self.store.log_after(game_id, 0, until=until)]
         if len(raw) != until:
             raise NotFound(f"game {game_id!r} no longer exists")
-        response = lifecycle.history(record, raw, version, after)
+        response = lifecycle_messages.history(record, raw, version, after)
         if last < version:
             response.next_after_version = last
         return response
@@ -201,4 +202,4 @@ class LifecycleRpcs:
             found = await self.event_feed.read(owner, last, EVENTS_BATCH, EVENTS_BLOCK_MS)
             for stream_id, _, raw in found:
                 last = stream_id
-                yield lifecycle.event_message(stream_id, raw)
+                yield lifecycle_messages.event_message(stream_id, raw)

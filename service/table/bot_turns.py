@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import multiprocessing
+import os
 import random
 import threading
 from concurrent.futures import ProcessPoolExecutor
@@ -29,18 +30,19 @@ import bots
 import engine
 from bots.search import SearchBot
 from engine import Action, TableState
-from service.cpus import available_cpus
 
 _lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
 _think: float | None = SearchBot().budget.seconds   # the strong bot's clock in the workers
+_processes: int | None = None                       # worker processes (None: one per CPU of the affinity)
 
 
-def configure(think_seconds: float | None) -> None:
+def configure(think_seconds: float | None, processes: int | None = None) -> None:
     """Give the strong bot ``think_seconds`` a decision in the workers (None: no clock, only its
-    sample budget); a pool already running is replaced."""
-    global _think
-    _think = think_seconds
+    sample budget), in ``processes`` worker processes (None: one per CPU this process may run
+    on); a pool already running is replaced."""
+    global _think, _processes
+    _think, _processes = think_seconds, processes
     _reset()
 
 
@@ -88,7 +90,8 @@ def pool() -> ProcessPoolExecutor:
     with _lock:
         if _pool is None:
             modules = sorted({game.view.__module__ for game in engine.GAMES.values()})
-            _pool = ProcessPoolExecutor(max_workers=available_cpus(), mp_context=multiprocessing.get_context("spawn"),
+            processes = _processes or len(os.sched_getaffinity(0))
+            _pool = ProcessPoolExecutor(max_workers=processes, mp_context=multiprocessing.get_context("spawn"),
                                         initializer=_start_worker, initargs=(modules, _think))
         return _pool
 

@@ -1,6 +1,6 @@
 """The benchmark's baseline RPC: only the store's read and compare-and-set, no rules.
 
-Served only with ``--bench-noop``. ``/cardgame.bench.v1.Bench/Noop`` takes a game id (raw
+Served by a server started with ``--handler-module bench.noop``. ``/cardgame.bench.v1.Bench/Noop`` takes a game id (raw
 UTF-8 bytes) and rewrites that game's state unchanged at the next version, with a log entry
 that records no action, so `make bench` can set each move's cost beside the bare cost of the
 stack it runs on.
@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import grpc
 
-from service.gamelog import NOOP
-from service.store import Commit, Store
+from service.store.port import Commit, Store
+from service.table.gamelog import NOOP
 
 METHOD = "/cardgame.bench.v1.Bench/Noop"
 
 
-def noop_handler(store: Store) -> grpc.GenericRpcHandler:
+def handlers(store: Store) -> grpc.GenericRpcHandler:
     """A generic handler serving the no-op method over ``store``."""
 
     async def noop(request: bytes, context) -> bytes:

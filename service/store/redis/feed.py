@@ -21,9 +21,9 @@ from redis.asyncio.client import PubSub
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
-from service.store import StoreUnavailable, Watcher
+from service.store.port import StoreUnavailable, Watcher
 
-log = logging.getLogger("service.store_redis")
+log = logging.getLogger("service.store.redis.store")
 
 
 @dataclass

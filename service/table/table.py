@@ -27,10 +27,11 @@ import bots
 import engine
 from engine import Phase
 from engine.core.actions import action_name
-from service import auth, bot_turns, checks, gamelog, lifecycle, metrics
 from service.errors import Aborted, FailedPrecondition, IllegalMove, InvalidArgument, NotFound, ServiceError
-from service.games import AWAY, LEFT, PLAYING, GameRecord, UnsupportedRecord
-from service.store import Commit, Loaded, Store, StoreUnavailable
+from service.store.port import Commit, Loaded, Store, StoreUnavailable
+from service.table import bot_turns, gamelog, lifecycle, retries, tokens
+from service.table.record import AWAY, LEFT, PLAYING, GameRecord, UnsupportedRecord
+from service.telemetry import metrics
 
 log = logging.getLogger("cardgame.requests")
 
@@ -128,7 +129,7 @@ class Table:
         the seats' presence, the deadline and the leaver as its retry record kept them."""
         _, record = await self.load(game_id)
         record.state = await self.state_at(game_id, version)
-        checks.restore_snapshot(raw, record)
+        retries.restore_snapshot(raw, record)
         return record
 
     # ---- the transaction ----
@@ -170,7 +171,7 @@ class Table:
                 entries += await self.bot_entries(record, version + len(entries))
                 after = version + len(entries)
                 lifecycle.set_deadline(record, at)
-                retry = checks.retry_record(fingerprint, seat, after, record) if request_id else None
+                retry = retries.retry_record(fingerprint, seat, after, record) if request_id else None
                 result = await self._commit(record, version, entries, request_id, retry, at, events)
                 if result.replay is not None:
                     return await self._replayed(game_id, result.replay, fingerprint, seat)
@@ -195,7 +196,7 @@ class Table:
 
     async def _replayed(self, game_id: str, raw: bytes, fingerprint: str, seat: int | None,
                         check_seat: bool = True) -> Outcome:
-        recorded_seat, version = checks.retried_seat(raw, fingerprint)
+        recorded_seat, version = retries.retried_seat(raw, fingerprint)
         if check_seat and recorded_seat != seat:
             raise InvalidArgument("request_id was already used for a different request")
         return Outcome(await self.recorded(game_id, raw, version), version, recorded_seat, retried=True)
@@ -318,7 +319,7 @@ class Table:
 def _authorised(record: GameRecord, command: Command) -> int | None:
     """The seat a command acts for (PermissionDenied / Unauthenticated when its token names none)."""
     if isinstance(command, Move | Leave | Back):
-        return auth.mover(record.game_id, command.token, [s.token_hash for s in record.seats], record.spectator_hash)
+        return tokens.mover(record.game_id, command.token, [s.token_hash for s in record.seats], record.spectator_hash)
     if isinstance(command, Reissue):
         return command.seat
     return None

@@ -29,10 +29,10 @@ from typing import TypeVar
 import engine
 from cardgame.v1 import game_service_pb2 as pb
 from engine import Phase
-from service import gamelog
 from service.errors import NotFound, ResourceExhausted, ServiceError, Unauthenticated
-from service.games import GameRecord
-from service.store import Store, StoreUnavailable
+from service.store.port import Store, StoreUnavailable
+from service.table import gamelog
+from service.table.record import GameRecord
 
 T = TypeVar("T")
 log = logging.getLogger("cardgame.requests")

@@ -15,11 +15,10 @@ import secrets
 from collections.abc import Sequence
 
 from service.errors import PermissionDenied, Unauthenticated
-from service.games import SPECTATORS_ANYONE, SPECTATORS_TOKEN
+from service.table.record import SPECTATORS_ANYONE, SPECTATORS_TOKEN
 
 TOKEN_BYTES = 24  # 192 bits
 MIN_SECRET_BYTES = 32
-_BEARER = "bearer "
 
 
 def check_secret(secret: bytes) -> bytes:
@@ -57,19 +56,6 @@ def recovered_token(secrets_: Sequence[bytes], game_id: str, seat: int, stored_h
 def token_hash(game_id: str, token: str) -> str:
     """The stored form of a token: HMAC-SHA256 keyed by the game id, so it is useless elsewhere."""
     return hmac.new(game_id.encode(), token.encode(), hashlib.sha256).hexdigest()
-
-
-def bearer_token(metadata) -> str | None:
-    """The token of an ``authorization: Bearer <token>`` header, None without one."""
-    for key, value in metadata or ():
-        if key == "authorization":
-            if not isinstance(value, str) or not value.lower().startswith(_BEARER) or len(value) > 512:
-                raise Unauthenticated("authorization must be 'Bearer <seat token>'")
-            token = value[len(_BEARER):].strip()
-            if not token:
-                raise Unauthenticated("the bearer token is empty")
-            return token
-    return None
 
 
 SPECTATOR_SEAT = -1            # the "seat" a spectator token is derived for

@@ -28,8 +28,6 @@ import engine
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
-from service import apikeys, auth, checks, convert, gamelog, lifecycle, metrics, table, tracing, watching
-from service.apikeys import ApiKeys
 from service.errors import (
     Aborted,
     FailedPrecondition,
@@ -40,11 +38,15 @@ from service.errors import (
     Unavailable,
     to_status,
 )
-from service.event_feed import EventFeed
-from service.games import LEFT, GameRecord, Lifecycle, Seat
-from service.lifecycle_rpcs import LifecycleRpcs
-from service.store import GameExists, Store, StoreUnavailable
-from service.table import now_ms
+from service.rpc import apikeys, checks, convert, lifecycle_messages, watching
+from service.rpc.apikeys import ApiKeys
+from service.rpc.lifecycle_rpcs import LifecycleRpcs
+from service.store.event_feed import EventFeed
+from service.store.port import GameExists, Store, StoreUnavailable
+from service.table import gamelog, lifecycle, retries, table, tokens
+from service.table.record import LEFT, GameRecord, Lifecycle, Seat
+from service.table.table import now_ms
+from service.telemetry import metrics, tracing
 
 log = logging.getLogger("cardgame.requests")
 T = TypeVar("T")
@@ -180,14 +182,14 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
         state = state or record.state
         message = convert.view_message(engine.view(state, seat), record.game_id, version,
                                        [s.name for s in record.seats], [s.kind for s in record.seats])
-        return lifecycle.decorate(message, record, seat)
+        return lifecycle_messages.decorate(message, record, seat)
 
     def _viewer(self, record: GameRecord, context) -> int | None:
         """The caller's seat in the game, or None for a spectator its spectator policy admits
-        (Unauthenticated / PermissionDenied otherwise; see ``auth.viewer``)."""
+        (Unauthenticated / PermissionDenied otherwise; see ``tokens.viewer``)."""
         metadata = context.invocation_metadata()
-        token = auth.bearer_token(metadata)
-        return auth.viewer(record.game_id, token, [s.token_hash for s in record.seats], record.spectators,
+        token = checks.bearer_token(metadata)
+        return tokens.viewer(record.game_id, token, [s.token_hash for s in record.seats], record.spectators,
                            record.spectator_hash, token is None and self._owner_calls(record, metadata))
 
     def _owner_calls(self, record: GameRecord, metadata) -> bool:
@@ -239,7 +241,7 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
             raise InvalidArgument("at least one seat must be human")
         options = convert.options(variant, request.options)
         labels = lifecycle.check_labels(dict(request.labels))
-        life = lifecycle.lifecycle_of(request.lifecycle)
+        life = lifecycle_messages.lifecycle_of(request.lifecycle)
         if request.HasField("first_dealer") and not 0 <= request.first_dealer < n:
             raise InvalidArgument(f"first_dealer must be a seat from 0 to {n - 1}")
         if request.decks and not self.settings.allow_prearranged_decks:
@@ -305,25 +307,25 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
             if wait_s:
                 raise ResourceExhausted(f"this API key may create {self.settings.create_rate:g} games a second; "
                                         f"retry in {wait_s:.3f} s", "RATE_LIMITED", wait_s)
-        tokens = {}
+        seat_tokens = {}
         for i, seat in enumerate(seats):
             if not seat.bot:
-                tokens[i] = (auth.derived_token(self.settings.token_secret, game_id, i) if request_id
-                             else auth.random_token())
-                seat.token_hash = auth.token_hash(game_id, tokens[i])
+                seat_tokens[i] = (tokens.derived_token(self.settings.token_secret, game_id, i) if request_id
+                                  else tokens.random_token())
+                seat.token_hash = tokens.token_hash(game_id, seat_tokens[i])
         spectator_token = ""
         if spectators == pb.SPECTATOR_POLICY_TOKEN:
-            spectator_token = auth.spectator_token(self.settings.token_secret, game_id, bool(request_id))
+            spectator_token = tokens.spectator_token(self.settings.token_secret, game_id, bool(request_id))
         rng = random.Random(f"{seed}:0") if seed is not None else None
         state = engine.new_game(variant, options, rng, first, decks)
         created = now_ms()
         record = GameRecord(game_id, state, seats, seed, owner=caller, labels=labels, created_ms=created,
                             lifecycle=life, spectators=spectators,
-                            spectator_hash=auth.token_hash(game_id, spectator_token) if spectator_token else "")
+                            spectator_hash=tokens.token_hash(game_id, spectator_token) if spectator_token else "")
         entries = [gamelog.genesis(state)] + await self.table.bot_entries(record, 1, "create-")
         version = len(entries)
         lifecycle.set_deadline(record, created)
-        retry = checks.retry_record(checks.fingerprint(method, request), None, version, record) if request_id else None
+        retry = retries.retry_record(checks.fingerprint(method, request), None, version, record) if request_id else None
         # The index and the schedule are written first: hints that never miss a game that exists.
         await self.store.index_game(lifecycle.owner_of(caller), game_id, created, lifecycle.terms(record))
         if record.deadline_ms:
@@ -341,18 +343,18 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
         await self.store.index_game(lifecycle.owner_of(caller), game_id, created, lifecycle.terms(record))
         response = pb.CreateGameResponse(game_id=game_id, view=self._view(record, None, version),
                                          spectator_token=spectator_token)
-        response.seat_tokens.extend(pb.SeatToken(seat=i, token=t) for i, t in tokens.items())
+        response.seat_tokens.extend(pb.SeatToken(seat=i, token=t) for i, t in seat_tokens.items())
         return response
 
     async def _replay_create(self, raw: bytes, request, game_id: str, method: str = "CreateGame"):
         """The first answer again: the game at the version it was created at, and the seat tokens
         derived anew from the token secret (checked against the seats' stored hashes)."""
-        version = checks.check_retry(raw, checks.fingerprint(method, request), None)
+        version = retries.check_retry(raw, checks.fingerprint(method, request), None)
         record = await self._recorded(game_id, raw, version)
         response = pb.CreateGameResponse(game_id=game_id, view=self._view(record, None, version))
         if record.spectator_hash:
-            spectator = auth.recovered_token(self.settings.token_secrets, game_id, auth.SPECTATOR_SEAT,
-                                             record.spectator_hash, auth.SPECTATOR_PURPOSE)
+            spectator = tokens.recovered_token(self.settings.token_secrets, game_id, tokens.SPECTATOR_SEAT,
+                                             record.spectator_hash, tokens.SPECTATOR_PURPOSE)
             if spectator is None:
                 raise FailedPrecondition("this game's spectator token was derived from a token secret this server "
                                          "no longer has (--token-secret-previous); it cannot be returned again",
@@ -363,7 +365,7 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
                 if seat.reissues:
                     raise FailedPrecondition(f"seat {i} was given a new token since the game was created "
                                              "(ReissueSeatToken)", "TOKEN_REISSUED")
-                token = auth.recovered_token(self.settings.token_secrets, game_id, i, seat.token_hash)
+                token = tokens.recovered_token(self.settings.token_secrets, game_id, i, seat.token_hash)
                 if token is None:
                     raise FailedPrecondition("this game's seat tokens were derived from a token secret this "
                                              "server no longer has (--token-secret-previous); they cannot be "
@@ -381,7 +383,7 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
         call.game_id = game_id = checks.game_id(request.game_id)
         request_id = checks.request_id(request.request_id)
         expected = request.expected_version if request.HasField("expected_version") else None
-        move = table.Move(auth.bearer_token(context.invocation_metadata()), action, expected)
+        move = table.Move(checks.bearer_token(context.invocation_metadata()), action, expected)
         done = await self.table.transact(game_id, move, request_id, checks.fingerprint(method, request),
                                          method=method)
         assert done is not None
@@ -425,7 +427,7 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
         """Any legal action, by the notation its LegalAction gives ("back" for a seat marked away)."""
         if request.action.strip().lower() == "back":
             call.game_id = game_id = checks.game_id(request.game_id)
-            back = table.Back(auth.bearer_token(context.invocation_metadata()),
+            back = table.Back(checks.bearer_token(context.invocation_metadata()),
                               request.expected_version if request.HasField("expected_version") else None)
             done = await self.table.transact(game_id, back, checks.request_id(request.request_id),
                                              checks.fingerprint("Act", request), method="Act")
@@ -492,8 +494,8 @@ class GameServicer(LifecycleRpcs, pb_grpc.GameServiceServicer):
             call.seat = self._viewer(record, context)
             if request.from_version > version:
                 raise InvalidArgument(f"from_version {request.from_version} is ahead of the game (version {version})")
-            token = auth.bearer_token(context.invocation_metadata())
-            watcher = watching.Watcher(call.seat, auth.token_hash(call.game_id, token)
+            token = checks.bearer_token(context.invocation_metadata())
+            watcher = watching.Watcher(call.seat, tokens.token_hash(call.game_id, token)
                                        if call.seat is not None and token else None)
             with self.streams.admit(context.peer(), call.game_id):
                 async for frame in self._watch(record, version, watcher, request.from_version):

@@ -15,9 +15,9 @@ import asyncio
 import logging
 import random
 
-from service.games import GameRecord, UnsupportedRecord
-from service.store import SHARDS, StoreUnavailable
-from service.table import Table, Timeout, now_ms
+from service.store.port import SHARDS, StoreUnavailable
+from service.table.record import GameRecord, UnsupportedRecord
+from service.table.table import Table, Timeout, now_ms
 
 log = logging.getLogger("cardgame.sweeper")
 

@@ -17,7 +17,7 @@ import contextlib
 import logging
 from collections import Counter
 
-from service.store import Store, parse_stream_id
+from service.store.port import Store, parse_stream_id
 
 log = logging.getLogger("cardgame.events")
 

@@ -20,7 +20,7 @@ from collections import OrderedDict
 from collections.abc import AsyncGenerator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from service.store import (
+from service.store.port import (
     DEFAULT_EVENT_SEQ_TTL_S,
     DEFAULT_FINISHED_TTL_S,
     DEFAULT_IDLE_TTL_S,

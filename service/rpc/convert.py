@@ -21,10 +21,10 @@ from cardgame.v1 import options_pb2, score_pb2, view_pb2
 from engine import Kind, Phase
 from engine.core.cards import CARD_NAMES
 from engine.core.views import View
-from service import wire
 from service.errors import InvalidArgument
-from service.wire import SUITS, VARIANT_ENUM, VARIANTS
-from service.wire import names as _names
+from service.rpc import wire
+from service.rpc.wire import SUITS, VARIANT_ENUM, VARIANTS
+from service.rpc.wire import names as _names
 
 PHASES = {Phase.DEAL: enums.PHASE_DEAL, Phase.DRAW: enums.PHASE_DRAW, Phase.BID: enums.PHASE_BID,
           Phase.EXCHANGE: enums.PHASE_EXCHANGE, Phase.ORDER_UP: enums.PHASE_ORDER_UP,

@@ -65,8 +65,7 @@ from redis.backoff import NoBackoff
 from redis.exceptions import NoScriptError, RedisError
 from redis.retry import Retry
 
-from service.redis_feed import PubSubHub, ShardedFeed
-from service.store import (
+from service.store.port import (
     DEFAULT_EVENT_SEQ_TTL_S,
     DEFAULT_FINISHED_TTL_S,
     DEFAULT_IDLE_TTL_S,
@@ -97,6 +96,7 @@ from service.store import (
     validate_request_id,
     validate_terms,
 )
+from service.store.redis.feed import PubSubHub, ShardedFeed
 
 log = logging.getLogger(__name__)
 

@@ -16,8 +16,8 @@ from collections.abc import Awaitable, Callable
 from functools import wraps
 from typing import Any, cast
 
-from service import metrics
-from service.store import Committed, Store, StoreUnavailable
+from service.store.port import Committed, Store, StoreUnavailable
+from service.telemetry import metrics
 
 TIMED = frozenset(name for name, member in vars(Store).items()
                   if not name.startswith("_") and inspect.iscoroutinefunction(member))

@@ -8,8 +8,10 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from service import apikeys, auth, tls
-from service.cpus import available_cpus
+from service.ops import tls
+from service.ops.cpus import available_cpus
+from service.rpc import apikeys
+from service.table import tokens
 
 MAX_STRONG_BOT_MS = 10_000   # a bot turn holds its game's commit: seconds at most
 MAX_HTTP_TIMEOUT_S = 86_400.0
@@ -42,7 +44,7 @@ class Config:
     drain_s: float = 1.0
     allow_prearranged_decks: bool = False
     allow_seeded_shuffle: bool = False
-    bench_noop: bool = False
+    handler_modules: tuple[str, ...] = ()
     uvloop: bool = True
     game_modules: tuple[str, ...] = ()
     require_noeviction: bool = False
@@ -169,8 +171,11 @@ def parse(argv: list[str] | None = None) -> Config:
                    help="accept CreateGame.decks (tests, duplicate tournaments) (ALLOW_PREARRANGED_DECKS)")
     p.add_argument("--allow-seeded-shuffle", action="store_true", default=_env_bool("ALLOW_SEEDED_SHUFFLE"),
                    help="accept CreateGame.shuffle_seed for reproducible runs (ALLOW_SEEDED_SHUFFLE)")
-    p.add_argument("--bench-noop", action="store_true", default=_env_bool("BENCH_NOOP"),
-                   help="serve the benchmark's no-op RPC (BENCH_NOOP)")
+    p.add_argument("--handler-module", action="append", dest="handler_modules",
+                   default=[m for m in env("HANDLER_MODULES", "").split(",") if m.strip()],
+                   help="a Python module whose handlers(store) returns a grpc.GenericRpcHandler that the gRPC "
+                        "port serves beside GameService, e.g. the benchmark's no-op RPC, bench.noop (repeatable; "
+                        "HANDLER_MODULES, comma-separated)")
     p.add_argument("--no-uvloop", action="store_true", default=_env_bool("NO_UVLOOP"),
                    help="use the standard asyncio loop even when uvloop is installed (NO_UVLOOP)")
     p.add_argument("--max-concurrent-rpcs", type=int,
@@ -280,7 +285,7 @@ def parse(argv: list[str] | None = None) -> Config:
                   idle_ttl_s=a.idle_ttl, finished_ttl_s=a.finished_ttl, request_ttl_s=a.request_ttl,
                   max_requests=a.max_requests, log_level=a.log_level.upper(), grace_s=a.grace, drain_s=a.drain,
                   allow_prearranged_decks=a.allow_prearranged_decks, allow_seeded_shuffle=a.allow_seeded_shuffle,
-                  bench_noop=a.bench_noop, uvloop=not a.no_uvloop,
+                  handler_modules=tuple(m.strip() for m in a.handler_modules), uvloop=not a.no_uvloop,
                   game_modules=tuple(m.strip() for m in a.game_modules), require_noeviction=a.require_noeviction,
                   max_concurrent_rpcs=a.max_concurrent_rpcs, max_watches_per_connection=a.max_watches_per_connection,
                   max_streams=a.max_streams, max_streams_per_address=a.max_streams_per_address,
@@ -303,7 +308,7 @@ def _previous_secrets(p: argparse.ArgumentParser, text: str) -> tuple[bytes, ...
     found = tuple(part.strip().encode() for part in text.split(",") if part.strip())
     for secret in found:
         try:
-            auth.check_secret(secret)
+            tokens.check_secret(secret)
         except ValueError as exc:
             p.error(f"--token-secret-previous: {exc}")
     return found
@@ -318,7 +323,7 @@ def _secrets(p: argparse.ArgumentParser, a: argparse.Namespace) -> tuple[bytes, 
         secret = _read(p, a.token_secret_file, "token secret").strip().encode()
     if secret:
         try:
-            auth.check_secret(secret)
+            tokens.check_secret(secret)
         except ValueError as exc:
             p.error(str(exc))
     text = a.api_keys + "\n" + (_read(p, a.api_keys_file, "API keys") if a.api_keys_file else "")

@@ -1,0 +1,9 @@
+"""The gRPC API: the servicer (``servicer``, ``lifecycle_rpcs``: thin, each RPC a few guard
+clauses and a call to the table), proto conversion (``convert``) and the per-game wire adapters
+(``wire``), API keys (``apikeys``), request checks (``checks``), WatchGame and WatchEvents
+streams (``watching``), method handlers (``handlers``), health (``health``) and reflection
+(``reflection``).
+
+May import: ``engine``, ``bots``, the generated ``cardgame.v1`` messages, and the wings below:
+``service.errors``, ``service.telemetry``, ``service.store``, ``service.table``.
+"""
