@@ -85,7 +85,7 @@ $(WEB_NPM): $(WEB)/package.json $(WEB)/package-lock.json
 	cd $(WEB) && npm ci --no-audit --no-fund
 	touch $@
 
-$(WEB_DIST): $(WEB_NPM) $(wildcard $(WEB)/src/*) $(WEB)/index.html $(WEB)/vite.config.ts $(wildcard $(TS)/src/*.ts) $(TS)/src/gen/.stamp | clients
+$(WEB_DIST): $(WEB_NPM) $(wildcard $(WEB)/src/*.ts $(WEB)/src/*.css $(WEB)/src/*/*.ts $(WEB)/tests/*.ts) $(WEB)/index.html $(WEB)/vite.config.ts $(wildcard $(TS)/src/*.ts) $(TS)/src/gen/.stamp | clients
 	cd $(WEB) && npm run --silent build
 
 web: $(WEB_DIST)

@@ -260,7 +260,7 @@ describe("the web table in Chromium", { concurrency: false }, () => {
       const score = await api().getScore({ gameId });
       assert.equal(score.hands.length, 1);
       const hand = score.hands[0]!;
-      const doubleNil = hand.seats.filter((s) => s.doubleNil).map((s) => s.seat);
+      const doubleNil = hand.seats.filter((s) => s.rules.case === "spades" && s.rules.value.doubleNil).map((s) => s.seat);
       assert.ok(doubleNil.includes(0), `Ana's Double Nil is not in the hand's record: ${doubleNil}`);
       const given = (await ana.client.getGame({ gameId })).view;
       assert.ok(end.handNumber >= 1 && given);

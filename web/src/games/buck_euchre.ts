@@ -9,19 +9,22 @@ import type { GameRenderer, HandDetails, SeatNamer } from "./renderer.js";
 
 /** The score table's words for a Buck Euchre hand: trump, maker and sweep; each player's part. */
 function handDetails(hand: HandScore, name: SeatNamer): HandDetails {
-  const letter = suitLetter(hand.trump);
-  const trump = letter ? SUIT_SYMBOLS[letter] : hand.noTrump ? "no trump" : "";
-  const maker = hand.maker !== undefined ? ` by ${name(hand.maker)}` : "";
-  const swept = hand.sweptBy !== undefined ? `, swept by ${name(hand.sweptBy)}` : "";
+  const rules = hand.rules.case === "buckEuchre" ? hand.rules.value : undefined;
+  const letter = rules ? suitLetter(rules.trump) : "";
+  const trump = letter ? SUIT_SYMBOLS[letter] : rules?.noTrump ? "no trump" : "";
+  const maker = rules?.maker !== undefined ? ` by ${name(rules.maker)}` : "";
+  const swept = rules?.sweptBy !== undefined ? `, swept by ${name(rules.sweptBy)}` : "";
+  const turnedDown = rules?.turnUpTurnedDown ? `${trump ? ", " : ""}turn-up turned down` : "";
   return {
-    note: `${trump}${maker}${swept}`,
+    note: `${trump}${maker}${turnedDown}${swept}`,
     sides: hand.sides.map((side) => {
       const seat = hand.seats.find((s) => side.seats.includes(s.seat));
       if (!seat) return "";
-      if (seat.droppedOut) return "dropped out";
+      const own = seat.rules.case === "buckEuchre" ? seat.rules.value : undefined;
+      if (own?.droppedOut) return "dropped out";
       const parts = [plural(seat.tricksWon, "trick")];
-      if (seat.isMaker) parts.push("maker");
-      if (seat.penalty) parts.push(`penalty +${seat.penalty}`);
+      if (own?.isMaker) parts.push("maker");
+      if (own?.penalty) parts.push(`penalty +${own.penalty}`);
       return parts.join(" · ");
     }),
   };

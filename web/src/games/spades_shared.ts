@@ -92,8 +92,11 @@ export function spadesHandDetails(hand: HandScore, name: SeatNamer): HandDetails
     sides: hand.sides.map((result) => {
       const parts = [`bid ${result.contract}, took ${result.tricks}`];
       if (result.bagsGained) parts.push(plural(result.bagsGained, "bag", signed(result.bagsGained)));
-      for (const seat of hand.seats.filter((s) => result.seats.includes(s.seat) && s.nilPoints !== 0)) {
-        parts.push(`${name(seat.seat)} ${seat.doubleNil ? "Double Nil" : "Nil"} ${signed(seat.nilPoints)}`);
+      for (const seat of hand.seats.filter((s) => result.seats.includes(s.seat))) {
+        const own = seat.rules.case === "spades" ? seat.rules.value : undefined;
+        if (own && own.nilPoints !== 0) {
+          parts.push(`${name(seat.seat)} ${own.doubleNil ? "Double Nil" : "Nil"} ${signed(own.nilPoints)}`);
+        }
       }
       if (result.bagPenalty) parts.push(`bag penalty ${result.bagPenalty}`);
       return parts.join(" · ");
