@@ -1,5 +1,8 @@
 """One contract suite for every Store: MemoryStore and RedisStore must behave the same.
 
+The stores under test are checked (``service.store.checked``), as ``open_store`` gives them: the
+validation tests cover the one wrapper that checks the arguments of either back-end.
+
 Redis-only tests at the end cover what only Redis has: two server processes sharing it, the
 key layout, and Redis going away and coming back.
 """
@@ -11,12 +14,14 @@ import re
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator, Sequence
+from typing import cast
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from service.store.backends import open_store
+from service.store.checked import CheckedStore, checked
 from service.store.memory import MemoryStore
 from service.store.port import (
     MAX_OUTBOX,
@@ -60,12 +65,12 @@ def clock() -> FakeClock:
 @pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
 def store(request: pytest.FixtureRequest, clock: FakeClock,
           event_loop: asyncio.AbstractEventLoop) -> Iterator[Store]:
-    """Each store implementation, with short TTLs and retry records for 10 request ids."""
+    """Each store implementation, checked, with short TTLs and retry records for 10 request ids."""
     if request.param == "memory":
-        made: Store = MemoryStore(clock=clock, **TTLS)
+        made: Store = checked(MemoryStore(clock=clock, **TTLS))
     else:
-        made = RedisStore(request.getfixturevalue("redis_url"),
-                          prefix=request.getfixturevalue("redis_prefix"), **TTLS)
+        made = checked(RedisStore(request.getfixturevalue("redis_url"),
+                                  prefix=request.getfixturevalue("redis_prefix"), **TTLS))
     yield made
     event_loop.run_until_complete(made.close())
 
@@ -79,6 +84,12 @@ def redis_pair(redis_url: str, redis_prefix: str,
     yield pair
     for made in pair:
         event_loop.run_until_complete(made.close())
+
+
+def redis_of(store: Store) -> RedisStore | None:
+    """Return the RedisStore behind a (checked) store, None for another back-end."""
+    backend = store.inner if isinstance(store, CheckedStore) else store
+    return backend if isinstance(backend, RedisStore) else None
 
 
 def new_id() -> str:
@@ -179,8 +190,8 @@ async def test_stale_version_conflicts_and_writes_nothing(store: Store) -> None:
     assert await store.load(game) == Loaded(2, b"s2")
     assert await store.log_after(game, 0) == [(1, b"e1"), (2, b"a")]
     assert await store.get_retry(game, "r9") is None
-    if isinstance(store, RedisStore):  # the finished TTL was not applied either
-        assert (await redis_ttls(store, game))["state"] > 900_000
+    if (backend := redis_of(store)) is not None:  # the finished TTL was not applied either
+        assert (await redis_ttls(backend, game))["state"] > 900_000
 
 
 async def test_request_replay_returns_first_response_and_writes_nothing(store: Store) -> None:
@@ -330,8 +341,8 @@ async def test_finished_game_expires_after_finished_ttl(store: Store, clock: Fak
     await store.create(game, b"s1", [b"e1"], request_id="r0", retry=b"c")
     await commit(store, game, 1, b"s2", b"a", request_id="r1", retry=b"resp1", hands=(b"h1",))
     await commit(store, game, 2, b"s3", b"b", request_id="r2", retry=b"resp2", finished=True, hands=(b"h2",))
-    if isinstance(store, RedisStore):
-        ttls = await redis_ttls(store, game)
+    if (backend := redis_of(store)) is not None:
+        ttls = await redis_ttls(backend, game)
         assert set(ttls) == {"state", "log", "hands", "req"}
         assert all(95_000 < ttl <= 100_000 for ttl in ttls.values()), ttls
         return
@@ -350,13 +361,13 @@ async def test_finished_game_expires_after_finished_ttl(store: Store, clock: Fak
 async def test_idle_ttl_is_refreshed_by_each_commit(store: Store, clock: FakeClock) -> None:
     game = new_id()
     await store.create(game, b"s1", [b"e1"], request_id="r0", retry=b"c")
-    if isinstance(store, RedisStore):
-        ttls = await redis_ttls(store, game)
+    if (backend := redis_of(store)) is not None:
+        ttls = await redis_ttls(backend, game)
         assert all(990_000 < ttl <= 1_000_000 for ttl in ttls.values()), ttls
         for part in ("state", "log", "req"):
-            await store.client.pexpire(store.key(game, part), 5_000)
+            await backend.client.pexpire(backend.key(game, part), 5_000)
         await commit(store, game, 1, b"s2", b"a")
-        ttls = await redis_ttls(store, game)
+        ttls = await redis_ttls(backend, game)
         assert all(990_000 < ttl <= 1_000_000 for ttl in ttls.values()), ttls
         return
     clock.advance(499)
@@ -412,8 +423,8 @@ async def test_a_token_bucket_gives_its_burst_then_says_how_long_to_wait(store: 
         await store.take_token(bucket, 0, 1)
     with pytest.raises(ValueError):
         await store.take_token(bucket, 1, 0)
-    if isinstance(store, RedisStore):
-        ttl = await store.client.pttl(f"{store._prefix}:ratelimit:{{{bucket}}}")
+    if (backend := redis_of(store)) is not None:
+        ttl = await backend.client.pttl(f"{backend._prefix}:ratelimit:{{{bucket}}}")
         assert 3_000_000 < ttl <= 3_001_000  # gone once it would be full again
 
 
@@ -423,7 +434,7 @@ async def test_a_token_bucket_refills_at_its_rate(store: Store, clock: FakeClock
     wait = await store.take_token(bucket, 20, 2)
     assert 0 < wait <= 0.05
     clock.advance(0.06)
-    if isinstance(store, RedisStore):
+    if redis_of(store) is not None:
         await asyncio.sleep(0.06)
     assert await store.take_token(bucket, 20, 2) == 0.0
 
@@ -690,8 +701,8 @@ async def test_delete_removes_the_game_and_leaves_the_rest(store: Store) -> None
     assert await store.load(game) is None and await store.version(game) == 0
     assert await store.log_after(game, 0) == [] and await store.hands(game) == []
     assert await store.outbox(game) == [] and await store.get_retry(game, "r") is None
-    if isinstance(store, RedisStore):
-        assert await redis_ttls(store, game) == {}
+    if (backend := redis_of(store)) is not None:
+        assert await redis_ttls(backend, game) == {}
     assert (await store.list_index(owner, ["t"], None, 10))[0] == [(10, game)]  # a candidate still
     assert await store.publish(owner, game, events_of(2), 100) == 0
     assert await store.claim_due(shard_of(game), 500, 10, 10) == [(game, 510)]
@@ -730,8 +741,8 @@ async def test_prune_and_sweep_remove_games_that_are_gone(store: Store) -> None:
         assert (await store.list_index(owner, [f"n:{n}"], None, 100))[0] == \
             [(ms, g) for ms, g in alive if (ms - 1_000) % 3 == n]
     assert await store.sweep_index(f"o-{uuid.uuid4().hex}", 0, 10) == 0
-    if isinstance(store, RedisStore):  # the recorded terms of pruned games are gone with them
-        recorded = await store.client.hkeys(store.index_key(owner, "terms"))
+    if (backend := redis_of(store)) is not None:  # the recorded terms of pruned games are gone with them
+        recorded = await backend.client.hkeys(backend.index_key(owner, "terms"))
         assert sorted(r.decode() for r in recorded) == sorted(g for _, g in alive)
 
 
@@ -793,10 +804,74 @@ async def test_lifecycle_input_is_validated(store: Store) -> None:
 
 def test_open_store_picks_the_implementation(redis_url: str,
                                              event_loop: asyncio.AbstractEventLoop) -> None:
-    assert isinstance(open_store(None), MemoryStore)
+    memory = open_store(None)
+    assert isinstance(memory, CheckedStore) and isinstance(memory.inner, MemoryStore)
     made = open_store(redis_url, prefix="cardgame-test-unused")
-    assert isinstance(made, RedisStore)
+    assert isinstance(made, CheckedStore) and isinstance(made.inner, RedisStore)
+    assert checked(made) is made   # checked once, however often wrapped
     event_loop.run_until_complete(made.close())
+
+
+class _Recording:
+    """A back-end that records every call it gets (name and arguments) and answers None; its watch
+    yields version 1."""
+
+    def __init__(self) -> None:
+        """Start with no calls."""
+        self.calls: list[tuple[str, tuple[object, ...]]] = []
+
+    def __getattr__(self, name: str):
+        def watch(*args: object) -> AsyncIterator[int]:
+            self.calls.append((name, args))
+
+            async def versions() -> AsyncIterator[int]:
+                yield 1
+
+            return versions()
+
+        async def call(*args: object, **kwargs: object) -> None:
+            self.calls.append((name, args))
+
+        return watch if name == "watch" else call
+
+
+async def test_a_checked_store_rejects_a_bad_argument_before_any_backend_call() -> None:
+    backend = _Recording()
+    store = checked(cast(Store, backend))
+    assert isinstance(store, Store)
+    bad = [
+        lambda: store.load("a{b"),                      # a game id with a brace
+        lambda: store.create("a}b", b"s", [b"e"]),
+        lambda: store.create("g", b"s", []),
+        lambda: store.hands("", 0),
+        lambda: store.loads(["ok", "a{b"]),
+        lambda: store.claim_due(0, 1, 1, -1),           # a negative count
+        lambda: store.claim_due(SHARDS, 1, 1, 1),
+        lambda: store.read_events("o", "0", -5, 0),
+        lambda: store.read_events("o", "x-1", 5, 0),
+        lambda: store.publish("o", "g", [b"2 {}", b"1 {}"], 10),
+        lambda: store.publish("o{", "g", [b"1 {}"], 10),
+        lambda: store.list_index("o", ["t"], (1, "a{b"), 1),
+        lambda: store.take_token("b", 1, 0),
+        lambda: store.trim_outbox("g", -1),
+        lambda: store.sweep_index("o{", 0, 1),
+        lambda: store.settle("g", 1, -1),
+        lambda: store.schedule("g", True),
+        lambda: store.prune_index("o", ["g"], {"g": ["a\nb"]}),
+        lambda: store.get_retry("g", ""),
+        lambda: store.commit("not a commit"),  # type: ignore[arg-type]
+        lambda: anext(store.watch("a{b")),
+    ]
+    for call in bad:
+        with pytest.raises(ValueError):
+            await call()
+    assert backend.calls == []
+    # good arguments reach the back-end in the form the checks give them
+    await store.index_game("o", "g", 5, ("t", "u", "t"))
+    await store.publish("o", "g", (b"1 {}",), 10)
+    assert await anext(store.watch("g")) == 1
+    assert backend.calls == [("index_game", ("o", "g", 5, ["t", "u"])), ("publish", ("o", "g", [b"1 {}"], 10)),
+                             ("watch", ("g",))]
 
 
 COMMIT_OPS = st.lists(
@@ -812,8 +887,8 @@ def test_memory_and_redis_agree_on_any_commit_sequence(
         ops: list[tuple[int, int, str | None, bool]], redis_url: str, redis_run_prefix: str,
         event_loop: asyncio.AbstractEventLoop) -> None:
     async def run() -> None:
-        memory = MemoryStore(**TTLS)
-        redis_store = RedisStore(redis_url, prefix=redis_run_prefix, **TTLS)
+        memory = checked(MemoryStore(**TTLS))
+        redis_store = checked(RedisStore(redis_url, prefix=redis_run_prefix, **TTLS))
         game = new_id()
         try:
             for made in (memory, redis_store):
@@ -872,8 +947,8 @@ def test_list_index_pages_agree_with_a_model(
         return got
 
     async def run() -> None:
-        memory = MemoryStore(clock=FakeClock(), **TTLS)
-        redis_store = RedisStore(redis_url, prefix=redis_run_prefix, **TTLS)
+        memory = checked(MemoryStore(clock=FakeClock(), **TTLS))
+        redis_store = checked(RedisStore(redis_url, prefix=redis_run_prefix, **TTLS))
         try:
             from_memory = await pages(memory)
             assert [item for page, _ in from_memory for item in page] == model
@@ -919,8 +994,8 @@ def test_memory_and_redis_agree_on_any_schedule_sequence(
         return seen
 
     async def both() -> None:
-        memory = MemoryStore(clock=FakeClock(), **TTLS)
-        redis_store = RedisStore(redis_url, prefix=f"{redis_run_prefix}-{uuid.uuid4().hex[:8]}", **TTLS)
+        memory = checked(MemoryStore(clock=FakeClock(), **TTLS))
+        redis_store = checked(RedisStore(redis_url, prefix=f"{redis_run_prefix}-{uuid.uuid4().hex[:8]}", **TTLS))
         try:
             assert await run(redis_store) == await run(memory)
         finally:

@@ -8,6 +8,7 @@ import pytest
 
 import engine
 from service.errors import Aborted, IllegalMove, InvalidArgument, PermissionDenied, Unauthenticated
+from service.store.checked import checked
 from service.store.memory import MemoryStore
 from service.table import gamelog
 from service.table import tokens as auth
@@ -18,7 +19,7 @@ GAME = "0123456789abcdef01234567"
 
 
 async def _table_with_game(timeout_ms: int = 0) -> tuple[Table, dict[int, str]]:
-    store = MemoryStore()
+    store = checked(MemoryStore())
     table = Table(store, events_max_len=1000)
     tokens = {seat: auth.random_token() for seat in range(2)}
     seats = [Seat(f"P{seat}", 1, None, auth.token_hash(GAME, tokens[seat])) for seat in range(2)]

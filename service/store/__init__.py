@@ -1,7 +1,8 @@
-"""Where games live: the Store port (``port``), its two back-ends (``memory``: one process, the
-default without ``REDIS_URL``; ``redis``: shared by many instances, a Redis or a Redis Cluster),
-the metrics wrapper (``metered``), the shared wait for new events (``event_feed``), and
-``open_store``, which picks a back-end by URL.
+"""Where games live: the Store port (``port``, split by concern in ``ports``), its two back-ends
+(``memory``: one process, the default without ``REDIS_URL``; ``redis``: shared by many instances,
+a Redis or a Redis Cluster), the wrapper that checks every argument once (``checked``), the
+metrics wrapper (``metered``), the shared wait for new events (``event_feed``), and
+``open_store`` (``backends``), which picks a back-end by URL and checks it.
 
 May import: ``service.errors``, ``service.telemetry``.
 """

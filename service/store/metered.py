@@ -19,8 +19,8 @@ from typing import Any, cast
 from service.store.port import Committed, Store, StoreUnavailable
 from service.telemetry import metrics
 
-TIMED = frozenset(name for name, member in vars(Store).items()
-                  if not name.startswith("_") and inspect.iscoroutinefunction(member))
+TIMED = frozenset(name for name in dir(Store)   # the concerns' methods too: Store derives from them
+                  if not name.startswith("_") and inspect.iscoroutinefunction(getattr(Store, name)))
 
 
 def _timed(name: str, method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:

@@ -1,0 +1,35 @@
+"""MemoryStore: the Store contract in one process, put together from one class per concern."""
+
+from __future__ import annotations
+
+from service.store.memory.events import MemoryEvents
+from service.store.memory.games import MemoryGames
+from service.store.memory.index import MemoryIndex
+from service.store.memory.ratelimit import MemoryRateLimit
+from service.store.memory.schedule import MemorySchedule
+from service.store.port import SHARDS
+
+
+class MemoryStore(MemoryGames, MemoryEvents, MemorySchedule, MemoryIndex, MemoryRateLimit):
+    """In-process Store with the same semantics as RedisStore (one event loop only)."""
+
+    async def ping(self) -> None:
+        """Return at once: an in-process store is always reachable until closed."""
+        self._check_open()
+
+    async def eviction_policy(self) -> str | None:
+        """None: an in-process store never evicts."""
+        return None
+
+    async def close(self) -> None:
+        """Drop every game, end all watches and wake every blocked read_events (which then fails)."""
+        self._closed = True
+        for group in self._watchers.values():
+            for watcher in group:
+                watcher.end()
+        self._games.clear()
+        self._streams.clear()
+        self._index.clear()
+        self._due = [{} for _ in range(SHARDS)]
+        async with self._published:
+            self._published.notify_all()

@@ -1,0 +1,94 @@
+"""The values the Store port passes around: its errors, a loaded game, a commit and its outcome,
+and the mailbox of one watch."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from service.store.ports.validation import validate_commit, validate_events, validate_game_id, validate_request_id
+
+
+class StoreUnavailable(Exception):
+    """The store cannot be reached or answered with an error; maps to gRPC UNAVAILABLE."""
+
+
+class GameExists(Exception):
+    """``create`` was called for a game id that is already taken."""
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A game as read from the store: its version and opaque state."""
+
+    version: int
+    state: bytes
+
+
+@dataclass(frozen=True)
+class Commit:
+    """One change of a game for ``Store.commit``, checked once, when it is made (ValueError).
+
+    Its log ``entries`` replace the ``state`` if the game is still at ``expected_version``; with
+    them go the finished ``hands``, the ``events`` for the outbox and the ``retry`` record of
+    ``request_id``. ``finished``: the game is over (it expires after the finished TTL).
+    """
+
+    game_id: str
+    expected_version: int
+    state: bytes
+    entries: Sequence[bytes]
+    request_id: str | None = None
+    retry: bytes | None = None
+    finished: bool = False
+    hands: Sequence[bytes] = ()
+    events: Sequence[bytes] = ()
+
+    def __post_init__(self) -> None:
+        validate_game_id(self.game_id)
+        validate_request_id(self.request_id)
+        validate_commit(self.expected_version, self.state, self.entries)
+        object.__setattr__(self, "events", validate_events(self.events))
+        object.__setattr__(self, "hands", list(self.hands))
+
+
+@dataclass(frozen=True)
+class Committed:
+    """Outcome of ``commit``: written, a version conflict, or a request id seen before (its retry record)."""
+
+    ok: bool
+    version: int
+    replay: bytes | None = None
+
+
+class Watcher:
+    """Mailbox of one watch: keeps only the newest unseen version (slow readers skip ahead)."""
+
+    def __init__(self) -> None:
+        """Start empty: nothing notified, nothing taken."""
+        self._latest = -1
+        self._taken = -1
+        self._ended = False
+        self._event = asyncio.Event()
+
+    def notify(self, version: int) -> None:
+        """Record that ``version`` exists; wake the reader if it is newer than anything seen."""
+        if version > self._latest:
+            self._latest = version
+            self._event.set()
+
+    def end(self) -> None:
+        """Make ``next`` return None (the store is closing)."""
+        self._ended = True
+        self._event.set()
+
+    async def next(self) -> int | None:
+        """Wait for a version newer than the last one returned; None once ended."""
+        while self._latest <= self._taken and not self._ended:
+            self._event.clear()
+            await self._event.wait()
+        if self._ended:
+            return None
+        self._taken = self._latest
+        return self._taken

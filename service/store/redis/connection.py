@@ -1,0 +1,113 @@
+"""Connecting to Redis and talking to it: clients that fail fast, the Lua script runner, and the
+translation of every client failure into StoreUnavailable.
+
+Writes go through Lua scripts, so the check, the writes and the notification are one atomic
+step. A script is sent by its SHA (EVALSHA) and, on any node that answers NOSCRIPT (a fresh
+node, a replica just promoted by a failover, a SCRIPT FLUSH), sent whole with EVAL to the
+same node, which loads it there: a missing script never fails a call.
+
+Every Redis failure surfaces as StoreUnavailable. Commands are never retried by the client:
+a write whose reply was lost may have been applied, and only a request id makes it safe to
+send again. Connections dropped by a restarted server are replaced by the pool on next use.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import logging
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio.cluster import RedisCluster
+from redis.backoff import NoBackoff
+from redis.exceptions import NoScriptError, RedisError
+from redis.retry import Retry
+
+from service.store.port import StoreUnavailable
+
+log = logging.getLogger("service.store.redis.store")
+
+DEFAULT_MAX_CONNECTIONS = 64
+
+
+def connect(url: str, *, socket_timeout_s: float = 2.0, connect_timeout_s: float = 2.0,
+            health_check_interval_s: int = 15, max_connections: int = DEFAULT_MAX_CONNECTIONS) -> Redis:
+    """Return a redis.asyncio client for url that fails fast and never retries a command.
+
+    Its pool holds at most ``max_connections``; a command that finds none free waits up to the
+    socket timeout for one (then StoreUnavailable), so a stall cannot open connections unbounded.
+    """
+    pool = BlockingConnectionPool.from_url(
+        url,
+        max_connections=max_connections,
+        timeout=socket_timeout_s,
+        decode_responses=False,
+        socket_timeout=socket_timeout_s,
+        socket_connect_timeout=connect_timeout_s,
+        health_check_interval=health_check_interval_s,
+        retry=Retry(NoBackoff(), 0),
+    )
+    return Redis.from_pool(pool)
+
+
+def connect_cluster(url: str, *, socket_timeout_s: float = 2.0, connect_timeout_s: float = 2.0,
+                    max_connections: int = DEFAULT_MAX_CONNECTIONS) -> RedisCluster:
+    """Return a redis.asyncio cluster client for url (any node) that fails fast, with at most
+    ``max_connections`` per node."""
+    return RedisCluster.from_url(
+        url,
+        decode_responses=False,
+        socket_timeout=socket_timeout_s,
+        socket_connect_timeout=connect_timeout_s,
+        retry=Retry(NoBackoff(), 0),
+        max_connections=max_connections,
+    )
+
+
+class Script:
+    """A Lua script run by SHA on the node that owns its keys, or sent whole where it is unknown."""
+
+    def __init__(self, client: Any, source: str) -> None:
+        """Hold the script for ``client``; its SHA is computed once, here."""
+        self._client = client
+        self._source = source.encode()
+        self._sha = hashlib.sha1(self._source).hexdigest()
+
+    async def __call__(self, keys: Sequence[str], args: Sequence[Any]) -> Any:
+        """Run the script with these KEYS and ARGV; return its reply."""
+        try:
+            return await self._client.evalsha(self._sha, len(keys), *keys, *args)
+        except NoScriptError:  # the script did not run: sending it whole is safe
+            return await self._client.eval(self._source, len(keys), *keys, *args)
+
+
+@contextlib.contextmanager
+def unavailable_on_error(operation: str) -> Iterator[None]:
+    """Turn any failure of the Redis client call inside the block into StoreUnavailable.
+
+    Redis and socket errors are the expected ones. Anything else the client raises (its cluster
+    code has raised IndexError and KeyError while its topology changed) is logged with its
+    traceback and answered the same way: the call may be retried, and never becomes INTERNAL.
+    """
+    try:
+        yield
+    except (RedisError, OSError) as exc:
+        raise StoreUnavailable(f"redis {operation} failed: {type(exc).__name__}: {exc}") from exc
+    except Exception as exc:
+        log.warning("the redis client failed unexpectedly in %s", operation, exc_info=True)
+        raise StoreUnavailable(f"redis {operation} failed: {type(exc).__name__}: {exc}") from exc
+
+
+def block_chunk_ms(client: Any, socket_timeout_s: float | None) -> int | None:
+    """Return the longest XREAD BLOCK that stays under the client's socket timeout (half of it), None
+    when the client has none."""
+    if socket_timeout_s is None:
+        kwargs = getattr(getattr(client, "connection_pool", None), "connection_kwargs", None)
+        if not isinstance(kwargs, dict):  # a RedisCluster keeps them itself
+            kwargs = getattr(client, "connection_kwargs", None)
+        socket_timeout_s = kwargs.get("socket_timeout") if isinstance(kwargs, dict) else None
+    if not isinstance(socket_timeout_s, (int, float)) or socket_timeout_s <= 0:
+        return None
+    return max(1, int(socket_timeout_s * 500))
