@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine import Phase
 from engine.core import actions as A
-from engine.core.actions import Action, Kind
+from engine.core.actions import Action, Kind, kind_of, payload_of
 from engine.core.cards import Card
 from engine.core.tricks import euchre_rules
 from engine.core.views import View
@@ -47,7 +47,7 @@ def choose(v: View, legal, rng) -> Action:
     if v.phase == Phase.DEALER_DISCARD:
         return A.exchange(1 << _discard(hand, v.rules.trump))
     if v.phase == Phase.NAME_TRUMP:
-        suits = [a >> 4 for a in legal if a & 15 == Kind.NAME_SUIT]
+        suits = [payload_of(a) for a in legal if kind_of(a) == Kind.NAME_SUIT]
         if suits:
             best = max(suits, key=lambda s: strength(hand, s)[1])
             if _makes(*strength(hand, best)):
@@ -56,7 +56,7 @@ def choose(v: View, legal, rng) -> Action:
     if v.phase == Phase.DROP_OUT:
         return A.STAY_IN if _stays(v, hand) else A.DROP_OUT
     if v.phase == Phase.PLAY:
-        return A.play(_play(v, [a >> 4 for a in legal], hand))
+        return A.play(_play(v, [payload_of(a) for a in legal], hand))
     return legal[0]
 
 

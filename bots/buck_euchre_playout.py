@@ -20,7 +20,6 @@ from typing import cast
 
 from engine import Action, Hidden, Phase, TableState, View
 from engine.core import actions as A
-from engine.core.actions import Kind
 from engine.core.cards import SUITS, card_list
 from engine.core.hidden import public_cards
 from engine.core.tricks import euchre_rules
@@ -35,7 +34,6 @@ from .search import Budget
 GAME_VALUE = 200   # most games end when a player takes all five tricks: winning is what counts
 OTHERS = 0.2       # the weight of the other players' points against one's own
 MISS = 0.15     # the likelihood of a call the basic bot would not have made with the hand
-_PLAY = int(Kind.PLAY)
 _PLAY_PHASE = Phase.PLAY
 
 
@@ -97,7 +95,7 @@ class BuckEuchrePlayout:
         state = cast(BuckEuchreState, table)
         phase = state.phase
         if phase == Phase.PLAY:
-            return _PLAY | play_card(state, seat) << 4
+            return A.play(play_card(state, seat))
         hand = card_list(state.hands[seat])
         if phase == Phase.ORDER_UP:
             return A.ORDER_UP if orders(hand, state.turnup, seat == state.dealer) else A.PASS
@@ -180,7 +178,7 @@ class BuckEuchrePlayout:
             hand = sum(1 << c for c in view.hand or [])
             gone = public_cards(view)
             rules = euchre_rules(view.rules.trump)
-            return [A.play(c) for c in equivalent_cards([a >> 4 for a in legal], hand, gone, rules)]
+            return [A.play(c) for c in equivalent_cards([A.payload_of(a) for a in legal], hand, gone, rules)]
         return list(legal)
 
     def shortcut(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action | None:

@@ -20,7 +20,8 @@ from collections.abc import Sequence
 from typing import Protocol
 
 import engine
-from engine import NOBODY, Action, Hidden, IllegalAction, Kind, Phase, TableState, View
+from engine import NOBODY, Action, Hidden, IllegalAction, Phase, TableState, View
+from engine.core.actions import play
 from engine.core.cards import card_list
 from engine.core.tricks import TrumpRules
 
@@ -28,7 +29,6 @@ from .sampling import sample_fills
 
 MAX_STEPS = 1000   # no hand of a built-in game takes more than ~110 actions
 _DEAL, _GAME_OVER, _PLAYING = Phase.DEAL, Phase.GAME_OVER, Phase.PLAY   # enum members read once
-_PLAY = int(Kind.PLAY)
 
 
 class Playout(Protocol):
@@ -85,7 +85,7 @@ def play_hand(state: TableState, policy: Playout, rng: random.Random) -> int:
         seat = state.turn
         if seat == NOBODY:
             seat = mover(state)
-        action = _PLAY | card(state, seat) << 4 if phase == _PLAYING and card is not None else act(state, seat, rng)
+        action = play(card(state, seat)) if phase == _PLAYING and card is not None else act(state, seat, rng)
         try:
             steps[phase](state, seat, action, rng, None)
         except IllegalAction:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from engine import Phase
 from engine.core import actions as A
-from engine.core.actions import Action
+from engine.core.actions import Action, payload_of
 from engine.core.cards import SPADES, Card
 from engine.core.tricks import SPADES_RULES
 from engine.core.views import View
@@ -124,7 +124,7 @@ def choose(v: View, legal, rng) -> Action:
     if v.phase == Phase.EXCHANGE:
         return _exchange(v)
     if v.phase == Phase.PLAY:
-        return A.play(_play(v, [a >> 4 for a in legal]))
+        return A.play(_play(v, [payload_of(a) for a in legal]))
     return legal[0]
 
 

@@ -43,7 +43,6 @@ NIL_SEARCH_BELOW = 4.5  # ... when the basic estimate is below this
 BID_LIKELIHOOD = (1.0, 0.45, 0.12, 0.03)   # of a bid 0, 1, 2, 3+ tricks from the basic bot's for the hand
 REDRAW_TRIES = 4
 NO_BID, NO_CARD = -1, -1
-_PLAY = int(Kind.PLAY)
 _PLAY_PHASE, _BID_PHASE, _DRAW_PHASE, _EXCHANGE_PHASE = Phase.PLAY, Phase.BID, Phase.DRAW, Phase.EXCHANGE
 
 
@@ -261,7 +260,7 @@ class SpadesPlayout:
         state = cast(SpadesState, table)
         phase = state.phase
         if phase == _PLAY_PHASE:
-            return _PLAY | play_card(state, seat) << 4
+            return A.play(play_card(state, seat))
         if phase == _BID_PHASE:
             return bid_action(state, seat)
         if phase == _DRAW_PHASE:
@@ -318,7 +317,7 @@ class SpadesPlayout:
         if view.phase == Phase.PLAY:
             hand = sum(1 << c for c in view.hand or [])
             gone = public_cards(view)
-            return [A.play(c) for c in equivalent_cards([a >> 4 for a in legal], hand, gone, SPADES_RULES)]
+            return [A.play(c) for c in equivalent_cards([A.payload_of(a) for a in legal], hand, gone, SPADES_RULES)]
         if view.phase == Phase.BID:
             return _bid_candidates(view, legal)
         return [a for a in legal if a != A.DOUBLE_NIL and a != A.REVEAL]
@@ -387,7 +386,7 @@ def _bid_candidates(view: View, legal: Sequence[Action]) -> list[Action]:
     if not partner_nil and est < NIL_SEARCH_BELOW:
         wanted.add(A.bid(0))
     out = [a for a in legal if a in wanted]
-    return out or [a for a in legal if a & 15 == Kind.BID][:1]
+    return out or [a for a in legal if A.kind_of(a) == Kind.BID][:1]
 
 
 PLAYOUT = SpadesPlayout()

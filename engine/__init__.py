@@ -25,6 +25,7 @@ from .core.actions import (
     Action,
     Kind,
     action_name,
+    action_of,
     bid,
     exchange,
     exchange_of,
@@ -72,14 +73,11 @@ from .games.spades import SpadesOptions
 for _game in BUILTIN:
     register(_game)
 
-GameState = TableState
-"""Any game's state (each game subclasses :class:`TableState`)."""
-
 __all__ = [
     "DEAL", "DOUBLE_NIL", "DRAW_DISCARD", "DRAW_KEEP", "DROP_OUT", "ORDER_UP", "PASS", "REVEAL", "STAY_IN",
-    "Action", "Kind", "action_name", "bid", "exchange", "exchange_of", "kind_of", "name_suit", "parse_action",
-    "payload_of", "play", "card_name", "cards_text", "parse_card", "parse_cards", "parse_deck", "Chance",
-    "IllegalAction", "Reason", "HandRecord", "NOBODY", "Phase", "Seat", "TableState", "GameState", "SeatInfo",
+    "Action", "Kind", "action_name", "action_of", "bid", "exchange", "exchange_of", "kind_of", "name_suit",
+    "parse_action", "payload_of", "play", "card_name", "cards_text", "parse_card", "parse_cards", "parse_deck",
+    "Chance", "IllegalAction", "Reason", "HandRecord", "NOBODY", "Phase", "Seat", "TableState", "SeatInfo",
     "SideInfo", "View", "GAMES", "Game", "LogEntry", "Score", "apply", "check_deck", "determinize", "find_game",
     "fold", "fold_name", "game_of", "hidden", "Hidden", "Place", "legal_actions", "new_game", "register", "replay",
     "score", "side_bags", "state_from_bytes", "state_from_dict", "unregister", "view", "BuckEuchreOptions",

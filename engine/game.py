@@ -17,9 +17,10 @@ import random
 import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, NamedTuple
 
-from .core.actions import DEAL, Action
+from .core.actions import DEAL, Action, Kind, action_name, kind_of
 from .core.cards import Card, card_name, to_set
 from .core.dealing import Chance
 from .core.errors import IllegalAction, Reason
@@ -34,6 +35,16 @@ ApplyStep = Callable[[Any, Seat, Action, random.Random, "Chance | None"], "Chanc
 
 _SYSTEM_RANDOM = secrets.SystemRandom()
 _GAME_OVER = Phase.GAME_OVER
+
+
+def redact_exchange(action: Action) -> str:
+    """An action as an open hand's log shows it: an exchange's cards hidden, the rest as it is.
+
+    >>> from engine.core.actions import exchange, play
+    >>> redact_exchange(exchange(0b111)), redact_exchange(play(51))
+    ('exchange', 'play AS')
+    """
+    return "exchange" if kind_of(action) == Kind.EXCHANGE else action_name(action)
 
 
 @dataclass(frozen=True)
@@ -53,7 +64,13 @@ class Game:
       (``engine.core.hidden``);
     - ``title``, its display name (by default the name with spaces, capitalised: "whist" ->
       "Whist"), and ``aliases``, other names it is known by; :func:`find_game` finds a game by
-      its name, title or an alias written in any case, with "-", "_" or spaces between words.
+      its name, title or an alias written in any case, with "-", "_" or spaces between words;
+    - ``reasons``, the StrEnum of its own reason codes beyond the core's :class:`Reason` (None:
+      it gives only those);
+    - ``redact(action)``, the notation a game's log shows for one of its actions while the hand
+      it belongs to is still open (its deck and chance outcomes are hidden until then too): by
+      default :func:`redact_exchange`, which writes any exchange as "exchange" alone (the Double
+      Nil exchange, a discard, a pass), and every other action as it is.
     """
 
     name: str
@@ -71,6 +88,8 @@ class Game:
     determinize: Callable[[View, Hidden, Sequence[Sequence[Card]]], TableState] | None = None
     title: str = ""
     aliases: tuple[str, ...] = ()
+    reasons: type[StrEnum] | None = None
+    redact: Callable[[Action], str] = redact_exchange
     deck_mask: int = field(init=False)
 
     def __post_init__(self) -> None:

@@ -29,7 +29,7 @@ def basic_action(state, seat, legal, rng):
 SMALL = engine.SpadesOptions(target_score=200)
 
 
-def new(variant: str, seed: int, target: int = 200, dealer: int | None = None) -> engine.GameState:
+def new(variant: str, seed: int, target: int = 200, dealer: int | None = None) -> engine.TableState:
     """A fresh game with a small Spades target, dealt from ``seed``."""
     n = engine.game_of(variant).seats
     return engine.new_game(variant, short_options(variant, target), rng=random.Random(seed),
@@ -104,8 +104,8 @@ def test_spades2_double_nil_put_aside_gives_high_cards():
         legal = engine.legal_actions(state, 0)
         action = basic_action(state, 0, legal, rng)
         assert action in legal
-        given = card_list(action >> 4)
-        kept = card_list(state.hands[0] & ~(action >> 4))
+        given = card_list(engine.payload_of(action))
+        kept = card_list(state.hands[0] & ~engine.payload_of(action))
         assert given and all(c % 13 >= 8 or c // 13 == 3 for c in given)        # tens and up, or spades
         assert len(given) == 3 or all(c % 13 < 8 and c // 13 != 3 for c in kept)
 
@@ -154,7 +154,7 @@ def test_basic_beats_random_buck_euchre():
 
 # ---- no peeking ----
 
-def scrambled(state: engine.GameState, seat: int, rng: random.Random) -> engine.GameState:
+def scrambled(state: engine.TableState, seat: int, rng: random.Random) -> engine.TableState:
     """A copy where every card ``seat`` cannot see is dealt anew among the hidden places: the
     other hands and a kitty (and in the two-player draw, the stock and the unseen discards)."""
     other = state.copy()
@@ -272,7 +272,7 @@ def test_random_picks_from_lazy_exchange_choices():
 
 # ---- basic heuristics on arranged hands ----
 
-def spades_state(hands: dict[int, str], bids=(), dealer=3) -> engine.GameState:
+def spades_state(hands: dict[int, str], bids=(), dealer=3) -> engine.TableState:
     """Four-player Spades dealt so that the given seats hold the given cards; then ``bids``."""
     fixed = {s: card_list(parse_cards(t)) for s, t in hands.items()}
     rest = [c for c in range(52) if not any(c in h for h in fixed.values())]
@@ -328,7 +328,7 @@ def test_spades_partner_covers_nil():
     state = spades_state({0: "QC 2D 4D 6D 10D 3H 5H 7H JH 2S 3S 4S 5S", 2: "AC KC", 3: "JC"}, dealer=2,
                          bids=[engine.bid(3), engine.bid(0), engine.bid(3), engine.bid(6)])
     play(state, "JC", "QC")                                  # the Nil bidder is winning ...
-    play(state, engine.card_name(engine.legal_actions(state, 1)[0] >> 4))
+    play(state, engine.card_name(engine.payload_of(engine.legal_actions(state, 1)[0])))
     assert basic(state) == "play KC"                         # ... so its partner overtakes, cheaply
 
 
@@ -370,7 +370,7 @@ def test_spades2_draw_keeps_good_cards():
 
 # ---- Buck Euchre ----
 
-def euchre_state(hands: dict[int, str], turn_up: str, dealer=3) -> engine.GameState:
+def euchre_state(hands: dict[int, str], turn_up: str, dealer=3) -> engine.TableState:
     """Buck Euchre dealt so that the given seats hold the given cards and ``turn_up`` is turned up."""
     fixed = {s: card_list(parse_cards(t)) for s, t in hands.items()}
     up = parse_card(turn_up)

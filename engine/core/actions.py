@@ -4,6 +4,11 @@ An action is ``kind | payload << 4``: the payload is the card (PLAY), the number
 (BID), the suit (NAME_SUIT) or the set of cards (EXCHANGE). Ints are cheap to build, compare
 and hash, which matters when bots and simulations play millions of hands.
 
+This module is the one place that knows the encoding: everything else builds actions with the
+constructors (:func:`play`, :func:`bid`, :func:`name_suit`, :func:`exchange`, or
+:func:`action_of` for any kind and payload) and takes them apart with :func:`kind_of` and
+:func:`payload_of`.
+
 >>> action_name(play(parse_card("AS")))
 'play AS'
 >>> parse_action("bid 4") == bid(4)
@@ -51,6 +56,8 @@ class Kind(IntEnum):
 
 
 _KIND_MASK = 15
+# Plain ints, read once: the constructors run in bots' and simulations' innermost loops.
+_BID, _EXCHANGE, _NAME_SUIT, _PLAY = int(Kind.BID), int(Kind.EXCHANGE), int(Kind.NAME_SUIT), int(Kind.PLAY)
 
 DEAL: Action = Kind.DEAL
 REVEAL: Action = Kind.REVEAL
@@ -70,9 +77,16 @@ _WORDS: dict[int, str] = {
 _BY_WORD = {word: kind for kind, word in _WORDS.items()}
 
 
-def kind_of(action: Action) -> Kind:
-    """The kind of an action."""
-    return Kind(action & _KIND_MASK)
+def kind_of(action: Action) -> int:
+    """The kind of an action, to compare with :class:`Kind`'s members.
+
+    Any int is taken apart, as a client may send one: its kind is returned as a plain int even
+    when it is none of :class:`Kind`'s (0, 11, 15), for the rules to reject.
+
+    >>> kind_of(bid(4)) == Kind.BID, kind_of(11)
+    (True, 11)
+    """
+    return action & _KIND_MASK
 
 
 def payload_of(action: Action) -> int:
@@ -80,27 +94,37 @@ def payload_of(action: Action) -> int:
     return action >> 4
 
 
+def action_of(kind: int, payload: int = 0) -> Action:
+    """The action of ``kind`` carrying ``payload``: the inverse of :func:`kind_of` and
+    :func:`payload_of`, for any kind and payload (well formed or not; the rules judge that).
+
+    >>> action_of(Kind.BID, 4) == bid(4), action_of(Kind.PASS) == PASS
+    (True, True)
+    """
+    return kind | payload << 4
+
+
 def play(card: Card) -> Action:
     """Play this card."""
-    return Kind.PLAY | card << 4
+    return _PLAY | card << 4
 
 
 def bid(tricks: int) -> Action:
     """Bid this many tricks (0 is Nil)."""
-    return Kind.BID | tricks << 4
+    return _BID | tricks << 4
 
 
 def name_suit(suit: Suit) -> Action:
     """Buck Euchre: name this suit trump."""
-    return Kind.NAME_SUIT | suit << 4
+    return _NAME_SUIT | suit << 4
 
 
 def exchange(cards: CardSet) -> Action:
     """Give these cards in the Double Nil exchange (or discard them, Buck Euchre dealer)."""
-    return Kind.EXCHANGE | cards << 4
+    return _EXCHANGE | cards << 4
 
 
-PLAYS_BY_SUIT = tuple(subsets_of_suit(s, lambda card: int(Kind.PLAY) | card << 4) for s in range(4))
+PLAYS_BY_SUIT = tuple(subsets_of_suit(s, play) for s in range(4))
 """For each suit, the PLAY actions of every subset of its 13 cards (indexed by the 13-bit mask)."""
 _C, _D, _H, _S = PLAYS_BY_SUIT
 
@@ -124,7 +148,7 @@ def exchange_of(cards: list[Card]) -> Action:
 
 def action_name(action: Action) -> str:
     """The readable form of an action: ``play AS``, ``bid 4``, ``name H``, ``exchange 2C 3D``."""
-    kind, payload = action & _KIND_MASK, action >> 4
+    kind, payload = kind_of(action), payload_of(action)
     if kind == Kind.PLAY:
         return "play " + (card_name(payload) if 0 <= payload < 52 else f"card #{payload}")
     if kind == Kind.BID:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from math import comb
 
-from .actions import Kind, exchange
+from .actions import Kind, exchange, kind_of, payload_of
 from .cards import CardSet, card_list
 
 
@@ -62,9 +62,9 @@ class ExchangeChoices(Sequence):
         return mask
 
     def __contains__(self, action: object) -> bool:
-        if not isinstance(action, int) or action & 15 != Kind.EXCHANGE:
+        if not isinstance(action, int) or kind_of(action) != Kind.EXCHANGE:
             return False
-        mask = action >> 4
+        mask = payload_of(action)
         held = 0
         for c in self.cards:
             held |= 1 << c

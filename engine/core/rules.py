@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import NoReturn
 
-from .actions import DUPLICATE_FLAG, Action
+from .actions import DUPLICATE_FLAG, Action, payload_of
 from .cards import cards_text
 from .errors import IllegalAction, Reason
 from .table import NOBODY, Phase, Seat, TableState
 
 
-def reject(reason: Reason, message: str) -> NoReturn:
+def reject(reason: StrEnum, message: str) -> NoReturn:
     """Raise the typed error for a rejected action."""
     raise IllegalAction(reason, message)
 
@@ -70,7 +71,7 @@ def has(mask: int, card: int) -> bool:
 
 def check_cards(state: TableState, seat: Seat, action: Action, low: int, high: int) -> int:
     """The card set of an EXCHANGE action, checked: no duplicates, all held, ``low..high`` cards."""
-    mask = action >> 4
+    mask = payload_of(action)
     if mask & DUPLICATE_FLAG:
         reject(Reason.INVALID_EXCHANGE, "a card is listed twice")
     if mask >> 52:

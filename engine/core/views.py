@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from . import actions as A
-from .actions import Action, Kind
+from .actions import Action, Kind, kind_of
 from .cards import Card, card_list
 from .choices import ExchangeChoices
 from .table import NOBODY, Phase, Seat, TableState
@@ -127,7 +127,8 @@ def table_view(state: TableState, viewer: Seat | None, legal: Sequence[Action],
         v.hand = card_list(state.hands[viewer])
     if exchange is not None:
         v.exchange = ExchangeRule(card_list(exchange[0]), exchange[1], exchange[2])
-        v.legal_actions = [] if isinstance(legal, ExchangeChoices) else [a for a in legal if a & 15 != Kind.EXCHANGE]
+        v.legal_actions = ([] if isinstance(legal, ExchangeChoices)
+                           else [a for a in legal if kind_of(a) != Kind.EXCHANGE])
     else:
         v.legal_actions = list(legal)
     return v

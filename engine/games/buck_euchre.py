@@ -6,10 +6,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import NoReturn
 
 from ..core import actions as A
-from ..core.actions import Action, Kind
+from ..core.actions import Action, Kind, kind_of, payload_of
 from ..core.cards import CLUBS, EUCHRE_DECK, SUIT_LETTERS, SUITS, card_list, card_name, cards_text
 from ..core.dealing import Chance, deal_round_robin, open_hand
 from ..core.errors import Reason
@@ -41,6 +42,14 @@ _DEAL, _ORDER_UP, _DEALER_DISCARD, _NAME_TRUMP, _DROP_OUT, _PLAYING = (
 
 BUCK_EUCHRE_RANGES = {"starting_score": (1, 100), "maker_requirement": (0, 5), "penalty": (0, 25)}
 """The accepted range of each numeric Buck Euchre option."""
+
+
+class BuckEuchreReason(StrEnum):
+    """Buck Euchre's reason codes beyond the core's (RULES.md)."""
+
+    SUIT_TURNED_DOWN = "SUIT_TURNED_DOWN"
+    MAKER_CANNOT_DROP = "MAKER_CANNOT_DROP"
+    CANNOT_DROP_ON_CLUBS = "CANNOT_DROP_ON_CLUBS"
 
 
 @dataclass(frozen=True)
@@ -236,7 +245,7 @@ def _take_turnup(state: BuckEuchreState, trump: int) -> None:
 def _wrong_phase(state: BuckEuchreState, action: Action) -> NoReturn:
     """Reject an action foreign to this phase, naming the club rule when it forbids dropping out."""
     if action == A.DROP_OUT and state.clubs and state.phase != Phase.DEAL:
-        reject(Reason.CANNOT_DROP_ON_CLUBS, "nobody may drop out when the turn-up is a club")
+        reject(BuckEuchreReason.CANNOT_DROP_ON_CLUBS, "nobody may drop out when the turn-up is a club")
     wrong_phase(state, A.action_name(action))
 
 
@@ -262,7 +271,7 @@ def apply_order_up(state: BuckEuchreState, seat: Seat, action: Action, rng: rand
 def apply_dealer_discard(state: BuckEuchreState, seat: Seat, action: Action, rng: random.Random,
                chance: Chance | None = None) -> Chance | None:
     """The dealer, holding six cards, discards one face down."""
-    if action & 15 != Kind.EXCHANGE:
+    if kind_of(action) != Kind.EXCHANGE:
         _wrong_phase(state, action)
     require_turn(state, seat)
     mask = check_cards(state, seat, action, 1, 1)
@@ -278,16 +287,16 @@ def apply_dealer_discard(state: BuckEuchreState, seat: Seat, action: Action, rng
 def apply_name_trump(state: BuckEuchreState, seat: Seat, action: Action, rng: random.Random,
                chance: Chance | None = None) -> Chance | None:
     """Second round: name a suit other than the turned-down one, or pass."""
-    kind = action & 15
+    kind = kind_of(action)
     if kind != Kind.NAME_SUIT and action != A.PASS:
         wrong_phase(state, A.action_name(action))
     require_turn(state, seat)
     if kind == Kind.NAME_SUIT:
-        suit = action >> 4
+        suit = payload_of(action)
         if suit not in SUITS:
             reject(Reason.INVALID_BID, f"there is no suit #{suit}")
         if not _may_name(state, suit):
-            reject(Reason.SUIT_TURNED_DOWN, f"{SUIT_LETTERS[suit]} was turned down and cannot be named")
+            reject(BuckEuchreReason.SUIT_TURNED_DOWN, f"{SUIT_LETTERS[suit]} was turned down and cannot be named")
         state.calls[seat] = action
         state.trump = suit
         state.maker = seat
@@ -317,7 +326,7 @@ def apply_drop_round(state: BuckEuchreState, seat: Seat, action: Action, rng: ra
     if action != A.STAY_IN and action != A.DROP_OUT:
         wrong_phase(state, A.action_name(action))
     if action == A.DROP_OUT and seat == state.maker:
-        reject(Reason.MAKER_CANNOT_DROP, f"seat {seat} made trump and must play")
+        reject(BuckEuchreReason.MAKER_CANNOT_DROP, f"seat {seat} made trump and must play")
     require_turn(state, seat)
     state.calls[seat] = action
     if action == A.DROP_OUT:
@@ -345,11 +354,11 @@ def _start_play(state: BuckEuchreState) -> None:
 def apply_play(state: BuckEuchreState, seat: Seat, action: Action, rng: random.Random,
                chance: Chance | None = None) -> Chance | None:
     """Play a card; follow the led suit (the left bower counts as trump) when possible."""
-    if action & 15 != _PLAY:
+    if kind_of(action) != _PLAY:
         _wrong_phase(state, action)
     if seat != state.turn:
         require_turn(state, seat)
-    card = action >> 4
+    card = payload_of(action)
     hand = state.hands[seat]
     if not has(hand, card):
         reject(Reason.CARD_NOT_IN_HAND, f"seat {seat} does not hold {card_name(card) if 0 <= card < 52 else card}")
@@ -525,4 +534,4 @@ def new_state(options: BuckEuchreOptions, first_dealer: Seat) -> BuckEuchreState
 
 GAME = Game(name=NAME, seats=4, cards=tuple(DECK), options_type=BuckEuchreOptions, state_type=BuckEuchreState,
             record_type=BuckEuchreHandRecord, new_state=new_state, legal=LEGAL, apply=APPLY, view=view,
-            hidden=hidden, determinize=determinize, title="Buck Euchre")
+            hidden=hidden, determinize=determinize, title="Buck Euchre", reasons=BuckEuchreReason)

@@ -6,10 +6,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TypeVar
 
 from ..core import actions as A
-from ..core.actions import PLAYS_BY_SUIT, Action, Kind
+from ..core.actions import PLAYS_BY_SUIT, Action, Kind, kind_of, payload_of
 from ..core.cards import BITS, SPADES, SUIT_MASKS, card_list, card_name, cards_text
 from ..core.choices import ExchangeChoices
 from ..core.dealing import Chance, deal_round_robin, open_hand
@@ -36,6 +37,13 @@ SPADES_RANGES = {"target_score": (100, 5000), "bag_limit": (5, 50), "bag_penalty
                  "nil_value": (0, 500), "double_nil_value": (0, 1000), "exchange_size": (0, 4)}
 """The accepted range of each numeric Spades option: what real tables play, and with the hands
 cap (``MAX_HANDS``) small enough that no score can leave a 32-bit integer."""
+
+
+class SpadesReason(StrEnum):
+    """The reason codes of both Spades games beyond the core's (RULES.md)."""
+
+    SPADES_NOT_BROKEN = "SPADES_NOT_BROKEN"
+    BLIND_NIL_AFTER_LOOKING = "BLIND_NIL_AFTER_LOOKING"
 
 
 @dataclass(frozen=True)
@@ -139,11 +147,11 @@ def legal_play(state: SpadesState, seat: Seat) -> list[Action]:
 def apply_play(state: SpadesState, seat: Seat, action: Action, rng: random.Random,
                chance: Chance | None = None) -> Chance | None:
     """Play one card, closing the trick and the hand when they are complete."""
-    if action & 15 != _PLAY:
+    if kind_of(action) != _PLAY:
         wrong_phase(state, A.action_name(action))
     if seat != state.turn:
         require_turn(state, seat)
-    card = action >> 4
+    card = payload_of(action)
     hands = state.hands
     hand = hands[seat]
     if card > 51 or not hand >> card & 1:
@@ -161,7 +169,7 @@ def apply_play(state: SpadesState, seat: Seat, action: Action, rng: random.Rando
                 state.broken = True
     elif suit == SPADES and not state.broken:
         if hand & ~SPADE_MASK:
-            reject(Reason.SPADES_NOT_BROKEN, f"{card_name(card)} cannot be led before spades are broken")
+            reject(SpadesReason.SPADES_NOT_BROKEN, f"{card_name(card)} cannot be led before spades are broken")
         state.broken = True
         state.voids |= 7 << 4 * seat                   # leading an unbroken spade: it holds nothing else
     bit = 1 << card
@@ -274,7 +282,7 @@ def apply_deal(state: SpadesState, seat: Seat, action: Action, rng: random.Rando
 def apply_bid(state: SpadesState, seat: Seat, action: Action, rng: random.Random,
               chance: Chance | None = None) -> Chance | None:
     """Look at one's hand, or bid in turn (a number, Nil, or Double Nil before looking)."""
-    kind = action & 15
+    kind = kind_of(action)
     if action == A.REVEAL:
         reveal(state, seat)
         return None
@@ -282,7 +290,7 @@ def apply_bid(state: SpadesState, seat: Seat, action: Action, rng: random.Random
         wrong_phase(state, A.action_name(action))
     require_turn(state, seat)
     if kind == _BID:
-        tricks = action >> 4
+        tricks = payload_of(action)
         if not 0 <= tricks <= 13:
             reject(Reason.INVALID_BID, f"a bid is 0 (Nil) to 13 tricks, not {tricks}")
         state.bids[seat] = tricks
@@ -313,7 +321,7 @@ def check_double_nil(state: SpadesState, seat: Seat) -> None:
     if state.bids[seat] == DOUBLE_NIL_BID:
         reject(Reason.INVALID_BID, f"seat {seat} has already declared Double Nil")
     if state.looked >> seat & 1:
-        reject(Reason.BLIND_NIL_AFTER_LOOKING, f"seat {seat} has seen its cards")
+        reject(SpadesReason.BLIND_NIL_AFTER_LOOKING, f"seat {seat} has seen its cards")
 
 
 def end_bidding(state: SpadesState) -> None:
@@ -334,7 +342,7 @@ def end_bidding(state: SpadesState) -> None:
 def apply_exchange(state: SpadesState, seat: Seat, action: Action, rng: random.Random,
                    chance: Chance | None = None) -> Chance | None:
     """Choose the cards to give one's partner; the swap happens once both have chosen."""
-    if action & 15 != Kind.EXCHANGE:
+    if kind_of(action) != Kind.EXCHANGE:
         wrong_phase(state, A.action_name(action))
     if not state.xneed >> seat & 1:
         if state.xgiven[seat] != NO_CARD:
@@ -507,4 +515,5 @@ def new_state(options: SpadesOptions, first_dealer: Seat) -> SpadesState:
 
 GAME = Game(name=NAME, seats=4, cards=tuple(DECK), options_type=SpadesOptions, state_type=SpadesState,
             record_type=SpadesHandRecord, new_state=new_state, legal=LEGAL, apply=APPLY, view=view,
-            bags=lambda state: state.bags[:], hidden=hidden, determinize=determinize, title="Spades")
+            bags=lambda state: state.bags[:], hidden=hidden, determinize=determinize, title="Spades",
+            reasons=SpadesReason)

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..core import actions as A
-from ..core.actions import Action, Kind
+from ..core.actions import Action, Kind, kind_of, payload_of
 from ..core.cards import SUIT_MASKS, card_list, to_set
 from ..core.dealing import Chance, open_hand
 from ..core.errors import Reason
@@ -23,6 +23,7 @@ from .spades import (
     FULL_DECK,
     SpadesHandRecord,
     SpadesOptions,
+    SpadesReason,
     SpadesRules,
     SpadesState,
     apply_play,
@@ -123,7 +124,7 @@ def _offer(state: Spades2State, seat: Seat) -> None:
 def apply_draw(state: Spades2State, seat: Seat, action: Action, rng: random.Random,
                chance: Chance | None = None) -> Chance | None:
     """Keep the offered card (the next is discarded) or discard it (the next is kept)."""
-    kind = action & 15
+    kind = kind_of(action)
     if action == A.DOUBLE_NIL:
         require_turn(state, seat)
         if not state.options.double_nil_allowed:
@@ -131,7 +132,7 @@ def apply_draw(state: Spades2State, seat: Seat, action: Action, rng: random.Rand
         if state.bids[seat] == DOUBLE_NIL_BID:
             reject(Reason.INVALID_BID, f"seat {seat} has already declared Double Nil")
         if state.draw_turns[seat] > 0:
-            reject(Reason.BLIND_NIL_AFTER_LOOKING, "Double Nil is declared before the first draw choice")
+            reject(SpadesReason.BLIND_NIL_AFTER_LOOKING, "Double Nil is declared before the first draw choice")
         state.bids[seat] = DOUBLE_NIL_BID
         state.calls[seat] = action
         return None
@@ -163,7 +164,7 @@ def apply_draw(state: Spades2State, seat: Seat, action: Action, rng: random.Rand
 def apply_exchange(state: Spades2State, seat: Seat, action: Action, rng: random.Random,
                chance: Chance | None = None) -> Chance | None:
     """Put up to three cards aside, each replaced by a random card from the discards."""
-    if action & 15 != Kind.EXCHANGE:
+    if kind_of(action) != Kind.EXCHANGE:
         wrong_phase(state, A.action_name(action))
     require_turn(state, seat)
     choice = exchange_choice(state, seat)
@@ -207,14 +208,14 @@ def _start_bidding(state: Spades2State) -> None:
 def apply_bid(state: Spades2State, seat: Seat, action: Action, rng: random.Random,
                chance: Chance | None = None) -> Chance | None:
     """Bid 0..13 in turn: the second player first, then the first player."""
-    kind = action & 15
+    kind = kind_of(action)
     if action == A.DOUBLE_NIL:
         require_turn(state, seat)
-        reject(Reason.BLIND_NIL_AFTER_LOOKING, "Double Nil is declared during the first draw turn")
+        reject(SpadesReason.BLIND_NIL_AFTER_LOOKING, "Double Nil is declared during the first draw turn")
     if kind != Kind.BID:
         wrong_phase(state, A.action_name(action))
     require_turn(state, seat)
-    tricks = action >> 4
+    tricks = payload_of(action)
     if not 0 <= tricks <= 13:
         reject(Reason.INVALID_BID, f"a bid is 0 (Nil) to 13 tricks, not {tricks}")
     state.bids[seat] = tricks
@@ -343,4 +344,4 @@ def new_state(options: SpadesOptions, first_dealer: Seat) -> Spades2State:
 GAME = Game(name=NAME, seats=2, cards=tuple(DECK), options_type=SpadesOptions, state_type=Spades2State,
             record_type=SpadesHandRecord, new_state=new_state, legal=LEGAL, apply=APPLY, view=view,
             bags=lambda state: state.bags[:], hidden=hidden, determinize=determinize,
-            title="Two-player Spades", aliases=("spades_two_player",))
+            title="Two-player Spades", aliases=("spades_two_player",), reasons=SpadesReason)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import orjson
 
 import engine
-from engine import GameState
+from engine import TableState
 
 RECORD_VERSION = 2
 _SYSTEM_RANDOM = secrets.SystemRandom()
@@ -74,7 +74,7 @@ class GameRecord:
     __slots__ = ("game_id", "state", "seats", "seed", "owner", "labels", "created_ms", "lifecycle", "deadline_ms",
                  "events", "left_seat", "spectators", "spectator_hash")
 
-    def __init__(self, game_id: str, state: GameState, seats: list[Seat], seed: int | None, *, owner: str = "",
+    def __init__(self, game_id: str, state: TableState, seats: list[Seat], seed: int | None, *, owner: str = "",
                  labels: dict[str, str] | None = None, created_ms: int = 0, lifecycle: Lifecycle | None = None,
                  deadline_ms: int = 0, events: int = 0, left_seat: int | None = None,
                  spectators: int = SPECTATORS_TOKEN, spectator_hash: str = ""):

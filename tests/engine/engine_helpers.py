@@ -385,11 +385,11 @@ def private_cards(v) -> set[int]:
     if v.exchange is not None:
         out |= set(v.exchange.cards)
     for a in v.legal_actions:
-        kind = a & 15
+        kind, payload = engine.kind_of(a), engine.payload_of(a)
         if kind == engine.Kind.PLAY:
-            out.add(a >> 4)
+            out.add(payload)
         elif kind == engine.Kind.EXCHANGE:
-            out |= set(card_list(a >> 4))
+            out |= set(card_list(payload))
     return out
 
 

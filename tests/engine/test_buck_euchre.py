@@ -26,6 +26,7 @@ from engine import (
 )
 from engine.core.cards import CLUBS, DIAMONDS, EUCHRE_DECK, HEARTS, SPADES, card_list
 from engine.core.tricks import euchre_rules
+from engine.games.buck_euchre import BuckEuchreReason
 
 R = Reason
 NOBODY = -1
@@ -96,7 +97,7 @@ def test_order_up_dealer_takes_turn_up_and_discards_then_drop_round():
     assert state.hands[3] == cs("9C 10C QC KC JC") and state.dealer_discard == C("9H")
     # drop round: from left of the dealer, skipping the maker
     assert state.phase == Phase.DROP_OUT and state.turn == 1
-    rejects(state, 0, DROP_OUT, R.MAKER_CANNOT_DROP)
+    rejects(state, 0, DROP_OUT, BuckEuchreReason.MAKER_CANNOT_DROP)
     order = []
     for a in (STAY_IN, DROP_OUT, DROP_OUT):
         order.append(state.turn)
@@ -149,7 +150,7 @@ def test_all_pass_turns_down_and_the_turned_down_suit_cannot_be_named():
     assert state.hands[3].bit_count() == 5                       # nobody took the turn-up
     assert engine.view(state, None).rules.turn_up_turned_down
     assert engine.legal_actions(state, 0) == [PASS, name_suit(CLUBS), name_suit(DIAMONDS), name_suit(SPADES)]
-    rejects(state, 0, name_suit(HEARTS), R.SUIT_TURNED_DOWN)
+    rejects(state, 0, name_suit(HEARTS), BuckEuchreReason.SUIT_TURNED_DOWN)
     rejects(state, 0, ORDER_UP, R.WRONG_PHASE)
     rejects(state, 1, name_suit(SPADES), R.NOT_YOUR_TURN)
     rejects(state, 1, name_suit(HEARTS), R.NOT_YOUR_TURN)        # not your turn before turned down
@@ -199,14 +200,14 @@ def test_club_turn_up_forces_clubs_dealer_discards_nobody_may_drop():
     assert state.phase == Phase.DEALER_DISCARD and state.turn == 3       # no ordering round
     assert state.hands[3] >> C("9C") & 1
     for seat in range(4):
-        rejects(state, seat, DROP_OUT, R.CANNOT_DROP_ON_CLUBS)
+        rejects(state, seat, DROP_OUT, BuckEuchreReason.CANNOT_DROP_ON_CLUBS)
     rejects(state, 0, ORDER_UP, R.WRONG_PHASE)
     rejects(state, 0, PASS, R.WRONG_PHASE)
     act(state, 3, exchange(cs("9C")))
     assert state.phase == Phase.PLAY and state.turn == 0                 # no drop round
     assert state.active == 0b1111
     for seat in range(4):
-        rejects(state, seat, DROP_OUT, R.CANNOT_DROP_ON_CLUBS)
+        rejects(state, seat, DROP_OUT, BuckEuchreReason.CANNOT_DROP_ON_CLUBS)
     rejects(state, 0, STAY_IN, R.WRONG_PHASE)
     tricks(state, "AH QD 9H JH")          # seat 1 void in hearts; JH is a plain heart (clubs trump)
     tricks(state, "KH KD 10H QH")
@@ -451,12 +452,12 @@ def test_reason_precedence():
     rejects(state, 1, PASS, R.NOT_YOUR_TURN)
     calls(state, PASS, PASS, PASS, PASS)
     rejects(state, 2, name_suit(HEARTS), R.NOT_YOUR_TURN)
-    rejects(state, 0, name_suit(HEARTS), R.SUIT_TURNED_DOWN)
+    rejects(state, 0, name_suit(HEARTS), BuckEuchreReason.SUIT_TURNED_DOWN)
     calls(state, name_suit(SPADES))
     assert state.maker == 0 and state.phase == Phase.DROP_OUT and state.turn == 1
     rejects(state, 2, STAY_IN, R.NOT_YOUR_TURN)
     rejects(state, 2, DROP_OUT, R.NOT_YOUR_TURN)
-    rejects(state, 0, DROP_OUT, R.MAKER_CANNOT_DROP)
+    rejects(state, 0, DROP_OUT, BuckEuchreReason.MAKER_CANNOT_DROP)
     rejects(state, 0, STAY_IN, R.NOT_YOUR_TURN)
     rejects(state, 1, play(C("AS")), R.WRONG_PHASE)
     calls(state, STAY_IN, STAY_IN, STAY_IN)

@@ -24,6 +24,7 @@ from engine import (
     Kind,
     Phase,
     action_name,
+    action_of,
     bid,
     card_name,
     cards_text,
@@ -341,12 +342,12 @@ MALFORMED = [
     (0, "kind 0"),
     (11, "kind 11"),
     (15, "kind 15"),
-    (0 | 5 << 4, "kind 0 with a payload"),
-    (int(Kind.PLAY) | 52 << 4, "play of card #52"),
-    (int(Kind.PLAY) | 60 << 4, "play of card #60"),
-    (int(Kind.NAME_SUIT) | 4 << 4, "name suit #4"),
-    (int(Kind.NAME_SUIT) | 16 << 4, "name suit #16"),
-    (int(Kind.EXCHANGE) | (1 << 55) << 4, "exchange of card #55"),
+    (action_of(0, 5), "kind 0 with a payload"),
+    (play(52), "play of card #52"),
+    (play(60), "play of card #60"),
+    (name_suit(4), "name suit #4"),
+    (name_suit(16), "name suit #16"),
+    (exchange(1 << 55), "exchange of card #55"),
 ]
 
 
@@ -394,7 +395,7 @@ def test_actions_with_stray_payload_bits_are_not_accepted():
     spades2 = start("spades2", None, dealer=0, seed=1)
     for state, seat, base in ((spades, 1, REVEAL), (spades, 1, DOUBLE_NIL), (spades2, 0, DRAW_KEEP),
                               (spades2, 0, DRAW_DISCARD), (spades2, 0, DOUBLE_NIL)):
-        action = base | 1 << 4
+        action = action_of(base, 1)
         assert base in engine.legal_actions(state, seat)
         assert action not in engine.legal_actions(state, seat)
         try:

@@ -33,7 +33,7 @@ def positions(variant: str, seed: int, hands: int):
         movers = [s for s in range(state.n) if any(a != engine.REVEAL for a in engine.legal_actions(state, s))]
         seat = state.turn if state.turn in movers else rng.choice(movers)
         legal = engine.legal_actions(state, seat)
-        bids = [a for a in legal if a & 15 == engine.Kind.BID and 1 <= a >> 4 <= 4]
+        bids = [a for a in legal if engine.kind_of(a) == engine.Kind.BID and 1 <= engine.payload_of(a) <= 4]
         action = rng.choice(bids) if bids and rng.random() < 0.9 else legal[rng.randrange(len(legal))]
         engine.apply(state, seat, action, rng)
     yield state

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine import BuckEuchreOptions, GameState, IllegalAction, Kind, Phase, SpadesOptions
+from engine import BuckEuchreOptions, IllegalAction, Kind, Phase, SpadesOptions, TableState, kind_of, payload_of
 from engine.core.cards import card_list
 
 MAX_ACTIONS_PER_HAND = {"spades": 1 + 8 + 4 + 52, "spades2": 1 + 26 + 2 + 2 + 2 + 26, "buck_euchre": 1 + 8 + 1 + 4 + 20}
@@ -43,7 +43,7 @@ SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, Heal
 
 # ---- a policy that plays legal actions and bids so that games end ----------------------------
 
-def foresee_tricks(state: GameState, seed: int) -> list[int]:
+def foresee_tricks(state: TableState, seed: int) -> list[int]:
     """The tricks each seat will win if the hand is played with ``Random(seed)`` choosing the
     cards (bids do not change which cards are legal, so bidding these makes the contracts)."""
     sim = state.copy()
@@ -60,7 +60,7 @@ def foresee_tricks(state: GameState, seed: int) -> list[int]:
     return sim.records[-1].tricks
 
 
-def play_choice(state: GameState, play_rng: random.Random) -> int:
+def play_choice(state: TableState, play_rng: random.Random) -> int:
     acts = engine.legal_actions(state, state.turn)
     return acts[play_rng.randrange(len(acts))]
 
@@ -81,7 +81,7 @@ class Policy:
         self.plan = None
         self.play_rng = random.Random(self.hand_seed)
 
-    def choose(self, state: GameState) -> tuple[int, int]:
+    def choose(self, state: TableState) -> tuple[int, int]:
         rng = self.rng
         if state.phase == Phase.PLAY:
             return state.turn, play_choice(state, self.play_rng)
@@ -91,7 +91,7 @@ class Policy:
         if state.turn in seats and seat != state.turn and rng.random() < 0.7:
             seat = state.turn                   # looking out of turn now and then, not all the time
         acts = engine.legal_actions(state, seat)
-        if any(a & 15 == Kind.BID for a in acts):
+        if any(kind_of(a) == Kind.BID for a in acts):
             if self.plan is None:
                 self.plan = foresee_tricks(state, self.hand_seed)
             r = rng.random()
@@ -111,7 +111,7 @@ class Policy:
         return seat, acts[rng.randrange(len(acts))]
 
 
-def choose(state: GameState, rng: random.Random) -> tuple[int, int]:
+def choose(state: TableState, rng: random.Random) -> tuple[int, int]:
     """Any seat that may act and one of its legal actions, at random."""
     seat = rng.choice(movers(state))
     acts = engine.legal_actions(state, seat)
@@ -127,7 +127,7 @@ def mask_of(cards) -> int:
     return m
 
 
-def _spades2_places(state: GameState) -> list[int]:
+def _spades2_places(state: TableState) -> list[int]:
     """The discards, and during the draw the stock and the card offered."""
     places = [state.discards]
     if state.phase == Phase.DRAW:
@@ -137,7 +137,7 @@ def _spades2_places(state: GameState) -> list[int]:
     return places
 
 
-def _buck_euchre_places(state: GameState, places: list[int]) -> list[int]:
+def _buck_euchre_places(state: TableState, places: list[int]) -> list[int]:
     """The kitty, the dealer's discard, and the turn-up when nobody holds it."""
     extra = [state.kitty]
     if state.dealer_discard != -1:
@@ -147,12 +147,12 @@ def _buck_euchre_places(state: GameState, places: list[int]) -> list[int]:
     return extra
 
 
-EXTRA_PLACES: dict[str, Callable[[GameState, list[int]], list[int]]] = {
+EXTRA_PLACES: dict[str, Callable[[TableState, list[int]], list[int]]] = {
     "spades2": lambda state, places: _spades2_places(state), "buck_euchre": _buck_euchre_places}
 """Where a game keeps dealt cards besides the hands and the cards played (given the places so far)."""
 
 
-def check_cards(state: GameState, played: list[tuple[int, int]]) -> None:
+def check_cards(state: TableState, played: list[tuple[int, int]]) -> None:
     """Each card of the game's deck is in exactly one place."""
     deck = engine.game_of(state.variant).deck_mask
     if state.phase in (Phase.DEAL, Phase.GAME_OVER):     # between hands: nothing is dealt
@@ -174,12 +174,12 @@ def check_cards(state: GameState, played: list[tuple[int, int]]) -> None:
     assert total == deck.bit_count(), "a card is in two places"
 
 
-PLAYING_SEATS: dict[str, Callable[[GameState], int]] = {"buck_euchre": lambda state: state.active}
+PLAYING_SEATS: dict[str, Callable[[TableState], int]] = {"buck_euchre": lambda state: state.active}
 """The seats that play the tricks of a hand, as a bit mask, in a game where some may sit it out
 (any other game: every seat)."""
 
 
-def check_tricks(state: GameState, played: list[tuple[int, int]]) -> None:
+def check_tricks(state: TableState, played: list[tuple[int, int]]) -> None:
     """Tricks won and cards played agree, seat by seat; every seat holds as many cards as the
     others once its cards played are counted back."""
     if state.phase != Phase.PLAY:
@@ -203,7 +203,7 @@ def check_tricks(state: GameState, played: list[tuple[int, int]]) -> None:
     assert state.turn in active and state.turn not in state.trick_seats
 
 
-def _spades_scores(state: GameState, start: list[int]) -> None:
+def _spades_scores(state: TableState, start: list[int]) -> None:
     for side in range(state.sides):
         assert state.scores[side] == start[side] + sum(r.sides[side].hand_points for r in state.records)
         if state.records:
@@ -218,7 +218,7 @@ def _spades_scores(state: GameState, start: list[int]) -> None:
         assert all(state.scores[s] < state.scores[w] for s in range(state.sides) if s != w)
 
 
-def _buck_euchre_scores(state: GameState, start: list[int]) -> None:
+def _buck_euchre_scores(state: TableState, start: list[int]) -> None:
     for s in range(4):
         assert state.scores[s] == start[s] + sum(r.seats[s].change for r in state.records)
     for r in state.records:
@@ -237,12 +237,12 @@ def _buck_euchre_scores(state: GameState, start: list[int]) -> None:
             assert state.records[-1].swept_by == w
 
 
-SCORE_CHECKS: dict[str, Callable[[GameState, list[int]], None]] = {
+SCORE_CHECKS: dict[str, Callable[[TableState, list[int]], None]] = {
     "spades": _spades_scores, "spades2": _spades_scores, "buck_euchre": _buck_euchre_scores}
 """A game's own score rules, checked after the common ones."""
 
 
-def check_scores(state: GameState, start: list[int]) -> None:
+def check_scores(state: TableState, start: list[int]) -> None:
     """Every side's total is its start plus its points in the hand records, as the last record
     says; the game is over exactly when it has a winner; and the game's own score rules."""
     for side in range(state.sides):
@@ -256,7 +256,7 @@ def check_scores(state: GameState, start: list[int]) -> None:
         own(state, start)
 
 
-def check_serialisation(state: GameState) -> None:
+def check_serialisation(state: TableState) -> None:
     raw = state.to_bytes()
     again = engine.state_from_bytes(raw)
     assert again == state
@@ -264,7 +264,7 @@ def check_serialisation(state: GameState) -> None:
     assert state.copy().to_bytes() == raw
 
 
-def random_action(state: GameState, rng: random.Random) -> tuple[int, int]:
+def random_action(state: TableState, rng: random.Random) -> tuple[int, int]:
     """A random (seat, action) from the meaningful part of the encoding space."""
     seat = rng.choice(list(range(state.n)) + [-1, state.n]) if rng.random() < 0.1 else rng.randrange(state.n)
     kind = rng.choice(KINDS)
@@ -287,10 +287,10 @@ def random_action(state: GameState, rng: random.Random) -> tuple[int, int]:
         payload = mask_of(rng.sample(pool, k))
     else:
         payload = 0
-    return seat, int(kind) | payload << 4
+    return seat, engine.action_of(kind, payload)
 
 
-def check_rejections(state: GameState, rng: random.Random, tries: int = 3) -> None:
+def check_rejections(state: TableState, rng: random.Random, tries: int = 3) -> None:
     before = state.to_bytes()
     for _ in range(tries):
         seat, action = random_action(state, rng)
@@ -299,13 +299,14 @@ def check_rejections(state: GameState, rng: random.Random, tries: int = 3) -> No
         try:
             engine.apply(state, seat, action, random.Random(0))
         except IllegalAction as e:
-            assert isinstance(e.reason, engine.Reason)
+            declared = set(engine.Reason) | set(engine.game_of(state.variant).reasons or ())
+            assert e.reason in declared, f"{e.reason} is declared neither by the core nor by {state.variant}"
         else:
             raise AssertionError(f"{engine.action_name(action)} by seat {seat} accepted but not legal")
         assert state.to_bytes() == before, f"rejected {engine.action_name(action)} changed the state"
 
 
-def check_legal_accepted(state: GameState, rng: random.Random) -> None:
+def check_legal_accepted(state: TableState, rng: random.Random) -> None:
     before = state.to_bytes()
     for seat in range(state.n):
         acts = engine.legal_actions(state, seat)
@@ -318,7 +319,7 @@ def check_legal_accepted(state: GameState, rng: random.Random) -> None:
     assert state.to_bytes() == before, "trying legal actions on copies changed the state"
 
 
-def play_game(state: GameState, rng: random.Random, full_checks_every: int = 1) -> GameState:
+def play_game(state: TableState, rng: random.Random, full_checks_every: int = 1) -> TableState:
     start = state.scores[:]
     genesis = (state.variant, state.options, state.dealer, [d[:] for d in state.decks])
     log: list[engine.LogEntry] = []
@@ -337,8 +338,8 @@ def play_game(state: GameState, rng: random.Random, full_checks_every: int = 1) 
         seat, action = policy.choose(state)
         assert action in engine.legal_actions(state, seat)
         log.append(engine.LogEntry(seat, action, engine.apply(state, seat, action, rng)))
-        if action & 15 == Kind.PLAY:
-            played.append((seat, action >> 4))
+        if kind_of(action) == Kind.PLAY:
+            played.append((seat, payload_of(action)))
         actions_this_hand += 1
         assert actions_this_hand <= max_actions(state.variant), "a hand did not end"
         step += 1
@@ -360,7 +361,7 @@ def play_game(state: GameState, rng: random.Random, full_checks_every: int = 1) 
     return state
 
 
-def check_replay(genesis: tuple, log: list[engine.LogEntry], state: GameState) -> None:
+def check_replay(genesis: tuple, log: list[engine.LogEntry], state: TableState) -> None:
     """The game is a pure fold of its log: replaying it rebuilds the exact state, drawing nothing."""
     variant, options, dealer, decks = genesis
     assert engine.replay(variant, options, dealer, log, decks).to_bytes() == state.to_bytes()

@@ -11,6 +11,7 @@ from engine_helpers import C, act, cl, cs, draw_all_keep, draw_deck, new, reject
 import engine
 from engine import DEAL, DOUBLE_NIL, DRAW_DISCARD, DRAW_KEEP, Phase, Reason, bid, exchange, play
 from engine.core.cards import card_list
+from engine.games.spades import SpadesReason
 
 R = Reason
 
@@ -83,7 +84,7 @@ def test_bidding_second_player_first_then_second_player_leads():
     assert engine.legal_actions(state, 0) == []
     rejects(state, 0, bid(3), R.NOT_YOUR_TURN)
     rejects(state, 1, bid(14), R.INVALID_BID)
-    rejects(state, 1, DOUBLE_NIL, R.BLIND_NIL_AFTER_LOOKING)     # too late for Double Nil
+    rejects(state, 1, DOUBLE_NIL, SpadesReason.BLIND_NIL_AFTER_LOOKING)     # too late for Double Nil
     rejects(state, 0, DOUBLE_NIL, R.NOT_YOUR_TURN)
     rejects(state, 1, DRAW_KEEP, R.WRONG_PHASE)
     act(state, 1, bid(8))
@@ -106,7 +107,7 @@ def test_double_nil_during_first_draw_turn_only():
     rejects(state, 0, DOUBLE_NIL, R.INVALID_BID)                 # already declared (seat 0)
     act(state, 0, DRAW_KEEP)
     assert DOUBLE_NIL not in engine.legal_actions(state, 1)
-    rejects(state, 1, DOUBLE_NIL, R.BLIND_NIL_AFTER_LOOKING)     # after its first draw choice
+    rejects(state, 1, DOUBLE_NIL, SpadesReason.BLIND_NIL_AFTER_LOOKING)     # after its first draw choice
 
 
 def test_second_player_may_declare_in_its_first_draw_turn():
@@ -203,7 +204,7 @@ def test_spades_play_rules_apply():
     act(state, 0, bid(1))
     assert state.turn == 1
     assert set(engine.legal_actions(state, 1)) == {play(C(c)) for c in "6C 7C 8C 9C 10C JC QC KC AC".split()}
-    rejects(state, 1, play(C("2S")), R.SPADES_NOT_BROKEN)
+    rejects(state, 1, play(C("2S")), SpadesReason.SPADES_NOT_BROKEN)
     act(state, 1, play(C("6C")))
     rejects(state, 0, play(C("AS")), R.MUST_FOLLOW_SUIT)
     rejects(state, 0, play(C("2H")), R.MUST_FOLLOW_SUIT)

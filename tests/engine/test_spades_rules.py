@@ -10,6 +10,7 @@ from engine_helpers import C, act, bid_round, cl, cs, deal, new, rejects, spades
 import engine
 from engine import DEAL, DOUBLE_NIL, PASS, REVEAL, Phase, Reason, bid, exchange, play
 from engine.core.cards import card_list
+from engine.games.spades import SpadesReason
 
 R = Reason
 
@@ -125,11 +126,11 @@ def test_reveal_any_time_during_bidding_in_turn_or_not():
     assert engine.view(state, 0).hand == card_list(state.hands[0])
     assert state.turn == 0                                       # looking is not a bid
     assert DOUBLE_NIL not in engine.legal_actions(state, 0)
-    rejects(state, 0, DOUBLE_NIL, R.BLIND_NIL_AFTER_LOOKING)
+    rejects(state, 0, DOUBLE_NIL, SpadesReason.BLIND_NIL_AFTER_LOOKING)
     act(state, 0, bid(3))
     act(state, 1, bid(3))
     assert DOUBLE_NIL not in engine.legal_actions(state, 2)
-    rejects(state, 2, DOUBLE_NIL, R.BLIND_NIL_AFTER_LOOKING)
+    rejects(state, 2, DOUBLE_NIL, SpadesReason.BLIND_NIL_AFTER_LOOKING)
 
 
 def test_reveal_after_bidding_is_rejected():
@@ -194,7 +195,8 @@ def test_exchange_after_all_four_bids_between_double_nil_partners_only():
     for seat in (0, 2):
         choices = engine.legal_actions(state, seat)
         assert len(choices) == 286                               # any three of thirteen
-        assert all(a & 15 == engine.Kind.EXCHANGE and (a >> 4).bit_count() == 3 for a in choices)
+        assert all(engine.kind_of(a) == engine.Kind.EXCHANGE and engine.payload_of(a).bit_count() == 3
+                   for a in choices)
         assert exchange(cs(cl(HANDS[seat])[:3])) in choices
 
 
@@ -300,7 +302,7 @@ def test_follow_suit_trick_winner_and_spades_broken_by_a_discard():
     assert state.last_trick == [[0, 1, 2, 3], [C("2D"), C("5D"), C("9D"), C("QD")], 3]
     # seat 3 may not lead a spade before spades are broken
     assert set(engine.legal_actions(state, 3)) == {play(C(c)) for c in "10C KD AD QH KH AH".split()}
-    rejects(state, 3, play(C("AS")), R.SPADES_NOT_BROKEN)
+    rejects(state, 3, play(C("AS")), SpadesReason.SPADES_NOT_BROKEN)
     trick(state, "10C AC 2C 6C")
     assert state.turn == 0 and state.tricks == [1, 0, 0, 1]
     # seat 3 is void in clubs: a non-spade discard (even an ace) does not win; a spade is not required
@@ -333,7 +335,7 @@ def test_spades_not_broken_by_leading_them_too_early_even_if_holding_many():
     state = dealt(hands=hands)
     bid_round(state, (3, 3, 3, 3))
     assert engine.legal_actions(state, 0) == [play(C("2C"))]
-    rejects(state, 0, play(C("AS")), R.SPADES_NOT_BROKEN)
+    rejects(state, 0, play(C("AS")), SpadesReason.SPADES_NOT_BROKEN)
 
 
 def test_spade_trumps_the_led_suit():

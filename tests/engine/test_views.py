@@ -256,7 +256,7 @@ def test_view_of_play_lists_only_own_cards():
     state = start("spades", [spades_deck(3, {})], dealer=3)
     bid_round(state, (3, 3, 3, 3))
     v = engine.view(state, 0)
-    assert {a >> 4 for a in v.legal_actions} <= set(v.hand)
+    assert {engine.payload_of(a) for a in v.legal_actions} <= set(v.hand)
     assert engine.view(state, 1).legal_actions == []
     assert play(v.hand[0]) in v.legal_actions
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import engine
 from engine.core import actions as A
-from engine.core.actions import Action, Kind
+from engine.core.actions import Action, Kind, kind_of, payload_of
 from engine.core.cards import SUIT_MASKS, card_name
 from engine.core.dealing import Chance, deal_round_robin, open_hand
 from engine.core.errors import Reason
@@ -85,10 +85,10 @@ def legal_play(state: WhistState, seat: Seat) -> Sequence[Action]:
 def apply_play(state: WhistState, seat: Seat, action: Action, rng: random.Random,
                chance: Chance | None = None) -> Chance | None:
     """Play a card; after the fourth, the trick's winner leads; after 13 tricks, score."""
-    if action & 15 != Kind.PLAY:
+    if kind_of(action) != Kind.PLAY:
         wrong_phase(state, A.action_name(action))
     require_turn(state, seat)
-    card, hand = action >> 4, state.hands[seat]
+    card, hand = payload_of(action), state.hands[seat]
     if not has(hand, card):
         reject(Reason.CARD_NOT_IN_HAND, f"seat {seat} does not hold that card")
     if state.trick_cards:

@@ -38,7 +38,7 @@ def decks_for(variant: str, seed: int, count: int = 60) -> list[list[int]]:
     return [rng.sample(cards, len(cards)) for _ in range(count)]
 
 
-def replay(variant: str, decks, first_dealer: int, moves, options) -> engine.GameState:
+def replay(variant: str, decks, first_dealer: int, moves, options) -> engine.TableState:
     """The same moves applied by the engine directly, from their notations."""
     state = engine.new_game(variant, options, first_dealer=first_dealer, decks=decks)
     for seat, notation in moves:
