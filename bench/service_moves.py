@@ -68,17 +68,8 @@ class Driver:
         seat = state.turn if state.turn >= 0 else next(s for s in range(4) if engine.legal_actions(state, s))
         actions = [a for a in engine.legal_actions(state, seat) if a not in (engine.REVEAL, engine.DOUBLE_NIL)]
         action = self.rng.choice(actions)
-        kind = action & 15
-        meta = self.tokens[seat]
-        rid = uuid.uuid4().hex
-        if kind == engine.Kind.PLAY:
-            await self.stub.Play(pb.PlayRequest(game_id=self.game_id, card=engine.card_name(action >> 4),
-                                                request_id=rid), metadata=meta)
-        elif kind == engine.Kind.BID:
-            await self.stub.Bid(pb.BidRequest(game_id=self.game_id, kind=pb.BID_KIND_TRICKS, tricks=action >> 4,
-                                              request_id=rid), metadata=meta)
-        else:
-            await self.stub.Deal(pb.DealRequest(game_id=self.game_id, request_id=rid), metadata=meta)
+        await self.stub.Act(pb.ActRequest(game_id=self.game_id, action=engine.action_name(action),
+                                          request_id=uuid.uuid4().hex), metadata=self.tokens[seat])
         engine.apply(state, seat, action)
 
 

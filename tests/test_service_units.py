@@ -197,13 +197,14 @@ def test_request_conversion_rejects_malformed_input():
         with pytest.raises(InvalidArgument):
             convert.card(bad)
     with pytest.raises(InvalidArgument):
-        convert.variant(enums.VARIANT_UNSPECIFIED)
+        convert.game(enums.VARIANT_UNSPECIFIED)
     with pytest.raises(InvalidArgument):
         convert.bid_action(pb.BidRequest(kind=pb.BID_KIND_NAME_SUIT, suit=99))
     duplicate = convert.exchange_action(pb.ExchangeRequest(cards=["2C", "2C", "3C"]))
-    assert duplicate & 15 == engine.Kind.EXCHANGE and duplicate >> 4 & engine.core.actions.DUPLICATE_FLAG
+    assert engine.kind_of(duplicate) == engine.Kind.EXCHANGE
+    assert engine.payload_of(duplicate) & engine.core.actions.DUPLICATE_FLAG
     with pytest.raises(InvalidArgument):
-        convert.options("buck_euchre", convert.options_message("spades", engine.SpadesOptions()))
+        convert.options(engine.game_of("buck_euchre"), convert.options_message("spades", engine.SpadesOptions()))
 
 
 def test_engine_and_proto_enums_map_one_to_one_by_name():
@@ -258,6 +259,41 @@ def test_options_outside_their_ranges_are_invalid_arguments():
     for bad in (options_pb2.SpadesOptions(target_score=100_000), options_pb2.SpadesOptions(bag_limit=1),
                 options_pb2.SpadesOptions(bag_penalty=100_000), options_pb2.SpadesOptions(exchange_size=5)):
         with pytest.raises(InvalidArgument):
-            convert.options("spades", options_pb2.RuleOptions(spades=bad))
+            convert.options(engine.game_of("spades"), options_pb2.RuleOptions(spades=bad))
     with pytest.raises(InvalidArgument):
-        convert.options("buck_euchre", options_pb2.RuleOptions(buck_euchre=options_pb2.BuckEuchreOptions(penalty=26)))
+        convert.options(engine.game_of("buck_euchre"),
+                        options_pb2.RuleOptions(buck_euchre=options_pb2.BuckEuchreOptions(penalty=26)))
+
+
+def test_history_redacts_an_open_hand_by_the_games_own_hook(monkeypatch):
+    """What an open hand's log shows of an action is the game's decision (Game.redact), not the
+    service's: here Whist hides its plays until the hand is over; the default shows them."""
+    import dataclasses
+    import random
+
+    from service.rpc import lifecycle_messages
+    from service.table import gamelog
+    from service.table.record import GameRecord, Seat
+    from tests.games import whist
+
+    def played(tricks: int):
+        rng = random.Random(5)
+        state = engine.new_game("whist", None, rng, 0)
+        raw = [gamelog.genesis(state)]
+        while len(raw) < 2 + 4 * tricks:   # the genesis, the deal, then the tricks' plays
+            seat = next(s for s in range(4) if engine.legal_actions(state, s))
+            action = engine.legal_actions(state, seat)[0]
+            raw.append(gamelog.entry(seat, action, engine.apply(state, seat, action, rng)))
+        seats = [Seat(f"P{i}", 1, None, "") for i in range(4)]
+        return lifecycle_messages.history(GameRecord("g" * 24, state, seats, None), raw, len(raw))
+
+    shown = [e.action for e in played(2).entries]
+    assert shown[0] == "deal" and all(a.startswith("play ") and len(a) > 5 for a in shown[1:])
+    def hide_plays(action: int) -> str:
+        return "play" if engine.kind_of(action) == engine.Kind.PLAY else engine.action_name(action)
+
+    monkeypatch.setitem(engine.GAMES, "whist", dataclasses.replace(whist.GAME, redact=hide_plays))
+    hidden = [e.action for e in played(2).entries]
+    assert hidden == ["deal"] + ["play"] * (len(hidden) - 1)
+    finished = [e.action for e in played(13).entries]   # the hand is over: everything shows
+    assert len(finished) == 53 and all(a.startswith("play ") and len(a) > 5 for a in finished[1:])

@@ -28,7 +28,8 @@ from service.rpc import reflection
 from service.rpc.apikeys import ApiKeys
 from service.rpc.handlers import add_game_service
 from service.rpc.health import follow_store
-from service.rpc.servicer import GameServicer, Settings
+from service.rpc.servicer import GameServicer
+from service.rpc.settings import Settings
 from service.rpc.watching import StreamLimits
 from service.store import Store, StoreUnavailable
 from service.store.backends import open_store
@@ -119,7 +120,7 @@ async def serve(config: Config, stop: asyncio.Event | None = None) -> None:
     await health.enter_graceful_shutdown()
     await asyncio.sleep(config.drain_s)  # let load balancers see NOT_SERVING and move traffic away
     await asyncio.gather(server.stop(config.grace_s), *([http.stop()] if http else []))
-    await servicer.event_feed.close()
+    await servicer.lifecycle.event_feed.close()
     await store.close()
     if tracer:
         tracer.shutdown()

@@ -62,22 +62,28 @@ def event_id(value: str) -> str:
     return value
 
 
-def page_token(game_id: str, start: int) -> str:
-    """The opaque page token of GetScore's page starting at hand index ``start`` of this game."""
-    return base64.urlsafe_b64encode(f"{game_id}:{start}".encode()).decode()
+def page_token(game_id: str, start: int, method: str = "GetScore") -> str:
+    """The opaque page token (AIP-158) of ``method``'s page of this game that starts at ``start``
+    (GetScore: a hand index; GetHistory: the version the page's entries follow)."""
+    return base64.urlsafe_b64encode(f"{game_id}:{_PAGED[method]}{start}".encode()).decode()
 
 
-def page_start(token: str, game_id: str) -> int:
-    """The hand index a page token continues from (0 for none); InvalidArgument for a foreign one."""
+def page_start(token: str, game_id: str, method: str = "GetScore") -> int:
+    """Where a page token of ``method`` continues from (0 for none); InvalidArgument for a token
+    of another game or method."""
     if not token:
         return 0
     try:
-        owner, _, start = base64.urlsafe_b64decode(token.encode()).decode().partition(":")
-        if owner == game_id and start.isdigit() and len(start) <= 9:
+        owner, _, rest = base64.urlsafe_b64decode(token.encode()).decode().partition(":")
+        marker, start = rest[:len(_PAGED[method])], rest[len(_PAGED[method]):]
+        if owner == game_id and marker == _PAGED[method] and start.isdigit() and len(start) <= 15:
             return int(start)
     except (ValueError, UnicodeError):
         pass
-    raise InvalidArgument("page_token is not one that GetScore returned for this game")
+    raise InvalidArgument(f"page_token is not one that {method} returned for this game")
+
+
+_PAGED = {"GetScore": "", "GetHistory": "h"}   # each paged method's tokens, told apart
 
 
 def fingerprint(method: str, request) -> str:

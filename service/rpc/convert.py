@@ -44,56 +44,56 @@ MAX_NAME_LENGTH = 64
 MAX_CARD_TEXT = 4
 MAX_ACTION_TEXT = 80
 
-BadRequest = InvalidArgument  # malformed input; the message says what is wrong
 
 
-def variant(value: enums.Variant, name: str = "") -> str:
-    """The engine game of a request's ``variant`` and ``variant_name`` (a game's registry name,
-    title or alias, as ``engine.find_game`` reads them); BadRequest when unknown."""
+def game(value: enums.Variant, name: str = "") -> engine.Game:
+    """The game a request's ``variant`` and ``variant_name`` name (a game's registry name, title or
+    alias, as ``engine.find_game`` reads them), resolved once at the edge; InvalidArgument when
+    unknown or when the two disagree."""
     if value:
         if value not in VARIANTS:
             known = [enums.Variant.Name(v).removeprefix("VARIANT_") for v in sorted(VARIANTS)]
-            raise BadRequest(f"variant must be {', '.join(known[:-1])} or {known[-1]}")
-        if name:
-            named = engine.find_game(name)
-            if named is None or named.name != VARIANTS[value]:
-                raise BadRequest(f"variant_name {name[:MAX_ACTION_TEXT]!r} does not agree with variant "
-                                 f"{VARIANTS[value]!r}")
-        return VARIANTS[value]
+            raise InvalidArgument(f"variant must be {', '.join(known[:-1])} or {known[-1]}")
+        found = engine.game_of(VARIANTS[value])
+        if name and engine.find_game(name) is not found:
+            raise InvalidArgument(f"variant_name {name[:MAX_ACTION_TEXT]!r} does not agree with variant "
+                                  f"{found.name!r}")
+        return found
     if not name:
-        raise BadRequest("set variant (or variant_name, for a game registered on this server)")
-    game = engine.find_game(name)
-    if game is None:
-        raise BadRequest(f"unknown variant_name {name[:MAX_ACTION_TEXT]!r} (one of {', '.join(sorted(engine.GAMES))})")
-    return game.name
+        raise InvalidArgument("set variant (or variant_name, for a game registered on this server)")
+    named = engine.find_game(name)
+    if named is None:
+        raise InvalidArgument(f"unknown variant_name {name[:MAX_ACTION_TEXT]!r} "
+                              f"(one of {', '.join(sorted(engine.GAMES))})")
+    return named
 
 
 def card(text: str, what: str = "card") -> int:
-    """The engine card named by ``text`` (``AS``, ``10H``); BadRequest when malformed."""
+    """The engine card named by ``text`` (``AS``, ``10H``); InvalidArgument when malformed."""
     if not text:
-        raise BadRequest(f"{what} is empty")
+        raise InvalidArgument(f"{what} is empty")
     if len(text) > MAX_CARD_TEXT:
-        raise BadRequest(f"{what} is too long to be a card")
+        raise InvalidArgument(f"{what} is too long to be a card")
     try:
         return engine.parse_card(text)
     except ValueError as exc:
-        raise BadRequest(str(exc)) from None
+        raise InvalidArgument(str(exc)) from None
 
 
-def options(variant_name: str, message: options_pb2.RuleOptions) -> Any:
-    """Engine options from the request's RuleOptions (unset fields take the sheets' defaults)."""
-    game = engine.game_of(variant_name)
+def options(game: engine.Game, message: options_pb2.RuleOptions) -> Any:
+    """Engine options of ``game`` from the request's RuleOptions (unset fields take the sheets'
+    defaults), checked; InvalidArgument names what is out of range."""
     which = message.WhichOneof("variant")
     if which is None:
         return game.options_type()
-    adapter = wire.adapter_of(variant_name)
+    adapter = wire.adapter_of(game.name)
     if which != adapter.options_case:
-        raise BadRequest(f"options.{which} do not apply to {variant_name}")
+        raise InvalidArgument(f"options.{which} do not apply to {game.name}")
     result = adapter.read_options(getattr(message, which), game.options_type)
     try:
         result.validate()
     except ValueError as exc:
-        raise BadRequest(str(exc)) from None
+        raise InvalidArgument(str(exc)) from None
     return result
 
 
@@ -103,14 +103,10 @@ def options_message(variant_name: str, opts: Any) -> options_pb2.RuleOptions:
     return wire.adapter_of(variant_name).options_message(opts)
 
 
-def deck(message: pb.Deck, variant_name: str, index: int) -> list[int]:
-    """A prearranged deck from its message, checked against the variant; BadRequest if wrong."""
-    cards = [card(text, f"decks[{index}] card") for text in message.cards]
-    try:
-        engine.check_deck(variant_name, cards, index)
-    except ValueError as exc:
-        raise BadRequest(str(exc)) from None
-    return cards
+def deck(message: pb.Deck, index: int) -> list[int]:
+    """The cards of a prearranged deck, top first (InvalidArgument for a card name that is none);
+    the engine checks it against the game when it makes the game."""
+    return [card(text, f"decks[{index}] card") for text in message.cards]
 
 
 def bid_action(request: pb.BidRequest) -> int:
@@ -120,13 +116,13 @@ def bid_action(request: pb.BidRequest) -> int:
         return engine.bid(request.tricks)  # any count: the rules refuse one outside 0..13 (INVALID_BID)
     if kind == pb.BID_KIND_NAME_SUIT:
         if request.suit not in SUITS:
-            raise BadRequest("suit must be CLUBS, DIAMONDS, HEARTS or SPADES to name a suit")
+            raise InvalidArgument("suit must be CLUBS, DIAMONDS, HEARTS or SPADES to name a suit")
         return engine.name_suit(SUITS.index(request.suit))
     simple = {pb.BID_KIND_DOUBLE_NIL: engine.DOUBLE_NIL, pb.BID_KIND_ORDER_UP: engine.ORDER_UP,
               pb.BID_KIND_PASS: engine.PASS, pb.BID_KIND_STAY_IN: engine.STAY_IN,
               pb.BID_KIND_DROP_OUT: engine.DROP_OUT}
     if kind not in simple:
-        raise BadRequest("kind must be one of TRICKS, DOUBLE_NIL, ORDER_UP, PASS, NAME_SUIT, STAY_IN, DROP_OUT")
+        raise InvalidArgument("kind must be one of TRICKS, DOUBLE_NIL, ORDER_UP, PASS, NAME_SUIT, STAY_IN, DROP_OUT")
     return simple[kind]
 
 
@@ -136,13 +132,13 @@ def draw_action(request: pb.DrawRequest) -> int:
         return engine.DRAW_KEEP
     if request.choice == pb.DRAW_CHOICE_DISCARD:
         return engine.DRAW_DISCARD
-    raise BadRequest("choice must be KEEP or DISCARD")
+    raise InvalidArgument("choice must be KEEP or DISCARD")
 
 
 def exchange_action(request: pb.ExchangeRequest) -> int:
     """The engine action of an Exchange request (a card listed twice makes it invalid)."""
     if len(request.cards) > 13:
-        raise BadRequest("at most 13 cards can be listed")
+        raise InvalidArgument("at most 13 cards can be listed")
     return engine.exchange_of([card(text, "cards[]") for text in request.cards])
 
 
@@ -150,20 +146,20 @@ _NEGATIVE_BID = re.compile(r"bid\s+(-[1-9][0-9]*)")
 
 
 def act_action(text: str) -> int:
-    """The engine action of an Act request's notation (as a LegalAction lists it); BadRequest if none.
+    """The engine action of an Act request's notation (as a LegalAction lists it); InvalidArgument if none.
 
     A bid of a negative number of tricks ("bid -1") is a bid the rules refuse (INVALID_BID), as
     the Bid RPC's, not malformed notation.
     """
     if not text:
-        raise BadRequest("action is empty: send a legal action's notation, e.g. 'play AS'")
+        raise InvalidArgument("action is empty: send a legal action's notation, e.g. 'play AS'")
     if len(text) > MAX_ACTION_TEXT:
-        raise BadRequest(f"action is longer than {MAX_ACTION_TEXT} characters")
+        raise InvalidArgument(f"action is longer than {MAX_ACTION_TEXT} characters")
     word, _, rest = text.strip().partition(" ")
     if word.lower() == "exchange":
         names = rest.replace(",", " ").split()
         if len(names) > 13:
-            raise BadRequest("at most 13 cards can be listed")
+            raise InvalidArgument("at most 13 cards can be listed")
         return engine.exchange_of([card(name, "exchange card") for name in names])
     negative = _NEGATIVE_BID.fullmatch(text.strip().lower())
     if negative is not None:
@@ -171,14 +167,14 @@ def act_action(text: str) -> int:
     try:
         return engine.parse_action(text)
     except ValueError as exc:
-        raise BadRequest(f"{exc}; send a legal action's notation, e.g. 'play AS', 'bid 4', 'pass'") from None
+        raise InvalidArgument(f"{exc}; send a legal action's notation, e.g. 'play AS', 'bid 4', 'pass'") from None
 
 
 @lru_cache(maxsize=4096)
 def legal_action(action: int) -> view_pb2.LegalAction:
     """One legal action as a message (cached: copied into each view; exchanges are sent as one
     entry listing the eligible cards instead)."""
-    kind, payload = action & 15, action >> 4
+    kind, payload = engine.kind_of(action), engine.payload_of(action)
     message = view_pb2.LegalAction(kind=ACTION_KINDS[Kind(kind)], notation=engine.action_name(action))
     if kind == Kind.PLAY:
         message.card = CARD_NAMES[payload]

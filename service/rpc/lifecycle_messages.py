@@ -142,11 +142,11 @@ def history(record: GameRecord, raw: list[bytes], version: int, after: int = 0) 
     open_hand = record.state.hand_no if in_hand(record.state) else None  # never after the game
     response = pb.GetHistoryResponse(variant_name=genesis["variant"], first_dealer=genesis["dealer"], version=version,
                                      options_json=orjson.dumps(genesis["options"]).decode())
-    hand = 0
+    hand, game = 0, engine.game_of(genesis["variant"])
     for number, entry in enumerate(raw[1:], 2):
         noted = gamelog.note_of(entry)
         step = None if noted is not None else gamelog.parse(entry)
-        kind = step.action & 15 if step is not None else None
+        kind = engine.kind_of(step.action) if step is not None else None
         hand += kind == Kind.DEAL
         if number <= after:
             continue
@@ -158,7 +158,7 @@ def history(record: GameRecord, raw: list[bytes], version: int, after: int = 0) 
         if step is None:
             continue
         item.seat = step.seat
-        item.action = action_name(step.action) if shown or kind != Kind.EXCHANGE else "exchange"
+        item.action = action_name(step.action) if shown else game.redact(step.action)
         if step.chance is not None and shown:
             item.deck.extend(card_name(c) for c in step.chance.cards)
             item.salt = step.chance.salt

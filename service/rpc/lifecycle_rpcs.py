@@ -1,5 +1,5 @@
 """The lifecycle RPCs of GameService (tokens, listing, leaving, deleting, events, history,
-rematch), as a mixin of the servicer. Changes of a game go through the table
+rematch), which the servicer hands these calls to. Changes of a game go through the table
 (``service.table``), which owns the transaction; the listing index is a hint, never the
 truth: whoever acts on it reads the game first.
 """
@@ -8,18 +8,20 @@ from __future__ import annotations
 
 import base64
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Any
 
+import engine
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from service.errors import FailedPrecondition, InvalidArgument, NotFound, PermissionDenied
 from service.rpc import checks, lifecycle_messages
+from service.rpc import creating as rpc_creating
+from service.rpc.access import Access
+from service.rpc.settings import Settings
 from service.store.event_feed import EventFeed
-from service.store.port import Store
-from service.table import lifecycle, table, tokens
+from service.table import creating, lifecycle, table, tokens
+from service.table.creating import NewGame
 from service.table.record import LEFT, GameRecord, UnsupportedRecord
-from service.table.table import Table, now_ms
+from service.table.table import now_ms
 
 log = logging.getLogger("cardgame.requests")
 
@@ -46,32 +48,21 @@ def _list_cursor(token: str, owner: str) -> tuple[int, str] | None:
 
 
 class LifecycleRpcs:
-    """The lifecycle half of GameServicer, which supplies these:"""
+    """The lifecycle RPCs over the table, the caller's access to games and the server's settings."""
 
-    store: Store
-    table: Table
-    settings: Any  # service.servicer.Settings
-    event_feed: EventFeed
-    _load: Callable[[str], Awaitable[tuple[int, GameRecord]]]
-    _view: Callable[..., Any]
-    _create: Callable[..., Awaitable[Any]]
-    _viewer: Callable[[GameRecord, Any], int | None]
+    def __init__(self, access: Access, settings: Settings):
+        self.access = access
+        self.table = access.table
+        self.store = access.table.store
+        self.settings = settings
+        self.event_feed = EventFeed(self.store)   # WatchEvents streams wait on it, not on Redis each
 
     # ---- the RPCs ----
-
-    async def _owned(self, game_id: str, context, method: str) -> tuple[int, GameRecord, str]:
-        """The game, if the caller's API key created it (NotFound otherwise: other games are not
-        even confirmed to exist)."""
-        caller = self.settings.api_keys.caller(context.invocation_metadata(), method)
-        version, record = await self._load(game_id)
-        if record.owner != caller:
-            raise NotFound(f"no game {game_id!r}")
-        return version, record, caller
 
     async def reissue_seat_token(self, request, context, call):
         """A human seat's new token (random), its old one void at once."""
         call.game_id = game_id = checks.game_id(request.game_id)
-        _, record, _ = await self._owned(game_id, context, "ReissueSeatToken")
+        _, record, _ = await self.access.owned(game_id, context, "ReissueSeatToken")
         if not 0 <= request.seat < len(record.seats) or record.seats[request.seat].bot:
             raise InvalidArgument(f"seat {request.seat} is not a human seat of this game")
         if record.seats[request.seat].presence == LEFT:
@@ -108,12 +99,12 @@ class LifecycleRpcs:
                                          checks.fingerprint("LeaveGame", request), method="LeaveGame")
         assert done is not None
         call.seat = done.seat
-        return pb.LeaveGameResponse(view=self._view(done.record, None, done.version))
+        return pb.LeaveGameResponse(view=self.access.view(done.record, None, done.version))
 
     async def delete_game(self, request, context, call):
         """Remove a game and everything about it; a delete event goes to the owner's stream."""
         call.game_id = game_id = checks.game_id(request.game_id)
-        version, record, caller = await self._owned(game_id, context, "DeleteGame")
+        version, record, caller = await self.access.owned(game_id, context, "DeleteGame")
         owner = lifecycle.owner_of(caller)
         await self.table.publish(game_id, record.owner)  # what the game emitted comes before its deletion
         final = lifecycle.event(record, lifecycle.DELETE, version, now_ms())
@@ -160,8 +151,8 @@ class LifecycleRpcs:
 
     async def get_history(self, request, context, call):
         """A page of the game's log with chance outcomes, as far as the caller may know them: the
-        entries after ``after_version``, at most ``page_size`` (1000 for 0; a larger size than
-        5000 is taken as 5000, as AIP-158 has it and as ListGames and GetScore do)."""
+        entries after the page token's version (or the deprecated ``after_version``), at most
+        ``page_size`` (1000 for 0; a larger size than 5000 is taken as 5000, AIP-158)."""
         call.game_id = game_id = checks.game_id(request.game_id)
         default_size, max_size = 1000, 5000  # entries per page, as the proto documents them
         if request.page_size < 0:
@@ -169,9 +160,11 @@ class LifecycleRpcs:
         size = min(request.page_size or default_size, max_size)
         if request.after_version < 0:
             raise InvalidArgument(f"after_version must not be negative, not {request.after_version}")
-        version, record = await self._load(game_id)
-        call.seat = self._viewer(record, context)
-        after = max(request.after_version, 1)  # version 1, the creation, has no entry
+        after = checks.page_start(request.page_token, game_id, "GetHistory") if request.page_token \
+            else request.after_version
+        version, record = await self.access.load(game_id)
+        call.seat = self.access.viewer(record, context)
+        after = max(after, 1)  # version 1, the creation, has no entry
         last = min(after + size, version)
         until = last if last > after else 1  # hand numbers need the replay from the genesis on
         raw = [entry for _, entry in await self.store.log_after(game_id, 0, until=until)]
@@ -180,18 +173,22 @@ class LifecycleRpcs:
         response = lifecycle_messages.history(record, raw, version, after)
         if last < version:
             response.next_after_version = last
+            response.next_page_token = checks.page_token(game_id, last, "GetHistory")
         return response
 
     async def rematch(self, request, context, call):
         """A new game with the same seats, labels and options as the given one."""
         call.game_id = game_id = checks.game_id(request.game_id)
-        _, record, caller = await self._owned(game_id, context, "Rematch")
+        _, record, caller = await self.access.owned(game_id, context, "Rematch")
         request_id = checks.request_id(request.request_id)
-        created = await self._create(caller, record.state.variant, [seat.fresh() for seat in record.seats],
-                                     record.state.options, None, [], None, request_id, request, "Rematch",
-                                     record.labels, record.lifecycle, record.spectators)
-        return pb.RematchResponse(game_id=created.game_id, seat_tokens=created.seat_tokens, view=created.view,
-                                  spectator_token=created.spectator_token)
+        state = engine.new_game(record.state.variant, record.state.options)
+        new = NewGame(caller, state, [seat.fresh() for seat in record.seats], None, record.labels, record.lifecycle,
+                      record.spectators)
+        created = await creating.create(self.table, new, self.settings.create_limits, request_id,
+                                        checks.fingerprint("Rematch", request), "Rematch")
+        answer = rpc_creating.response(created, self.access)
+        return pb.RematchResponse(game_id=answer.game_id, seat_tokens=answer.seat_tokens, view=answer.view,
+                                  spectator_token=answer.spectator_token)
 
     async def events(self, caller: str, after_id: str):
         """Every event of the caller's games after ``after_id``, as Event messages, waiting for

@@ -30,31 +30,32 @@ def _played(client: GameClient) -> str:
 def test_history_entries_walks_every_page_into_the_whole_log(client, monkeypatch):
     game_id = _played(client)
     whole = client.get_history(game_id)
-    assert whole.next_after_version == 0 and len(whole.entries) > 14
-    asked: list[tuple[int, int]] = []
+    assert whole.next_page_token == "" and len(whole.entries) > 14
+    asked: list[tuple[str, int]] = []
     send = client.send
 
     def recording(method, request, **kwargs):
         if method == "GetHistory":
-            asked.append((request.after_version, request.page_size))
+            asked.append((request.page_token, request.page_size))
         return send(method, request, **kwargs)
 
     monkeypatch.setattr(client, "send", recording)
     assert list(client.history_entries(game_id, page_size=7)) == list(whole.entries)
     pages = -(-len(whole.entries) // 7)
-    assert asked == [(0, 7)] + [(whole.entries[7 * i - 1].version, 7) for i in range(1, pages)]
+    assert [size for _, size in asked] == [7] * pages and asked[0][0] == ""
+    assert all(token for token, _ in asked[1:])
     asked.clear()
-    assert list(client.history_entries(game_id)) == list(whole.entries) and asked == [(0, 0)]
-    page = client.get_history(game_id, after_version=5, page_size=3)
-    assert list(page.entries) == list(whole.entries[4:7]) and page.next_after_version == 8
-    assert list(client.history_entries(game_id, after_version=5, page_size=4)) == list(whole.entries[4:])
-    assert list(client.history_entries(game_id, after_version=whole.version)) == []
+    assert list(client.history_entries(game_id)) == list(whole.entries) and asked == [("", 0)]
+    first = client.get_history(game_id, page_size=4)
+    page = client.get_history(game_id, page_size=3, page_token=first.next_page_token)
+    assert list(page.entries) == list(whole.entries[4:7]) and page.next_page_token
 
 
-@pytest.mark.parametrize("fields", [{"page_size": -1}, {"after_version": -1}])
+@pytest.mark.parametrize("fields", [{"page_size": -1}, {"page_token": "not-a-token"}])
 def test_page_sizes_out_of_bounds_are_invalid_argument(client, fields):
     created = client.create_game("buck-euchre", ["Ann", *BOTS], first_dealer=0)
     with pytest.raises(errors.InvalidArgument):
         client.get_history(created.game_id, **fields)
-    with pytest.raises(errors.InvalidArgument):
-        list(client.history_entries(created.game_id, **fields))
+    if "page_size" in fields:
+        with pytest.raises(errors.InvalidArgument):
+            list(client.history_entries(created.game_id, **fields))

@@ -11,6 +11,7 @@ import uuid
 
 import grpc
 
+import engine
 from cardgame.moves import notation_for
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
@@ -20,9 +21,6 @@ _BID_KINDS = {
     enums.ACTION_KIND_PASS: pb.BID_KIND_PASS, enums.ACTION_KIND_STAY_IN: pb.BID_KIND_STAY_IN,
     enums.ACTION_KIND_DROP_OUT: pb.BID_KIND_DROP_OUT,
 }
-VARIANTS = {"spades": enums.VARIANT_SPADES, "spades2": enums.VARIANT_SPADES_TWO_PLAYER,
-            "buck_euchre": enums.VARIANT_BUCK_EUCHRE}
-SEATS = {"spades": 4, "spades2": 2, "buck_euchre": 4}
 
 
 def auth(token: str | None) -> list[tuple[str, str]]:
@@ -31,10 +29,10 @@ def auth(token: str | None) -> list[tuple[str, str]]:
 
 
 def create(stub, variant: str, kinds: list[int] | None = None, **fields) -> pb.CreateGameResponse:
-    """Create a game; all seats human unless ``kinds`` says otherwise."""
-    kinds = kinds or [enums.PLAYER_KIND_HUMAN] * SEATS[variant]
+    """Create a game of any registered game by its name; all seats human unless ``kinds`` says otherwise."""
+    kinds = kinds or [enums.PLAYER_KIND_HUMAN] * engine.game_of(variant).seats
     seats = [pb.SeatConfig(name=f"P{i}", kind=k) for i, k in enumerate(kinds)]
-    return stub.CreateGame(pb.CreateGameRequest(variant=VARIANTS[variant], seats=seats, **fields))
+    return stub.CreateGame(pb.CreateGameRequest(variant_name=variant, seats=seats, **fields))
 
 
 def tokens_of(created: pb.CreateGameResponse) -> dict[int, str]:

@@ -29,6 +29,7 @@ from players import auth, create, play_to_end, tokens_of
 
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
+from engine.games import BUILTIN
 from service.rpc.handlers import SERVICE
 from testkit.launcher import ServerProcess, free_port
 from tests.conftest import SERVER_TEST_FLAGS
@@ -179,7 +180,7 @@ async def _fire(address: str, cases, codes: collections.Counter, bad: list, move
 
 def test_hostile_messages_to_every_rpc_never_answer_internal_or_unknown(server, stub):
     real: dict = {"games": [], "tokens": []}
-    for variant in ("spades", "spades2", "buck_euchre", "spades"):
+    for variant in [game.name for game in BUILTIN] * 2:   # every game the server plays, twice
         created = create(stub, variant, first_dealer=0)
         real["games"].append(created.game_id)
         real["tokens"] += list(tokens_of(created).values())

@@ -42,15 +42,17 @@ def _new(stub, variant: str, seed: int, **options) -> tuple[str, dict[int, str]]
 
 
 def _pages(stubs, game_id: str, page_size: int, token: str | None = None) -> list[pb.GetHistoryResponse]:
-    """Every page of the game's history from the start, each from the next instance in turn."""
-    pages, after = [], 0
+    """Every page of the game's history from the start by page tokens (AIP-158), each from the next
+    instance in turn."""
+    pages, page_token = [], ""
     for i in range(10_000):
         page = stubs[i % len(stubs)].GetHistory(
-            pb.GetHistoryRequest(game_id=game_id, after_version=after, page_size=page_size),
+            pb.GetHistoryRequest(game_id=game_id, page_token=page_token, page_size=page_size),
             metadata=auth(token), timeout=10)
         pages.append(page)
-        after = page.next_after_version
-        if not after:
+        page_token = page.next_page_token
+        assert bool(page_token) == bool(page.next_after_version)   # the deprecated field still says the same
+        if not page_token:
             return pages
     raise AssertionError("the pages never ended")
 
@@ -152,3 +154,23 @@ def test_during_play_a_page_hides_the_open_hand_exactly_as_the_unpaged_answer(st
     assert all(e.deck for e in after.entries if e.action == "deal")
     shown = [e for e in after.entries if e.version in {x.version for x in exchanges}]
     assert all(len(e.action.split()) > 1 for e in shown)  # the game is over: the exchanged cards too
+
+
+def test_page_tokens_continue_like_the_deprecated_after_version_and_belong_to_their_game(stubs):
+    game_id, tokens = _new(stubs[0], "buck_euchre", seed=43)
+    play_to_end(stubs[0], game_id, tokens, random.Random(43))
+    other_id, _ = _new(stubs[0], "buck_euchre", seed=44)
+    first = stubs[0].GetHistory(pb.GetHistoryRequest(game_id=game_id, page_size=3), timeout=10)
+    assert first.next_page_token and first.next_after_version == first.entries[-1].version
+    by_token = stubs[1].GetHistory(pb.GetHistoryRequest(game_id=game_id, page_size=3,
+                                                        page_token=first.next_page_token), timeout=10)
+    by_version = stubs[1].GetHistory(pb.GetHistoryRequest(game_id=game_id, page_size=3,
+                                                          after_version=first.next_after_version), timeout=10)
+    assert by_token == by_version and by_token.entries[0].version == first.entries[-1].version + 1
+    score_token = stubs[0].GetScore(pb.GetScoreRequest(game_id=game_id, page_size=1), timeout=10).next_page_token
+    for foreign in (first.next_page_token, "not-a-token", score_token or "c2NvcmU6MQ=="):
+        target = other_id if foreign == first.next_page_token else game_id
+        with pytest.raises(grpc.RpcError) as refused:
+            stubs[0].GetHistory(pb.GetHistoryRequest(game_id=target, page_token=foreign), timeout=10)
+        assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert "page_token is not one that GetHistory returned" in refused.value.details()

@@ -91,9 +91,9 @@ def test_a_game_without_an_adapter_gets_the_common_part_of_every_message(whist):
     assert hand.WhichOneof("rules") is None and {s.WhichOneof("rules") for s in hand.seats} == {None}
     assert [side.hand_points for side in hand.sides] == state.records[0].points
     assert [s.points for s in hand.seats] == [0, 0, 0, 0]                     # partnerships score as sides
-    assert convert.options("whist", options_pb2.RuleOptions()) == whist.options_type()
+    assert convert.options(engine.game_of("whist"), options_pb2.RuleOptions()) == whist.options_type()
     with pytest.raises(InvalidArgument, match="do not apply to whist"):
-        convert.options("whist", options_pb2.RuleOptions(spades=options_pb2.SpadesOptions()))
+        convert.options(engine.game_of("whist"), options_pb2.RuleOptions(spades=options_pb2.SpadesOptions()))
 
 
 # ---- Spades: who exchanged, one sign for the bag penalty ----
@@ -187,7 +187,7 @@ def test_a_buck_euchre_hand_score_tells_the_discard_the_kitty_and_the_turn_down(
     assert turned.buck_euchre.turn_up_turned_down and turned.buck_euchre.dealer_discard == ""
     assert turned.buck_euchre.turn_up == "9H" and len(turned.buck_euchre.kitty) == 3
     assert not taken.buck_euchre.turn_up_turned_down
-    assert taken.buck_euchre.dealer_discard == engine.cards_text(discard >> 4)
+    assert taken.buck_euchre.dealer_discard == engine.cards_text(engine.payload_of(discard))
     assert taken.buck_euchre.maker == 2 and taken.seats[2].buck_euchre.is_maker
     assert taken.buck_euchre.trump == enums.SUIT_HEARTS and not taken.buck_euchre.clubs_forced
     dealt = set(taken.deck.split()[:20]) | {taken.buck_euchre.turn_up}
@@ -211,7 +211,7 @@ def test_a_club_turn_up_is_told_as_forced_clubs():
 
 # ---- views ----
 
-@pytest.mark.parametrize("variant", ["spades", "spades2", "buck_euchre"])
+@pytest.mark.parametrize("variant", [game.name for game in BUILTIN])
 def test_hand_visible_is_false_between_hands(variant):
     state = engine.new_game(variant, first_dealer=0, rng=random.Random(2))
     engine.apply(state, 0, DEAL, random.Random(2))
@@ -230,16 +230,16 @@ def test_hand_visible_is_false_between_hands(variant):
 # ---- names ----
 
 def test_create_game_takes_any_spelling_a_game_declares():
-    assert convert.variant(enums.VARIANT_UNSPECIFIED, "Buck Euchre") == "buck_euchre"
-    assert convert.variant(enums.VARIANT_UNSPECIFIED, "buck-euchre") == "buck_euchre"
-    assert convert.variant(enums.VARIANT_UNSPECIFIED, "spades_two_player") == "spades2"
-    assert convert.variant(enums.VARIANT_SPADES_TWO_PLAYER, "Two-player Spades") == "spades2"
+    assert convert.game(enums.VARIANT_UNSPECIFIED, "Buck Euchre").name == "buck_euchre"
+    assert convert.game(enums.VARIANT_UNSPECIFIED, "buck-euchre").name == "buck_euchre"
+    assert convert.game(enums.VARIANT_UNSPECIFIED, "spades_two_player").name == "spades2"
+    assert convert.game(enums.VARIANT_SPADES_TWO_PLAYER, "Two-player Spades").name == "spades2"
     with pytest.raises(InvalidArgument, match="does not agree"):
-        convert.variant(enums.VARIANT_SPADES, "buck-euchre")
+        convert.game(enums.VARIANT_SPADES, "buck-euchre")
     with pytest.raises(InvalidArgument, match="unknown variant_name 'contract-bridge'"):
-        convert.variant(enums.VARIANT_UNSPECIFIED, "contract-bridge")
+        convert.game(enums.VARIANT_UNSPECIFIED, "contract-bridge")
     with pytest.raises(InvalidArgument, match="SPADES, SPADES_TWO_PLAYER or BUCK_EUCHRE"):
-        convert.variant(99)
+        convert.game(99)
 
 
 # ---- Act "bid -1" ----

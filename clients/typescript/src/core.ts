@@ -339,16 +339,16 @@ export async function* listAllGames(
 
 /** Where {@link allHistoryEntries} starts and how big its pages are, as GetHistoryRequest has them. */
 export interface HistoryPages {
-  /** Only entries with versions above this one (0n or absent: from the first). */
-  afterVersion?: bigint;
+  /** The page token to continue after ("" or absent: from the first entry). */
+  pageToken?: string;
   /** Entries per page (0 or absent: the server's 1000; more than 5000: 5000). */
   pageSize?: number;
 }
 
 /**
  * Every entry of a game's log (as far as the caller may know it), in order, from GetHistory page
- * after page until a page's `nextAfterVersion` is 0n. Each page shows its entries as of the
- * version it was read at, so while the game is played on, later pages may reach past the first.
+ * after page until a page's `nextPageToken` is empty (AIP-158). Each page shows its entries as of
+ * the version it was read at, so while the game is played on, later pages may reach past the first.
  */
 export async function* allHistoryEntries(
   client: GameServiceClient,
@@ -356,12 +356,12 @@ export async function* allHistoryEntries(
   pages: HistoryPages = {},
   options?: CallOptions,
 ): AsyncGenerator<HistoryEntry, void, undefined> {
-  let afterVersion = pages.afterVersion ?? 0n;
+  let pageToken = pages.pageToken ?? "";
   do {
-    const page = await client.getHistory({ gameId, afterVersion, pageSize: pages.pageSize ?? 0 }, options);
+    const page = await client.getHistory({ gameId, pageToken, pageSize: pages.pageSize ?? 0 }, options);
     yield* page.entries;
-    afterVersion = page.nextAfterVersion;
-  } while (afterVersion !== 0n);
+    pageToken = page.nextPageToken;
+  } while (pageToken !== "");
 }
 
 /** Options of {@link followEvents}. */

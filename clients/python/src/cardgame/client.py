@@ -506,25 +506,25 @@ class GameClient:
         game's leave policy); the seat's token stops working. Returns the spectator view after it."""
         return self.send("LeaveGame", pb.LeaveGameRequest(game_id=game_id, request_id=request_id or "")).view
 
-    def get_history(self, game_id: str, after_version: int = 0, page_size: int = 0) -> pb.GetHistoryResponse:
+    def get_history(self, game_id: str, page_size: int = 0, page_token: str = "") -> pb.GetHistoryResponse:
         """One page of the game's log with chance outcomes (decks and salts), as far as the caller may
         know them at the page's ``version``: everything after the game; during play, what a spectator
-        may know. The entries after ``after_version`` (0: from the start), at most ``page_size`` (0: the
-        server's 1000; more than 5000: 5000); ``next_after_version`` continues, 0 after the last page."""
-        return self.send("GetHistory", pb.GetHistoryRequest(game_id=game_id, after_version=after_version,
-                                                            page_size=page_size))
+        may know. At most ``page_size`` entries (0: the server's 1000; more than 5000: 5000) after the
+        page ``page_token`` continues ("": from the start); the page's ``next_page_token`` continues,
+        "" after the last page (AIP-158)."""
+        return self.send("GetHistory", pb.GetHistoryRequest(game_id=game_id, page_size=page_size,
+                                                            page_token=page_token))
 
-    def history_entries(self, game_id: str, after_version: int = 0, page_size: int = 0
-                        ) -> Iterator[lc.HistoryEntry]:
-        """Every entry of the game's log after ``after_version`` (see get_history), in order, page after
-        page. Each page shows its entries as of the version it was read at, so while the game is played
-        on, later pages may reach past the first page's version."""
-        after = after_version
+    def history_entries(self, game_id: str, page_size: int = 0) -> Iterator[lc.HistoryEntry]:
+        """Every entry of the game's log (see get_history), in order, page after page. Each page shows
+        its entries as of the version it was read at, so while the game is played on, later pages may
+        reach past the first page's version."""
+        token = ""
         while True:
-            page = self.get_history(game_id, after, page_size)
+            page = self.get_history(game_id, page_size, token)
             yield from page.entries
-            after = page.next_after_version
-            if not after:
+            token = page.next_page_token
+            if not token:
                 return
 
     # ---- streams ----

@@ -1,0 +1,120 @@
+"""What every call of the API goes through: its log line's facts (:class:`Call`), the mapping of
+errors to gRPC statuses (never UNKNOWN or INTERNAL for what a client can send), its metrics and
+its one structured log line (:func:`handled`, and :func:`rpc` around a unary handler), and the
+writing of stream messages to a caller that may be gone (:func:`send`). The HTTP port calls the
+same handlers, so all of it holds for Connect and gRPC-Web too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from functools import wraps
+
+import grpc
+
+from service.errors import ServiceError, Unavailable, to_status
+from service.rpc import checks
+from service.store import StoreUnavailable
+from service.telemetry import metrics, tracing
+
+log = logging.getLogger("cardgame.requests")
+
+MAX_LOGGED_ID = 256  # characters of a request id that a log line shows
+
+
+class Call:
+    """What the request log line reports about one call."""
+
+    __slots__ = ("game_id", "seat", "request_id")
+
+    def __init__(self, request_id: str = ""):
+        self.game_id = ""
+        self.seat: int | None = None
+        self.request_id = request_id[:MAX_LOGGED_ID]
+
+
+@contextlib.asynccontextmanager
+async def handled(name: str, call: Call, context):
+    """Map errors to statuses (never UNKNOWN for client input), count the call in the metrics and
+    log one line for it."""
+    start = time.perf_counter()
+    metrics.rpc_started(name)
+    code = grpc.StatusCode.OK
+    try:
+        yield
+    except ServiceError as exc:
+        code = exc.code
+        if call.seat is None:
+            call.seat = exc.seat
+        await abort(context, to_status(exc))
+    except StoreUnavailable as exc:
+        code = grpc.StatusCode.UNAVAILABLE
+        log.warning("game store unavailable in %s: %s", name, exc)  # the details stay in the log
+        await abort(context, to_status(Unavailable("the game store is unavailable; retry shortly")))
+    except (asyncio.CancelledError, grpc.aio.AbortError):
+        code = grpc.StatusCode.CANCELLED
+        raise
+    except PeerGone:
+        code = grpc.StatusCode.CANCELLED  # the caller cancelled or its deadline passed: nobody to answer
+    except Exception:
+        code = grpc.StatusCode.INTERNAL
+        log.exception("internal error in %s", name)
+        await abort(context, to_status(ServiceError("internal error")))
+    finally:
+        elapsed = time.perf_counter() - start
+        metrics.rpc_finished(name, code.name, elapsed)
+        log_request(name, call, code, elapsed, context)
+
+
+async def abort(context, status: grpc.Status) -> None:
+    """End the call with ``status``; when the caller is already gone (cancelled, or its deadline
+    passed while the answer was being made) there is nobody to tell, and the call just ends."""
+    try:
+        await context.abort_with_status(status)
+    except grpc.aio.AbortError:
+        raise
+    except Exception:  # gRPC refuses to send a status on a call that has ended
+        raise asyncio.CancelledError() from None
+
+
+class PeerGone(Exception):
+    """A stream's caller is gone (cancelled, deadline passed) while a message was being sent."""
+
+
+def rpc(method):
+    """Wrap a unary handler with :func:`handled`."""
+    name = method.__name__
+
+    @wraps(method)
+    async def handler(self, request, context):
+        call = Call(getattr(request, "request_id", ""))
+        async with handled(name, call, context):
+            checks.check_decoded(request)
+            return await method(self, request, context, call)
+
+    return handler
+
+
+def log_request(method: str, call: Call, code: grpc.StatusCode, seconds: float, context) -> None:
+    """The call's log line (its fields: method, game_id, seat, status, latency_ms, request_id, peer,
+    and trace_id when the call is traced); its status goes on its span too."""
+    trace_id = tracing.finish_call(code)
+    if log.isEnabledFor(logging.INFO):
+        fields = {"method": method, "game_id": call.game_id, "seat": call.seat, "status": code.name,
+                  "latency_ms": round(seconds * 1000, 3), "request_id": call.request_id or None, "peer": context.peer()}
+        if trace_id is not None:
+            fields["trace_id"] = trace_id
+        log.info("%s %s %.3f ms", method, code.name, seconds * 1000, extra=fields)
+
+
+
+
+async def send(context, message) -> None:
+    """Write one message of a stream; PeerGone once the caller is gone."""
+    try:
+        await context.write(message)
+    except Exception as exc:  # gRPC fails a write only once the call has ended
+        raise PeerGone(type(exc).__name__) from exc

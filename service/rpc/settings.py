@@ -1,0 +1,36 @@
+"""The server options that change what requests may do (``service.ops`` builds them from the
+configuration)."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+
+from service.rpc.apikeys import ApiKeys
+from service.rpc.watching import StreamLimits
+from service.table.creating import CreateLimits
+
+
+@dataclass
+class Settings:
+    """Server options that change what requests may do."""
+
+    allow_prearranged_decks: bool = False
+    allow_seeded_shuffle: bool = False
+    stream_limits: StreamLimits = field(default_factory=StreamLimits)
+    token_secret: bytes = field(default_factory=lambda: secrets.token_bytes(32))
+    api_keys: ApiKeys = field(default_factory=ApiKeys)
+    create_rate: float = 5.0
+    create_burst: int = 100
+    events_max_len: int = 100_000
+    previous_token_secrets: tuple[bytes, ...] = ()   # earlier secrets, for retries of what they derived
+
+    @property
+    def token_secrets(self) -> tuple[bytes, ...]:
+        """The token secret, then the earlier ones still accepted for retries."""
+        return (self.token_secret, *self.previous_token_secrets)
+
+    @property
+    def create_limits(self) -> CreateLimits:
+        """What creating a game needs of these settings: the token secrets and the creation rate."""
+        return CreateLimits(self.token_secrets, self.create_rate, self.create_burst)

@@ -1,0 +1,149 @@
+"""Creating a game: the one transaction that makes a game rather than changing one.
+
+A :class:`NewGame` is a checked request for a game (the RPC layer builds it, for CreateGame and
+Rematch). :func:`create` gives it an id, seat tokens and its first bot turns, indexes and
+schedules it, and stores it, exactly once for a request id: a retry, even one made under a token
+secret since rotated to ``previous``, gets back the first game and the same tokens.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass, field
+
+import engine
+from service.errors import Aborted, FailedPrecondition, InvalidArgument, ResourceExhausted
+from service.store import GameExists
+from service.table import gamelog, lifecycle, retries, tokens
+from service.table.record import LEFT, SPECTATORS_TOKEN, GameRecord, Lifecycle, Seat
+from service.table.table import Table, now_ms
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """A game to create, every part already checked: the owner (the caller's API key id, "" on an
+    open server), the engine's new game (its options, first dealer and prearranged decks in it),
+    the seats (no tokens yet), the shuffle seed, labels, lifecycle options and spectator policy."""
+
+    owner: str
+    state: engine.TableState
+    seats: list[Seat]
+    seed: int | None = None
+    labels: dict[str, str] = field(default_factory=dict)
+    lifecycle: Lifecycle = field(default_factory=Lifecycle)
+    spectators: int = SPECTATORS_TOKEN
+
+
+@dataclass
+class Created:
+    """A created game (or, for a retry, the first one as it stood then) and its tokens."""
+
+    record: GameRecord
+    version: int
+    seat_tokens: dict[int, str]
+    spectator_token: str = ""
+
+
+@dataclass(frozen=True)
+class CreateLimits:
+    """What game creation needs beyond the store: the token secrets (the current one first) and
+    each API key's creation rate (games a second) and burst."""
+
+    token_secrets: tuple[bytes, ...]
+    rate: float = 5.0
+    burst: int = 100
+
+
+def game_id_of(secret: bytes, method: str, owner: str, request_id: str | None) -> str:
+    """A new game's id: random, or for a request id (whose retry must find the game again) an
+    HMAC of the method, the owner's key id and the request id under the token secret, so nobody
+    without the secret can compute it. Another API key reusing a request id gets another game."""
+    if not request_id:
+        return secrets.token_hex(12)
+    message = f"game-id\0{method.lower()}\0{owner}\0{request_id}".encode()
+    return hmac.new(secret, message, hashlib.sha256).hexdigest()[:24]
+
+
+async def create(table: Table, new: NewGame, limits: CreateLimits, request_id: str | None, fingerprint: str,
+                 method: str) -> Created:
+    """Create ``new`` exactly once for ``request_id`` (see the module docstring); ``method`` names
+    the entry point (CreateGame, Rematch) in the game id, ``fingerprint`` the request."""
+    store, secret = table.store, limits.token_secrets[0]
+    game_id = game_id_of(secret, method, new.owner, request_id)
+    if request_id:  # the first call may have made its id under a secret since rotated away
+        for earlier_secret in limits.token_secrets:
+            earlier = game_id_of(earlier_secret, method, new.owner, request_id)
+            replay = await store.get_retry(earlier, request_id)
+            if replay is not None:
+                return await _replayed(table, limits, earlier, replay, fingerprint)
+    if new.owner:
+        wait_s = await store.take_token(f"create:{new.owner}", limits.rate, limits.burst)
+        if wait_s:
+            raise ResourceExhausted(f"this API key may create {limits.rate:g} games a second; "
+                                    f"retry in {wait_s:.3f} s", "RATE_LIMITED", wait_s)
+    seats = [Seat(s.name, s.kind, s.bot, "", s.external_id, s.fallback) for s in new.seats]
+    seat_tokens = {}
+    for i, seat in enumerate(seats):
+        if not seat.bot:
+            seat_tokens[i] = tokens.derived_token(secret, game_id, i) if request_id else tokens.random_token()
+            seat.token_hash = tokens.token_hash(game_id, seat_tokens[i])
+    spectator_token = ""
+    if new.spectators == SPECTATORS_TOKEN:
+        spectator_token = tokens.spectator_token(secret, game_id, bool(request_id))
+    state = new.state
+    created = now_ms()
+    record = GameRecord(game_id, state, seats, new.seed, owner=new.owner, labels=new.labels, created_ms=created,
+                        lifecycle=new.lifecycle, spectators=new.spectators,
+                        spectator_hash=tokens.token_hash(game_id, spectator_token) if spectator_token else "")
+    entries = [gamelog.genesis(state)] + await table.bot_entries(record, 1, "create-")
+    version = len(entries)
+    lifecycle.set_deadline(record, created)
+    retry = retries.retry_record(fingerprint, None, version, record) if request_id else None
+    owner, terms = lifecycle.owner_of(new.owner), lifecycle.terms(record)
+    # The index and the schedule are written first: hints that never miss a game that exists.
+    await store.index_game(owner, game_id, created, terms)
+    if record.deadline_ms:
+        await store.schedule(game_id, record.deadline_ms)
+    try:
+        await store.create(game_id, record.to_bytes(), entries, request_id, retry)
+    except GameExists:
+        replay = await store.get_retry(game_id, request_id) if request_id else None
+        if replay is not None:
+            return await _replayed(table, limits, game_id, replay, fingerprint)
+        if request_id:
+            raise InvalidArgument("request_id was already used to create a game") from None
+        raise Aborted("a new game id collided with an existing game; retry") from None
+    # Indexed again once it exists: an index sweep between the two writes cannot drop it.
+    await store.index_game(owner, game_id, created, terms)
+    return Created(record, version, seat_tokens, spectator_token)
+
+
+async def _replayed(table: Table, limits: CreateLimits, game_id: str, raw: bytes, fingerprint: str) -> Created:
+    """The first creation again: the game at the version it was created at, and the tokens
+    derived anew from the token secrets (checked against the seats' stored hashes)."""
+    version = retries.check_retry(raw, fingerprint, None)
+    record = await table.recorded(game_id, raw, version)
+    spectator_token = ""
+    if record.spectator_hash:
+        found = tokens.recovered_token(limits.token_secrets, game_id, tokens.SPECTATOR_SEAT, record.spectator_hash,
+                                       tokens.SPECTATOR_PURPOSE)
+        if found is None:
+            raise FailedPrecondition("this game's spectator token was derived from a token secret this server "
+                                     "no longer has (--token-secret-previous); it cannot be returned again",
+                                     "TOKEN_SECRET_CHANGED")
+        spectator_token = found
+    seat_tokens = {}
+    for i, seat in enumerate(record.seats):
+        if not seat.bot and seat.presence != LEFT:
+            if seat.reissues:
+                raise FailedPrecondition(f"seat {i} was given a new token since the game was created "
+                                         "(ReissueSeatToken)", "TOKEN_REISSUED")
+            token = tokens.recovered_token(limits.token_secrets, game_id, i, seat.token_hash)
+            if token is None:
+                raise FailedPrecondition("this game's seat tokens were derived from a token secret this "
+                                         "server no longer has (--token-secret-previous); they cannot be "
+                                         "returned again", "TOKEN_SECRET_CHANGED")
+            seat_tokens[i] = token
+    return Created(record, version, seat_tokens, spectator_token)
