@@ -111,7 +111,7 @@ lint: install $(NPM_DONE)
 	$(BUF) lint
 	$(BUF) format --diff --exit-code
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/lint-imports
+	$(VENV)/bin/lint-imports --no-cache
 	$(VENV)/bin/mypy
 
 clean:
