@@ -1,7 +1,7 @@
 """Drive games through the API alone: seat tokens, legal actions, random choices.
 
-Moves alternate between Act (by notation) and the six older per-kind RPCs, so whole games
-exercise both doors to the same move path.
+Moves go through Act, by notation; ``legacy_request`` gives the older per-kind RPC of an action,
+which one contract test (test_moves_and_errors) holds to Act's answers.
 """
 
 from __future__ import annotations
@@ -106,11 +106,11 @@ def play_to_end(stub, game_id: str, tokens: dict[int, str], rng: random.Random, 
                 on_response=None) -> list[tuple[int, str]]:
     """Play random legal moves for the human seats until the game is over; returns (seat, notation)s."""
     moves = []
-    for i in range(max_moves):
+    for _ in range(max_moves):
         seat, view = acting_seat(stub, game_id, tokens)
         if seat is None:
             return moves
-        method, request, notation = request_for(choose(view, rng), game_id, rng, legacy=i % 2 == 1)
+        method, request, notation = request_for(choose(view, rng), game_id, rng, legacy=False)
         response = send(stub, method, request, tokens[seat])
         if on_response:
             on_response(seat, response.view)

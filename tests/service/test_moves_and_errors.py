@@ -10,10 +10,11 @@ import grpc
 import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
-from players import auth, code_of, create, request_for, send, tokens_of
+from players import acting_seat, auth, choose, code_of, create, request_for, send, tokens_of
 
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
+from engine.games import BUILTIN
 
 HANDS = {  # with dealer 0, the deck deals seat 1 first
     1: "2C 3C 4C 5C 2S 3S 4S 5S 2D 3D 4D 5D 2H",
@@ -258,3 +259,36 @@ def test_undecodable_bodies_answer_invalid_argument_on_every_method_without_a_tr
                 if body == UNDECODABLE[0]:   # a truncated tag: no message type decodes it
                     assert f"not a valid {method.input_type.full_name} message" in info.value.details()
     assert "Traceback" not in server.log_text() and "DecodeError" not in server.log_text()
+
+
+@pytest.mark.parametrize("variant", [game.name for game in BUILTIN])
+def test_the_six_older_move_rpcs_answer_exactly_what_act_answers(stub, variant):
+    """Deal, Draw, RevealHand, Bid, Exchange and Play (deprecated) are Act by another door: twin
+    games from one seed, each move sent through the older RPC to one and through Act to the
+    other, give the same views, and a refused move the same status and reason."""
+    rng = random.Random(7)
+    twins = [create(stub, variant, first_dealer=0, shuffle_seed=7) for _ in range(2)]
+    legacy_id, act_id = (twin.game_id for twin in twins)
+    tokens = [tokens_of(twin) for twin in twins]
+    used = set()
+    for _ in range(60):
+        seat, view = acting_seat(stub, legacy_id, tokens[0])
+        if seat is None:
+            break
+        action = choose(view, rng)
+        method, legacy, notation = request_for(action, legacy_id, rng, legacy=True)
+        used.add(method)
+        old = send(stub, method, legacy, tokens[0][seat]).view
+        new = send(stub, "Act", pb.ActRequest(game_id=act_id, action=notation), tokens[1][seat]).view
+        old.game_id = new.game_id
+        assert old == new, (method, notation)
+    assert {"Deal", "Play"} <= used and len(used) >= 3, used
+    for kind, fields in (("Play", {"card": "2C"}), ("Bid", {"kind": pb.BID_KIND_TRICKS, "tricks": 99})):
+        refused = []
+        for game_id, token, door in ((legacy_id, tokens[0], kind), (act_id, tokens[1], "Act")):
+            request = (getattr(pb, f"{kind}Request")(game_id=game_id, **fields) if door == kind else
+                       pb.ActRequest(game_id=game_id, action="play 2C" if kind == "Play" else "bid 99"))
+            with pytest.raises(grpc.RpcError) as error:
+                send(stub, door, request, token[min(token)])
+            refused.append((error.value.code(), reason_of(error.value)))
+        assert refused[0] == refused[1], (kind, refused)

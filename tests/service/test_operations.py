@@ -144,7 +144,7 @@ def test_one_human_plays_a_whole_game_against_bots(stub, variant, strategy):
         actions = [a for a in view.legal_actions if a.kind != enums.ACTION_KIND_REVEAL] or list(view.legal_actions)
         assert actions, f"the human has nothing to do in phase {view.phase}: bots must have played"
         action = choose(view, rng) if any(a.kind == enums.ACTION_KIND_BID for a in actions) else rng.choice(actions)
-        method, request = request_for(action, game_id, rng, legacy=True)[:2]
+        method, request = request_for(action, game_id, rng, legacy=False)[:2]
         view = send(stub, method, request, token).view
         moves += 1
         assert moves < 5000
@@ -199,7 +199,7 @@ def test_worker_processes_share_one_port(redis_url, redis_prefix):
             rng = random.Random(6)
             for _ in range(30):
                 seat, view = acting_seat(stub, game_id, tokens)
-                method, request = request_for(choose(view, rng), game_id, rng, legacy=True)[:2]
+                method, request = request_for(choose(view, rng), game_id, rng, legacy=False)[:2]
                 send(stub, method, request, tokens[seat])
             assert stub.GetGame(pb.GetGameRequest(game_id=game_id)).view.version == 31
     assert proc.proc.returncode == 0

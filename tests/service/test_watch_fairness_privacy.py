@@ -50,7 +50,7 @@ def test_watcher_on_one_instance_sees_moves_made_on_another(stub, second_server)
     made = []
     while not done.is_set() and len(made) < 10:
         seat, view = acting_seat(stub, game_id, tokens)
-        method, request = request_for(choose(view, rng), game_id, rng, legacy=True)[:2]
+        method, request = request_for(choose(view, rng), game_id, rng, legacy=False)[:2]
         made.append(send(stub, method, request, tokens[seat]).view.version)
         done.wait(0.2)
     thread.join(30)
@@ -92,7 +92,7 @@ def test_deal_commitment_is_revealed_and_checks_out(stub):
     rng = random.Random(3)
     while not stub.GetScore(pb.GetScoreRequest(game_id=game_id)).hands:
         seat, view = acting_seat(stub, game_id, tokens)
-        method, request = request_for(choose(view, rng), game_id, rng, legacy=True)[:2]
+        method, request = request_for(choose(view, rng), game_id, rng, legacy=False)[:2]
         send(stub, method, request, tokens[seat])
     record = stub.GetScore(pb.GetScoreRequest(game_id=game_id)).hands[0]
     assert record.commitment == commitment
