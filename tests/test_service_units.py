@@ -17,7 +17,7 @@ from cardgame.v1 import game_service_pb2 as pb
 from engine.games import BUILTIN
 from service.errors import InvalidArgument, PermissionDenied, Unauthenticated
 from service.ops import config
-from service.rpc import apikeys, checks, convert
+from service.rpc import apikeys, checks, convert, requests
 from service.table import tokens as auth
 from service.table.record import SPECTATORS_ANYONE, SPECTATORS_NONE, SPECTATORS_TOKEN, GameRecord, Seat
 from testkit.launcher import ServerProcess
@@ -192,19 +192,19 @@ def test_bearer_header_parsing():
 
 
 def test_request_conversion_rejects_malformed_input():
-    assert convert.card("10h") == engine.parse_card("10H")
+    assert requests.card("10h") == engine.parse_card("10H")
     for bad in ("", "1", "ZZ", "AAAAAAAAAAAAAAA"):
         with pytest.raises(InvalidArgument):
-            convert.card(bad)
+            requests.card(bad)
     with pytest.raises(InvalidArgument):
-        convert.game(enums.VARIANT_UNSPECIFIED)
+        requests.game(enums.VARIANT_UNSPECIFIED)
     with pytest.raises(InvalidArgument):
-        convert.bid_action(pb.BidRequest(kind=pb.BID_KIND_NAME_SUIT, suit=99))
-    duplicate = convert.exchange_action(pb.ExchangeRequest(cards=["2C", "2C", "3C"]))
+        requests.bid_action(pb.BidRequest(kind=pb.BID_KIND_NAME_SUIT, suit=99))
+    duplicate = requests.exchange_action(pb.ExchangeRequest(cards=["2C", "2C", "3C"]))
     assert engine.kind_of(duplicate) == engine.Kind.EXCHANGE
     assert engine.payload_of(duplicate) & engine.core.actions.DUPLICATE_FLAG
     with pytest.raises(InvalidArgument):
-        convert.options(engine.game_of("buck_euchre"), convert.options_message("spades", engine.SpadesOptions()))
+        requests.options(engine.game_of("buck_euchre"), convert.options_message("spades", engine.SpadesOptions()))
 
 
 def test_engine_and_proto_enums_map_one_to_one_by_name():
@@ -214,8 +214,8 @@ def test_engine_and_proto_enums_map_one_to_one_by_name():
     assert {k.name: convert.ACTION_KINDS[k] for k in engine.Kind} == {
         name[len("ACTION_KIND_"):]: value for name, value in enums.ActionKind.items()
         if value and name not in service_only}
-    assert set(convert.VARIANTS.values()) == {game.name for game in BUILTIN}
-    assert sorted(convert.VARIANTS) == sorted(v for v in enums.Variant.values() if v)
+    assert set(requests.VARIANTS.values()) == {game.name for game in BUILTIN}
+    assert sorted(requests.VARIANTS) == sorted(v for v in enums.Variant.values() if v)
     assert [enums.Suit.Name(s) for s in convert.SUITS] == ["SUIT_CLUBS", "SUIT_DIAMONDS", "SUIT_HEARTS", "SUIT_SPADES"]
 
 
@@ -249,8 +249,8 @@ def test_act_notation_round_trips_every_listed_action():
     engine.apply(state, 0, engine.DEAL, random.Random(5))
     for seat in range(4):
         for action in engine.legal_actions(state, seat):
-            assert convert.act_action(convert.legal_action(action).notation) == action
-    assert convert.act_action("exchange 2C, 3D 4H") == engine.exchange(engine.parse_cards("2C 3D 4H"))
+            assert requests.act_action(convert.legal_action(action).notation) == action
+    assert requests.act_action("exchange 2C, 3D 4H") == engine.exchange(engine.parse_cards("2C 3D 4H"))
 
 
 def test_options_outside_their_ranges_are_invalid_arguments():
@@ -259,9 +259,9 @@ def test_options_outside_their_ranges_are_invalid_arguments():
     for bad in (options_pb2.SpadesOptions(target_score=100_000), options_pb2.SpadesOptions(bag_limit=1),
                 options_pb2.SpadesOptions(bag_penalty=100_000), options_pb2.SpadesOptions(exchange_size=5)):
         with pytest.raises(InvalidArgument):
-            convert.options(engine.game_of("spades"), options_pb2.RuleOptions(spades=bad))
+            requests.options(engine.game_of("spades"), options_pb2.RuleOptions(spades=bad))
     with pytest.raises(InvalidArgument):
-        convert.options(engine.game_of("buck_euchre"),
+        requests.options(engine.game_of("buck_euchre"),
                         options_pb2.RuleOptions(buck_euchre=options_pb2.BuckEuchreOptions(penalty=26)))
 
 

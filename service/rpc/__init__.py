@@ -1,6 +1,7 @@
 """The gRPC API: the servicer (``servicer``, ``lifecycle_rpcs``: thin, each RPC a few guard
-clauses and a call to the table), proto conversion (``convert``) and the per-game wire adapters
-(``wire``), API keys (``apikeys``), request checks (``checks``), WatchGame and WatchEvents
+clauses and a call to the table), the calls' error mapping and log (``calls``), who a caller
+is (``access``), requests into engine values (``requests``), engine values into messages
+(``convert``) and the per-game wire adapters (``wire``), CreateGame (``creating``), API keys (``apikeys``), request checks (``checks``), WatchGame and WatchEvents
 streams (``watching``), method handlers (``handlers``), health (``health``) and reflection
 (``reflection``).
 

@@ -10,7 +10,7 @@ import engine
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from service.errors import InvalidArgument, PermissionDenied
-from service.rpc import convert, lifecycle_messages
+from service.rpc import convert, lifecycle_messages, requests
 from service.rpc.access import Access
 from service.rpc.settings import Settings
 from service.table import lifecycle
@@ -23,7 +23,7 @@ MAX_DECKS = 200
 def new_game(request: pb.CreateGameRequest, owner: str, settings: Settings) -> NewGame:
     """The game a CreateGame request asks for, every part checked (InvalidArgument, or
     PermissionDenied for what this server does not allow); the game is resolved once, here."""
-    game = convert.game(request.variant, request.variant_name)
+    game = requests.game(request.variant, request.variant_name)
     if len(request.seats) != game.seats:
         raise InvalidArgument(f"{game.name} needs exactly {game.seats} seats, not {len(request.seats)}")
     seats = [seat(i, cfg, game.name) for i, cfg in enumerate(request.seats)]
@@ -45,8 +45,8 @@ def new_game(request: pb.CreateGameRequest, owner: str, settings: Settings) -> N
     rng = random.Random(f"{seed}:0") if seed is not None else None
     first = request.first_dealer if request.HasField("first_dealer") else None
     try:   # the engine checks the options' values and every deck against the game, once
-        state = engine.new_game(game.name, convert.options(game, request.options), rng, first,
-                                [convert.deck(d, i) for i, d in enumerate(request.decks)])
+        state = engine.new_game(game.name, requests.options(game, request.options), rng, first,
+                                [requests.deck(d, i) for i, d in enumerate(request.decks)])
     except ValueError as exc:
         raise InvalidArgument(str(exc)) from None
     return NewGame(owner, state, seats, seed, lifecycle.check_labels(dict(request.labels)),
@@ -56,8 +56,8 @@ def new_game(request: pb.CreateGameRequest, owner: str, settings: Settings) -> N
 
 def seat(i: int, cfg: pb.SeatConfig, variant: str) -> Seat:
     """Seat ``i`` of a CreateGame request, checked."""
-    if len(cfg.name) > convert.MAX_NAME_LENGTH:
-        raise InvalidArgument(f"seats[{i}].name is longer than {convert.MAX_NAME_LENGTH} characters")
+    if len(cfg.name) > requests.MAX_NAME_LENGTH:
+        raise InvalidArgument(f"seats[{i}].name is longer than {requests.MAX_NAME_LENGTH} characters")
     if cfg.kind not in enums.PlayerKind.values() or cfg.fallback not in enums.PlayerKind.values():
         raise InvalidArgument(f"seats[{i}] names a player kind that does not exist")
     kind = cfg.kind or enums.PLAYER_KIND_HUMAN

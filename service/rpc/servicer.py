@@ -14,7 +14,7 @@ import engine
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from service.errors import InvalidArgument
-from service.rpc import checks, convert, creating, watching
+from service.rpc import checks, convert, creating, requests, watching
 from service.rpc.access import Access
 from service.rpc.calls import Call, handled, rpc, send
 from service.rpc.game_stream import GameStreams
@@ -107,7 +107,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
             expected = request.expected_version if request.HasField("expected_version") else None
             back = table.Back(checks.bearer_token(context.invocation_metadata()), expected)
             return await self._change(request, context, call, "Act", back)
-        return await self._move(request, context, call, "Act", convert.act_action(request.action))
+        return await self._move(request, context, call, "Act", requests.act_action(request.action))
 
     @rpc
     async def Deal(self, request, context, call):
@@ -117,7 +117,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
     @rpc
     async def Draw(self, request, context, call):
         """(deprecated: Act) 2-player Spades: keep or discard the offered card."""
-        return await self._move(request, context, call, "Draw", convert.draw_action(request))
+        return await self._move(request, context, call, "Draw", requests.draw_action(request))
 
     @rpc
     async def RevealHand(self, request, context, call):
@@ -127,17 +127,17 @@ class GameServicer(pb_grpc.GameServiceServicer):
     @rpc
     async def Bid(self, request, context, call):
         """(deprecated: Act) Spades bids and Buck Euchre trump / stay / drop calls."""
-        return await self._move(request, context, call, "Bid", convert.bid_action(request))
+        return await self._move(request, context, call, "Bid", requests.bid_action(request))
 
     @rpc
     async def Exchange(self, request, context, call):
         """(deprecated: Act) Double Nil exchange cards, or the Buck Euchre dealer's discard."""
-        return await self._move(request, context, call, "Exchange", convert.exchange_action(request))
+        return await self._move(request, context, call, "Exchange", requests.exchange_action(request))
 
     @rpc
     async def Play(self, request, context, call):
         """(deprecated: Act) Play one card."""
-        return await self._move(request, context, call, "Play", engine.play(convert.card(request.card)))
+        return await self._move(request, context, call, "Play", engine.play(requests.card(request.card)))
 
     # ---- the lifecycle (service.rpc.lifecycle_rpcs) ----
 

@@ -20,7 +20,7 @@ from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import lifecycle_pb2 as lc
 from cardgame.v1 import options_pb2
-from service.rpc import apikeys, convert
+from service.rpc import apikeys, requests
 from service.table.table import MAX_BOT_ACTIONS
 from tests.service.conftest import instances, stubs_of
 
@@ -353,7 +353,7 @@ def test_history_hides_the_hand_in_play_and_replays_the_whole_game_after(stubs):
         after.next_after_version = page.next_after_version
     assert [e.version for e in after.entries] == list(range(2, after.version + 1))
     assert all(e.deck for e in after.entries if e.action == "deal")
-    log = [engine.LogEntry(e.seat, convert.act_action(e.action),
+    log = [engine.LogEntry(e.seat, requests.act_action(e.action),
                            engine.Chance(tuple(engine.parse_card(c) for c in e.deck), e.salt) if e.deck else None)
            for e in after.entries if e.action]
     replayed = engine.replay("spades", None, after.first_dealer, log)

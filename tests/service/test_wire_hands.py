@@ -21,7 +21,7 @@ from engine import DEAL, DOUBLE_NIL, ORDER_UP, PASS, Phase, bid
 from engine.core.cards import parse_card
 from engine.games import BUILTIN
 from service.errors import InvalidArgument
-from service.rpc import convert, lifecycle_messages, wire
+from service.rpc import convert, lifecycle_messages, requests, wire
 
 NAMES_KINDS = ["A", "B", "C", "D"], [enums.PLAYER_KIND_HUMAN] * 4
 
@@ -62,7 +62,7 @@ def test_every_built_in_game_has_its_adapter_and_the_variant_enum_is_mapped_once
         assert adapter.options_case in options_pb2.RuleOptions.DESCRIPTOR.fields_by_name
     assert wire.adapter_of("no_such_game") is wire.GENERIC
     assert sorted(wire.VARIANTS.values()) == sorted(game.name for game in BUILTIN)
-    assert convert.VARIANTS is wire.VARIANTS and convert.VARIANT_ENUM is wire.VARIANT_ENUM
+    assert requests.VARIANTS is wire.VARIANTS
     with pytest.raises(ValueError):
         wire.register(wire.WireAdapter(name="spades"))       # a different adapter for a registered game
 
@@ -91,9 +91,9 @@ def test_a_game_without_an_adapter_gets_the_common_part_of_every_message(whist):
     assert hand.WhichOneof("rules") is None and {s.WhichOneof("rules") for s in hand.seats} == {None}
     assert [side.hand_points for side in hand.sides] == state.records[0].points
     assert [s.points for s in hand.seats] == [0, 0, 0, 0]                     # partnerships score as sides
-    assert convert.options(engine.game_of("whist"), options_pb2.RuleOptions()) == whist.options_type()
+    assert requests.options(engine.game_of("whist"), options_pb2.RuleOptions()) == whist.options_type()
     with pytest.raises(InvalidArgument, match="do not apply to whist"):
-        convert.options(engine.game_of("whist"), options_pb2.RuleOptions(spades=options_pb2.SpadesOptions()))
+        requests.options(engine.game_of("whist"), options_pb2.RuleOptions(spades=options_pb2.SpadesOptions()))
 
 
 # ---- Spades: who exchanged, one sign for the bag penalty ----
@@ -230,16 +230,16 @@ def test_hand_visible_is_false_between_hands(variant):
 # ---- names ----
 
 def test_create_game_takes_any_spelling_a_game_declares():
-    assert convert.game(enums.VARIANT_UNSPECIFIED, "Buck Euchre").name == "buck_euchre"
-    assert convert.game(enums.VARIANT_UNSPECIFIED, "buck-euchre").name == "buck_euchre"
-    assert convert.game(enums.VARIANT_UNSPECIFIED, "spades_two_player").name == "spades2"
-    assert convert.game(enums.VARIANT_SPADES_TWO_PLAYER, "Two-player Spades").name == "spades2"
+    assert requests.game(enums.VARIANT_UNSPECIFIED, "Buck Euchre").name == "buck_euchre"
+    assert requests.game(enums.VARIANT_UNSPECIFIED, "buck-euchre").name == "buck_euchre"
+    assert requests.game(enums.VARIANT_UNSPECIFIED, "spades_two_player").name == "spades2"
+    assert requests.game(enums.VARIANT_SPADES_TWO_PLAYER, "Two-player Spades").name == "spades2"
     with pytest.raises(InvalidArgument, match="does not agree"):
-        convert.game(enums.VARIANT_SPADES, "buck-euchre")
+        requests.game(enums.VARIANT_SPADES, "buck-euchre")
     with pytest.raises(InvalidArgument, match="unknown variant_name 'contract-bridge'"):
-        convert.game(enums.VARIANT_UNSPECIFIED, "contract-bridge")
+        requests.game(enums.VARIANT_UNSPECIFIED, "contract-bridge")
     with pytest.raises(InvalidArgument, match="SPADES, SPADES_TWO_PLAYER or BUCK_EUCHRE"):
-        convert.game(99)
+        requests.game(99)
 
 
 # ---- Act "bid -1" ----
@@ -256,13 +256,13 @@ def _reason(exc: grpc.RpcError) -> str | None:
 def test_act_bid_minus_one_is_a_bid_the_rules_refuse():
     state = engine.new_game("spades", first_dealer=0, rng=random.Random(1))
     engine.apply(state, 0, DEAL, random.Random(1))
-    action = convert.act_action("bid -1")
+    action = requests.act_action("bid -1")
     with pytest.raises(engine.IllegalAction) as info:
         engine.apply(state, 1, action)
     assert info.value.reason == engine.Reason.INVALID_BID
     for malformed in ("bid -0", "bid -x", "bid --1", "bid - 1"):
         with pytest.raises(InvalidArgument):
-            convert.act_action(malformed)
+            requests.act_action(malformed)
 
 
 def test_act_bid_minus_one_answers_as_the_bid_rpc_does(stub):
