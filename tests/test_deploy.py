@@ -93,7 +93,7 @@ def test_configmap_holds_only_server_settings() -> None:
     settings = resource("ConfigMap")["data"]
     assert {"REDIS_URL", "REDIS_CLUSTER", "REQUIRE_NOEVICTION"} <= set(settings)
     unknown = set(settings) - server_env_names()
-    assert not unknown, f"service/config.py reads no {sorted(unknown)}"
+    assert not unknown, f"service/ops/config.py reads no {sorted(unknown)}"
     assert all(isinstance(v, str) for v in settings.values())
 
 
@@ -113,8 +113,8 @@ def test_service_hpa_and_pdb_point_at_the_deployment() -> None:
 
 
 def server_env_names() -> set[str]:
-    """The environment variables service/config.py reads."""
-    source = (ROOT / "service" / "config.py").read_text()
+    """The environment variables service/ops/config.py reads."""
+    source = (ROOT / "service" / "ops" / "config.py").read_text()
     return set(re.findall(r'(?:env|_env_bool)\("([A-Z0-9_]+)"', source))
 
 
