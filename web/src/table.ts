@@ -137,7 +137,7 @@ export class Table {
   private apply(view: GameView): void {
     if (view.version <= this.view.version) return;
     this.view = view;
-    const exchange = view.legalActions.find((a) => a.kind === ActionKind.EXCHANGE);
+    const exchange = view.legalActions.find((a) => a.maxCards > 0);
     for (const card of this.selected) if (!exchange?.cards.includes(card)) this.selected.delete(card);
     this.render();
     const finished = handsFinished(view);
@@ -273,7 +273,7 @@ export class Table {
       text = this.yourTurn();
     } else if (v.turn !== undefined) {
       text = `Waiting for ${this.name(v.turn)}.`;
-    } else if (v.legalActions.some((a) => a.kind === ActionKind.EXCHANGE)) {
+    } else if (v.legalActions.some((a) => a.maxCards > 0)) {
       text = this.yourTurn();
     } else {
       text = "Waiting for the others.";
@@ -284,7 +284,7 @@ export class Table {
   /** What the viewer is asked to do: choose the exchange's cards, the game's own prompt, deal or play. */
   private yourTurn(): string {
     const v = this.view;
-    const exchange = v.legalActions.find((a) => a.kind === ActionKind.EXCHANGE);
+    const exchange = v.legalActions.find((a) => a.maxCards > 0);
     if (exchange) {
       const count = exchange.minCards === exchange.maxCards ? `${exchange.minCards}` : `${exchange.minCards} to ${exchange.maxCards}`;
       return `Choose ${count} card${exchange.maxCards === 1 ? "" : "s"} to ${this.game.exchange.prompt}.`;
@@ -304,20 +304,20 @@ export class Table {
   private actions(): HTMLElement {
     const v = this.view;
     const buttons = v.legalActions
-      .filter((a) => a.kind !== ActionKind.PLAY && a.kind !== ActionKind.EXCHANGE)
+      .filter((a) => a.kind !== ActionKind.PLAY && a.maxCards === 0)
       .sort((a, b) => a.kind - b.kind || a.tricks - b.tricks)
       .map((a) => h("button", {
         type: "button", class: `action kind-${ActionKind[a.kind].toLowerCase()}`, "data-notation": a.notation,
         disabled: this.busy, onclick: () => void this.act(a.notation),
       }, this.game.actionLabel(a)));
-    const exchange = v.legalActions.find((a) => a.kind === ActionKind.EXCHANGE);
+    const exchange = v.legalActions.find((a) => a.maxCards > 0);
     if (exchange) {
       const n = this.selected.size;
       const ok = n >= exchange.minCards && n <= exchange.maxCards;
       const cards = [...this.selected].sort((a, b) => v.hand.indexOf(a) - v.hand.indexOf(b));
       buttons.push(h("button", {
-        type: "button", class: "action primary", "data-notation": "exchange", disabled: this.busy || !ok,
-        onclick: () => void this.act(["exchange", ...cards].join(" ")),
+        type: "button", class: "action primary", "data-notation": exchange.notation, disabled: this.busy || !ok,
+        onclick: () => void this.act([exchange.notation, ...cards].join(" ")),
       }, `${this.game.exchange.button}${n > 0 ? `: ${cards.map((c) => cardName(c)).join(", ")}` : ""}`));
     }
     const bidding = v.legalActions.some((a) => a.kind === ActionKind.BID);
@@ -334,7 +334,7 @@ export class Table {
         ...Array.from({ length: count }, () => cardBack()));
     }
     const playable = new Set(v.legalActions.filter((a) => a.kind === ActionKind.PLAY).map((a) => a.card));
-    const exchange = v.legalActions.find((a) => a.kind === ActionKind.EXCHANGE);
+    const exchange = v.legalActions.find((a) => a.maxCards > 0);
     const myTurnToPlay = v.phase === Phase.PLAY && v.turn === me;
     return h("section", { class: "hand", "data-visible": true, "aria-label": "Your cards" },
       ...v.hand.map((card) => {

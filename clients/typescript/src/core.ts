@@ -227,19 +227,20 @@ export interface MoveOptions {
   /** When set, the move fails with ABORTED unless the game is at this version. */
   expectedVersion?: bigint;
   /**
-   * ACTION_KIND_EXCHANGE: the chosen cards, between `minCards` and `maxCards` of
-   * `action.cards`. When absent, the first `minCards` of `action.cards`.
+   * For an action that chooses cards (an exchange, a discard, a pass of cards: `maxCards` > 0):
+   * the chosen cards, between `minCards` and `maxCards` of `action.cards`. When absent, the
+   * first `minCards` of `action.cards`.
    */
   cards?: readonly string[];
 }
 
 /**
- * The Act notation that takes `action` (one of a view's `legalActions`): its `notation`, or
- * for an exchange "exchange" followed by the chosen cards, e.g. "exchange 2C 3D 4H".
+ * The Act notation that takes `action` (one of a view's `legalActions`): its `notation`, or for
+ * an action that chooses cards its notation followed by the chosen cards, e.g. "exchange 2C 3D 4H".
  */
 export function notationFor(action: LegalAction, cards?: readonly string[]): string {
-  if (action.kind === ActionKind.EXCHANGE) {
-    return ["exchange", ...(cards ?? action.cards.slice(0, action.minCards))].join(" ");
+  if (action.maxCards > 0) {
+    return [action.notation, ...(cards ?? action.cards.slice(0, action.minCards))].join(" ");
   }
   if (action.notation === "") throw new RangeError(`action kind ${action.kind} has no notation`);
   return action.notation;

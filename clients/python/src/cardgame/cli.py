@@ -8,7 +8,7 @@ is shown with its reason.
 
 >>> parse_command("bid 4"), parse_command("AS"), parse_command("name hearts"), parse_command("ZZ")
 (('bid', 4), ('cards', ['AS']), ('name', 'H'), None)
->>> command_notation(("cards", ["2C", "3D"]), exchanging=True), command_notation(("name", "H"), exchanging=False)
+>>> command_notation(("cards", ["2C", "3D"]), choosing="exchange"), command_notation(("name", "H"), choosing=None)
 ('exchange 2C 3D', 'name H')
 >>> game_argument("Buck_Euchre").name, game_argument("VARIANT_SPADES_TWO_PLAYER").seats
 ('buck_euchre', 2)
@@ -29,7 +29,6 @@ from rich.text import Text
 
 from cardgame import errors, games
 from cardgame.client import GameClient, GameView, LegalAction
-from cardgame.moves import EXCHANGE
 from cardgame.render import action_text, cards_text, normalize_card, score_table, view_panel, winner_text
 from cardgame.v1 import enums_pb2 as enums
 
@@ -79,12 +78,13 @@ def parse_command(text: str) -> tuple | None:
     return None
 
 
-def command_notation(command: tuple, exchanging: bool) -> str | None:
-    """The Act notation of a parsed command; None for several cards to play (one at a time)."""
+def command_notation(command: tuple, choosing: str | None) -> str | None:
+    """The Act notation of a parsed command (``choosing``: the notation of the view's action that
+    chooses cards, if any); None for several cards to play (one at a time)."""
     kind, *args = command
     if kind == "cards":
-        if exchanging:
-            return " ".join([EXCHANGE, *args[0]])
+        if choosing:
+            return " ".join([choosing, *args[0]])
         return f"play {args[0][0]}" if len(args[0]) == 1 else None
     if kind in ("bid", "name"):
         return f"{kind} {args[0]}"
@@ -119,12 +119,13 @@ def build_menu(view: GameView) -> list[Choice]:
         if bidding:
             key = str(action.tricks) if action.kind == enums.ACTION_KIND_BID else letters.get(action.kind, "?")
             menu.append(Choice(key, action_text(action, view), action))
-        elif action.kind == enums.ACTION_KIND_EXCHANGE and action.max_cards == 1 and action.min_cards == 1:
+        elif action.max_cards == 1 and action.min_cards == 1:   # one card to choose: a discard
+            word = "discard" if action.kind == enums.ACTION_KIND_EXCHANGE else action.notation
             for card in action.cards:
-                menu.append(Choice(next_key(), Text("discard ") + cards_text([card]), action, [card]))
-        elif action.kind == enums.ACTION_KIND_EXCHANGE:
+                menu.append(Choice(next_key(), Text(f"{word} ") + cards_text([card]), action, [card]))
+        elif action.max_cards:   # cards to choose: an exchange, a pass
             cards = suggested_cards(view, action)
-            label = Text("exchange ") + cards_text(cards) + Text(" (suggested)")
+            label = Text(f"{action.notation} ") + cards_text(cards) + Text(" (suggested)")
             menu.append(Choice(next_key(), label, action, cards))
             menu.append(Choice(next_key(), Text("choose the cards yourself"), action, pick_cards=True))
         else:
@@ -292,8 +293,8 @@ class Session:
             self.say_error(f"{text!r} is not a choice, a card or a call. Type a number from the menu, "
                            "a card like AS, or 'help'.")
             return None
-        exchanging = any(a.kind == enums.ACTION_KIND_EXCHANGE for a in view.legal_actions)
-        notation = command_notation(command, exchanging)
+        choosing = next((a.notation for a in view.legal_actions if a.max_cards), None)
+        notation = command_notation(command, choosing)
         if notation is None:
             self.say_error("Play one card at a time.")
             return None

@@ -397,8 +397,9 @@ class GameClient:
             expected_version: int | None = None, request_id: str | None = None) -> GameView:
         """Take an action (Act): one of a view's legal_actions, or a notation such as "play AS" or "bid 4".
 
-        ``game`` is the view the action comes from, or the game id. For an exchange, ``cards`` are the
-        chosen cards (a LegalAction without them: a random allowed choice).
+        ``game`` is the view the action comes from, or the game id. For an action that chooses cards
+        (an exchange, a discard, a pass of cards), ``cards`` are the chosen ones (a LegalAction
+        without them: a random allowed choice).
         """
         game_id = game if isinstance(game, str) else game.game_id
         if isinstance(action, str):

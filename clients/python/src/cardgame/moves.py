@@ -1,7 +1,9 @@
 """Turn a LegalAction from a view into the Act request that takes it.
 
 Act takes an action by the notation its LegalAction gives ("play AS", "bid 4", "pass", "deal");
-an exchange is "exchange" followed by the chosen cards.
+an action that chooses cards (one listing ``cards`` to choose from, between ``min_cards`` and
+``max_cards`` of them: an exchange, a discard, a pass of cards) is its notation followed by the
+chosen cards ("exchange 2C 3D 4H").
 
 >>> from cardgame.v1 import view_pb2, enums_pb2
 >>> act_request(view_pb2.LegalAction(kind=enums_pb2.ACTION_KIND_PLAY, card="AS", notation="play AS"), "g1").action
@@ -17,25 +19,25 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import view_pb2
 
 EXCHANGE = "exchange"
 
 
-def random_exchange(action: view_pb2.LegalAction, rng: random.Random | None = None) -> list[str]:
-    """A random allowed choice of an EXCHANGE action's cards (between min_cards and max_cards of them)."""
+def random_cards(action: view_pb2.LegalAction, rng: random.Random | None = None) -> list[str]:
+    """A random allowed choice of a card-choosing action's cards (between min_cards and max_cards of them)."""
     rng = rng or random.Random()
     return rng.sample(list(action.cards), rng.randint(action.min_cards, action.max_cards))
 
 
 def notation_for(action: view_pb2.LegalAction, cards: Sequence[str] | None = None,
                  rng: random.Random | None = None) -> str:
-    """The Act notation of ``action``; for an EXCHANGE "exchange" and ``cards`` (a random allowed choice if None)."""
-    if action.kind == enums.ACTION_KIND_EXCHANGE:
-        chosen = random_exchange(action, rng) if cards is None else list(cards)
-        return " ".join([EXCHANGE, *chosen])
+    """The Act notation of ``action``; for one that chooses cards, its notation and ``cards`` (a
+    random allowed choice if None)."""
+    if action.max_cards:
+        chosen = random_cards(action, rng) if cards is None else list(cards)
+        return " ".join([action.notation, *chosen])
     if not action.notation:
         raise ValueError(f"the action has no notation (kind {action.kind}); take one of a view's legal_actions")
     return action.notation
@@ -43,5 +45,5 @@ def notation_for(action: view_pb2.LegalAction, cards: Sequence[str] | None = Non
 
 def act_request(action: view_pb2.LegalAction, game_id: str, cards: Sequence[str] | None = None,
                 rng: random.Random | None = None) -> pb.ActRequest:
-    """The ActRequest that takes ``action`` in game ``game_id`` (``cards`` chooses an exchange, see notation_for)."""
+    """The ActRequest that takes ``action`` in game ``game_id`` (``cards``: the cards it chooses, see notation_for)."""
     return pb.ActRequest(game_id=game_id, action=notation_for(action, cards, rng))
