@@ -7,7 +7,8 @@ brings and refuses a game without one; ``strong`` searches any game the engine c
 from a view for (``bots.search``), with its game's playout policy and budget where it has them.
 
 What a game brings to the bots is its entry in ``bots.registry`` (``register_game``), beside its
-bot code: importing this package imports the built-in games' bot modules, which register theirs.
+bot code: importing this package imports every ``bots/<game>_playout.py`` module, each of which
+registers its game's entry, so a game's bots plug in by their files alone.
 
 >>> import random, engine
 >>> state = engine.new_game("buck_euchre", rng=random.Random(3), first_dealer=0)
@@ -19,6 +20,8 @@ True
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import random
 from collections.abc import Collection, Mapping, Sequence
 from typing import Protocol
@@ -27,9 +30,11 @@ import engine
 from engine import NOBODY, Action, Phase, TableState, View
 from engine.core.actions import REVEAL
 
-from . import buck_euchre_playout, spades_playout  # noqa: F401  (the built-in games' entries)
 from .registry import GAME_BOTS, GameBots, Heuristic, game_bots, register_game, unregister_game
 from .search import SearchBot
+
+for _module in sorted(m.name for m in pkgutil.iter_modules(__path__) if m.name.endswith("_playout")):
+    importlib.import_module(f"{__name__}.{_module}")   # each registers its game's entry
 
 
 class Bot(Protocol):

@@ -1,6 +1,6 @@
 """Pure rules of trick-taking card games: no I/O, no protobuf, no Redis.
 
-Each game is one module of ``engine.games`` that builds a :class:`Game`; the three built-in games
+Each game is one module of ``engine.games`` that builds a :class:`Game`; the built-in games
 are registered here, and ``register`` adds more. The entry points dispatch on the game:
 
 >>> import random
@@ -32,6 +32,8 @@ from .core.actions import (
     kind_of,
     name_suit,
     parse_action,
+    pass_cards,
+    pass_of,
     payload_of,
     play,
 )
@@ -76,7 +78,8 @@ for _game in BUILTIN:
 __all__ = [
     "DEAL", "DOUBLE_NIL", "DRAW_DISCARD", "DRAW_KEEP", "DROP_OUT", "ORDER_UP", "PASS", "REVEAL", "STAY_IN",
     "Action", "Kind", "action_name", "action_of", "bid", "exchange", "exchange_of", "kind_of", "name_suit",
-    "parse_action", "payload_of", "play", "card_name", "cards_text", "parse_card", "parse_cards", "parse_deck",
+    "parse_action", "pass_cards", "pass_of", "payload_of", "play", "card_name", "cards_text", "parse_card",
+    "parse_cards", "parse_deck",
     "Chance", "IllegalAction", "Reason", "HandRecord", "NOBODY", "Phase", "Seat", "TableState", "SeatInfo",
     "SideInfo", "View", "GAMES", "Game", "LogEntry", "Score", "apply", "check_deck", "determinize", "find_game",
     "fold", "fold_name", "game_of", "hidden", "Hidden", "Place", "legal_actions", "new_game", "register", "replay",

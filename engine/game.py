@@ -65,6 +65,8 @@ class Game:
     - ``title``, its display name (by default the name with spaces, capitalised: "whist" ->
       "Whist"), and ``aliases``, other names it is known by; :func:`find_game` finds a game by
       its name, title or an alias written in any case, with "-", "_" or spaces between words;
+    - ``low_score_wins``: whether the lowest score is the best (Buck Euchre counts down, Hearts
+      counts points against), as its own end-of-game rule applies it;
     - ``reasons``, the StrEnum of its own reason codes beyond the core's :class:`Reason` (None:
       it gives only those);
     - ``redact(action)``, the notation a game's log shows for one of its actions while the hand
@@ -88,6 +90,7 @@ class Game:
     determinize: Callable[[View, Hidden, Sequence[Sequence[Card]]], TableState] | None = None
     title: str = ""
     aliases: tuple[str, ...] = ()
+    low_score_wins: bool = False
     reasons: type[StrEnum] | None = None
     redact: Callable[[Action], str] = redact_exchange
     deck_mask: int = field(init=False)

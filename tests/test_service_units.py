@@ -214,7 +214,7 @@ def test_engine_and_proto_enums_map_one_to_one_by_name():
     assert {k.name: convert.ACTION_KINDS[k] for k in engine.Kind} == {
         name[len("ACTION_KIND_"):]: value for name, value in enums.ActionKind.items()
         if value and name not in service_only}
-    assert set(requests.VARIANTS.values()) == {game.name for game in BUILTIN}
+    assert set(requests.VARIANTS.values()) <= {game.name for game in BUILTIN}
     assert sorted(requests.VARIANTS) == sorted(v for v in enums.Variant.values() if v)
     assert [enums.Suit.Name(s) for s in convert.SUITS] == ["SUIT_CLUBS", "SUIT_DIAMONDS", "SUIT_HEARTS", "SUIT_SPADES"]
 

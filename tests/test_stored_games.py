@@ -30,8 +30,9 @@ def _stored(variant: str) -> tuple[bytes, list[bytes], list[bytes]]:
             [base64.b64decode(h) for h in game["hands"]])
 
 
-def test_every_built_in_game_has_a_stored_game():
-    assert sorted(STORED) == sorted(game.name for game in BUILTIN)
+def test_the_stored_games_are_of_built_in_games():
+    # every game the previous release had (a game added since has no stored game of it to read)
+    assert {"spades", "spades2", "buck_euchre"} <= set(STORED) <= {game.name for game in BUILTIN}
 
 
 @pytest.mark.parametrize("variant", sorted(STORED))

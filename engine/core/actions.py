@@ -1,12 +1,13 @@
 """Actions a seat can take, encoded as small ints, with a readable notation.
 
 An action is ``kind | payload << 4``: the payload is the card (PLAY), the number of tricks
-(BID), the suit (NAME_SUIT) or the set of cards (EXCHANGE). Ints are cheap to build, compare
-and hash, which matters when bots and simulations play millions of hands.
+(BID), the suit (NAME_SUIT) or the set of cards (EXCHANGE, and a Hearts PASS; Buck Euchre's
+plain PASS carries none). Ints are cheap to build, compare and hash, which matters when bots and
+simulations play millions of hands.
 
 This module is the one place that knows the encoding: everything else builds actions with the
-constructors (:func:`play`, :func:`bid`, :func:`name_suit`, :func:`exchange`, or
-:func:`action_of` for any kind and payload) and takes them apart with :func:`kind_of` and
+constructors (:func:`play`, :func:`bid`, :func:`name_suit`, :func:`exchange`, :func:`pass_cards`,
+or :func:`action_of` for any kind and payload) and takes them apart with :func:`kind_of` and
 :func:`payload_of`.
 
 >>> action_name(play(parse_card("AS")))
@@ -15,6 +16,8 @@ constructors (:func:`play`, :func:`bid`, :func:`name_suit`, :func:`exchange`, or
 True
 >>> action_name(exchange(parse_cards("2C 3D 4H")))
 'exchange 2C 3D 4H'
+>>> action_name(parse_action("pass 4H 2C 3D")), action_name(PASS)
+('pass 2C 3D 4H', 'pass')
 """
 
 from __future__ import annotations
@@ -48,7 +51,7 @@ class Kind(IntEnum):
     DOUBLE_NIL = 6    # Spades: bid Double Nil (Blind Nil) without having looked
     EXCHANGE = 7      # Double Nil card exchange, or the Buck Euchre dealer's discard
     ORDER_UP = 8      # Buck Euchre: make the turn-up's suit trump
-    PASS = 9          # Buck Euchre: pass in either trump round
+    PASS = 9          # Buck Euchre: pass in either trump round (no payload); Hearts: pass these cards
     NAME_SUIT = 10    # Buck Euchre: name a trump suit in the second round
     STAY_IN = 12      # Buck Euchre: play this hand
     DROP_OUT = 13     # Buck Euchre: sit this hand out
@@ -58,6 +61,7 @@ class Kind(IntEnum):
 _KIND_MASK = 15
 # Plain ints, read once: the constructors run in bots' and simulations' innermost loops.
 _BID, _EXCHANGE, _NAME_SUIT, _PLAY = int(Kind.BID), int(Kind.EXCHANGE), int(Kind.NAME_SUIT), int(Kind.PLAY)
+_PASS = int(Kind.PASS)
 
 DEAL: Action = Kind.DEAL
 REVEAL: Action = Kind.REVEAL
@@ -124,6 +128,15 @@ def exchange(cards: CardSet) -> Action:
     return _EXCHANGE | cards << 4
 
 
+def pass_cards(cards: CardSet) -> Action:
+    """Hearts: pass these cards (a set; the plain :data:`PASS` is the empty set, Buck Euchre's pass).
+
+    >>> kind_of(pass_cards(0b111)) == Kind.PASS, payload_of(pass_cards(0b111)), pass_cards(0) == PASS
+    (True, 7, True)
+    """
+    return _PASS | cards << 4
+
+
 PLAYS_BY_SUIT = tuple(subsets_of_suit(s, play) for s in range(4))
 """For each suit, the PLAY actions of every subset of its 13 cards (indexed by the 13-bit mask)."""
 _C, _D, _H, _S = PLAYS_BY_SUIT
@@ -146,8 +159,24 @@ def exchange_of(cards: list[Card]) -> Action:
     return exchange(mask)
 
 
+def pass_of(cards: list[Card]) -> Action:
+    """Hearts: the pass of the listed cards; a card listed twice makes it an invalid pass.
+
+    >>> pass_of([parse_card("3D"), parse_card("2C")]) == pass_cards(parse_cards("2C 3D"))
+    True
+    """
+    return pass_cards(payload_of(exchange_of(cards)))
+
+
+def _cards_name(word: str, payload: int) -> str:
+    cards = payload & ((1 << 52) - 1)
+    extra = " and unknown cards" if payload & ~cards & ~DUPLICATE_FLAG else ""
+    return (word + " " + cards_text(cards)).rstrip() + extra
+
+
 def action_name(action: Action) -> str:
-    """The readable form of an action: ``play AS``, ``bid 4``, ``name H``, ``exchange 2C 3D``."""
+    """The readable form of an action: ``play AS``, ``bid 4``, ``name H``, ``exchange 2C 3D``,
+    ``pass 2C 3D 4H`` (a Hearts pass; ``pass`` alone carries no cards)."""
     kind, payload = kind_of(action), payload_of(action)
     if kind == Kind.PLAY:
         return "play " + (card_name(payload) if 0 <= payload < 52 else f"card #{payload}")
@@ -156,16 +185,20 @@ def action_name(action: Action) -> str:
     if kind == Kind.NAME_SUIT:
         return "name " + (SUIT_LETTERS[payload] if 0 <= payload < 4 else f"suit #{payload}")
     if kind == Kind.EXCHANGE:
-        cards = payload & ((1 << 52) - 1)
-        extra = " and unknown cards" if payload & ~cards & ~DUPLICATE_FLAG else ""
-        return ("exchange " + cards_text(cards)).rstrip() + extra
+        return _cards_name("exchange", payload)
+    if kind == Kind.PASS and payload & ((1 << 52) - 1):
+        return _cards_name("pass", payload)
     if kind in _WORDS and not payload:
         return _WORDS[kind]
     return f"action #{action}"
 
 
 def parse_action(text: str) -> Action:
-    """The action written as by :func:`action_name`; ValueError if it is not one."""
+    """The action written as by :func:`action_name`; ValueError if it is not one.
+
+    A Hearts pass takes its cards in any order; a card listed twice gives a pass the rules
+    refuse (INVALID_PASS), not a ValueError: only a word that is no card is malformed.
+    """
     word, _, rest = text.strip().lower().partition(" ")
     rest = rest.strip()
     if word == "play":
@@ -180,6 +213,8 @@ def parse_action(text: str) -> Action:
         return name_suit(parse_suit(rest))
     if word == "exchange":
         return exchange(parse_cards(rest))
+    if word == "pass" and rest:
+        return pass_of([parse_card(w) for w in rest.replace(",", " ").split()])
     if word in _BY_WORD and not rest:
         return _BY_WORD[word]
     raise ValueError(f"not an action: {text!r}")

@@ -44,11 +44,15 @@ class SideInfo:
 
 @dataclass
 class ExchangeRule:
-    """How many of which cards the viewer must choose in an exchange or discard."""
+    """How many of which cards the viewer must choose in one action that takes several cards: an
+    exchange or discard (``kind`` EXCHANGE), or another kind that carries a card set (a Hearts
+    pass); ``word`` is the action's notation before the chosen cards."""
 
     cards: list[Card]
     fewest: int
     most: int
+    kind: int = Kind.EXCHANGE
+    word: str = "exchange"
 
 
 @dataclass

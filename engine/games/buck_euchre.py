@@ -534,4 +534,5 @@ def new_state(options: BuckEuchreOptions, first_dealer: Seat) -> BuckEuchreState
 
 GAME = Game(name=NAME, seats=4, cards=tuple(DECK), options_type=BuckEuchreOptions, state_type=BuckEuchreState,
             record_type=BuckEuchreHandRecord, new_state=new_state, legal=LEGAL, apply=APPLY, view=view,
-            hidden=hidden, determinize=determinize, title="Buck Euchre", reasons=BuckEuchreReason)
+            hidden=hidden, determinize=determinize, title="Buck Euchre", reasons=BuckEuchreReason,
+            low_score_wins=True)

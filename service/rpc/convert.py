@@ -103,15 +103,17 @@ def view_message(v: View, game_id: str, version: int, names: list[str], kinds: l
     m.options.CopyFrom(options_message(v.variant, v.options))
     m.legal_actions.extend([legal_action(a) for a in v.legal_actions])
     if v.exchange is not None:
-        m.legal_actions.add(kind=enums.ACTION_KIND_EXCHANGE, cards=_names(v.exchange.cards),
-                            min_cards=v.exchange.fewest, max_cards=v.exchange.most, notation="exchange")
+        m.legal_actions.add(kind=ACTION_KINDS[Kind(v.exchange.kind)], cards=_names(v.exchange.cards),
+                            min_cards=v.exchange.fewest, max_cards=v.exchange.most, notation=v.exchange.word)
     return m
 
 
 
-def hand_score(record: engine.HandRecord, sides: list[list[int]], variant_name: str) -> score_pb2.HandScore:
+def hand_score(record: engine.HandRecord, sides: list[list[int]], variant_name: str,
+               viewer: int | None) -> score_pb2.HandScore:
     """A HandScore message from a hand record of the game ``variant_name`` (``sides``: the seats of
-    each side): the common part, then the game's own breakdown (its wire adapter's)."""
+    each side): the common part, then the game's own breakdown (its wire adapter's), as ``viewer``
+    (a seat, None for a spectator, ``wire.EVERY_SEAT`` for the owner) may know it."""
     m = score_pb2.HandScore(hand_number=record.hand, dealer=record.dealer, deck=record.deck,
                             salt=record.salt, commitment=record.commitment)
     for seat, won in enumerate(record.tricks):
@@ -121,14 +123,14 @@ def hand_score(record: engine.HandRecord, sides: list[list[int]], variant_name: 
                     hand_points=record.points[side], total_after=record.totals[side])
         if len(seats) == 1:   # a seat that is a side of its own scores the side's points
             m.seats[seats[0]].points = record.points[side]
-    wire.adapter_of(variant_name).hand_rules(m, record)
+    wire.adapter_of(variant_name).hand_rules(m, record, viewer)
     return m
 
 
-def score_message(state: engine.TableState) -> pb.GetScoreResponse:
-    """The GetScore response for a game."""
+def score_message(state: engine.TableState, viewer: int | None = None) -> pb.GetScoreResponse:
+    """The GetScore response for a game, as ``viewer`` (a seat; None: a spectator) may know it."""
     result = engine.score(state)
-    m = pb.GetScoreResponse(hands=[hand_score(r, result.sides, state.variant) for r in result.hands])
+    m = pb.GetScoreResponse(hands=[hand_score(r, result.sides, state.variant, viewer) for r in result.hands])
     for side, seats in enumerate(result.sides):
         m.totals.add(side=side, seats=seats, score=result.totals[side], bags=result.bags[side])
     if len(result.winner_sides) == 1:

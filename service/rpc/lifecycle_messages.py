@@ -19,7 +19,7 @@ from engine.core.actions import Kind, action_name
 from engine.core.cards import card_name
 from engine.core.views import in_hand
 from service.errors import InvalidArgument
-from service.rpc import convert
+from service.rpc import convert, wire
 from service.table import gamelog
 from service.table.lifecycle import DELETE, GAME_OVER, HAND_END, LEAVE, TIMEOUT, bots_due, winner_side
 from service.table.record import AWAY, GameRecord, Lifecycle
@@ -50,7 +50,7 @@ def event_message(stream_id: str, raw: bytes) -> lc.Event:
     if "hand" in data:
         variant = data["variant"]
         hand = engine.game_of(variant).record_type.from_dict(data["hand"])
-        message.hand.CopyFrom(convert.hand_score(hand, data["sides"], variant))
+        message.hand.CopyFrom(convert.hand_score(hand, data["sides"], variant, wire.EVERY_SEAT))
     if "standings" in data:
         standings = data["standings"]
         for side, seats, score, bags in standings["totals"]:

@@ -65,7 +65,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
         call.seat = self.access.viewer(record, context)
         hands = await self.store.hands(call.game_id, start, size + 1)
         record.with_hands(hands[:size])
-        response = convert.score_message(record.state)
+        response = convert.score_message(record.state, call.seat)
         if len(hands) > size:
             response.next_page_token = checks.page_token(call.game_id, start + size)
         return response

@@ -23,7 +23,7 @@ def test_the_client_table_is_what_each_built_in_game_declares(game):
     assert known is not None
     assert (known.title, known.seats) == (game.title, game.seats)
     assert {games.fold(alias) for alias in known.aliases} == {engine.fold_name(alias) for alias in game.aliases}
-    assert known.variant == wire.VARIANT_ENUM[game.name]
+    assert known.variant == wire.VARIANT_ENUM.get(game.name, 0)   # games after variant_name have no value
     assert known.options == wire.adapter_of(game.name).options_case
     assert known.target_option in {f.name for f in dataclasses.fields(game.options_type)}
     for spelling in game.spellings:       # whatever the server answers to, the client resolves alike

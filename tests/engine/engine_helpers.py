@@ -372,6 +372,11 @@ def spades2_game(hands_spec: Sequence[tuple[Sequence[int | str], Sequence[int]]]
 
 # ---- what a view shows ---------------------------------------------------------------------
 
+PRIVATE_CARD_FIELDS = ("seen_discards", "exchange_given", "exchange_received", "pass_given", "pass_received")
+"""The fields of a game's view facts (``View.rules``) that list cards only the viewer may know: the
+cards it saw in a draw, gave or got in an exchange, passed or received in a pass (Hearts)."""
+
+
 def private_cards(v) -> set[int]:
     """Every card a view shows that is not on the table (trick, last trick) or the turn-up."""
     out: set[int] = set()
@@ -380,7 +385,7 @@ def private_cards(v) -> set[int]:
     rules = v.rules
     if getattr(rules, "offered", None) is not None:
         out.add(rules.offered)
-    for name in ("seen_discards", "exchange_given", "exchange_received"):
+    for name in PRIVATE_CARD_FIELDS:
         out |= set(getattr(rules, name, []))
     if v.exchange is not None:
         out |= set(v.exchange.cards)
@@ -388,7 +393,7 @@ def private_cards(v) -> set[int]:
         kind, payload = engine.kind_of(a), engine.payload_of(a)
         if kind == engine.Kind.PLAY:
             out.add(payload)
-        elif kind == engine.Kind.EXCHANGE:
+        elif kind in (engine.Kind.EXCHANGE, engine.Kind.PASS):
             out |= set(card_list(payload))
     return out
 
@@ -403,7 +408,8 @@ def public_cards(v) -> set[int]:
 
 def allowed_private(state, seat: int) -> int:
     """The cards ``seat`` may know privately: its own hand once looked at, and in a game that has
-    them, the cards it saw in a draw and the cards it gave or got in an exchange (Spades)."""
+    them, the cards it saw in a draw and the cards it gave or got in an exchange (Spades) or a
+    pass (Hearts)."""
     mask = state.hands[seat] if state.looked >> seat & 1 else 0
     if hasattr(state, "seen"):
         mask |= state.seen[seat]
@@ -416,8 +422,7 @@ def check_views(state) -> None:
     """Every seat's view shows no card it may not know; the spectator's shows nothing private."""
     spectator = engine.view(state, None)
     assert spectator.viewer is None and spectator.hand is None and getattr(spectator.rules, "offered", None) is None
-    assert all(getattr(spectator.rules, name, []) == []
-               for name in ("seen_discards", "exchange_given", "exchange_received"))
+    assert all(getattr(spectator.rules, name, []) == [] for name in PRIVATE_CARD_FIELDS)
     assert spectator.legal_actions == [] and spectator.exchange is None
     assert private_cards(spectator) == set()
     for seat in range(state.n):
@@ -444,3 +449,21 @@ def check_views(state) -> None:
 def movers(state) -> list[int]:
     """The seats that have a legal action now."""
     return [s for s in range(state.n) if len(engine.legal_actions(state, s))]
+
+
+def first_action(state, seat: int) -> int:
+    """The first legal action of ``seat``; one that chooses cards (an exchange, a pass) takes its
+    lowest cards, two or as many as it must."""
+    rule = engine.view(state, seat).exchange
+    if rule is not None:
+        cards = rule.cards[:max(rule.fewest, min(2, rule.most))]
+        return engine.parse_action(" ".join([rule.word, *map(card_name, cards)]))
+    return engine.legal_actions(state, seat)[0]
+
+
+def finish_hand(state) -> None:
+    """Play the hand in progress to its end, each seat taking its first action (``first_action``)."""
+    hand = state.hand_no
+    while state.hand_no == hand and state.phase not in (Phase.DEAL, Phase.GAME_OVER):
+        seat = state.turn if state.turn >= 0 else next(s for s in range(state.n) if engine.legal_actions(state, s))
+        engine.apply(state, seat, first_action(state, seat), random.Random(0))

@@ -171,7 +171,7 @@ def test_new_game_rejects_a_seat_or_options_not_of_the_game(variant):
 
 def test_new_game_rejects_bad_arguments():
     with pytest.raises(ValueError):
-        engine.new_game("hearts")
+        engine.new_game("bridge")
     with pytest.raises(ValueError):
         engine.new_game("spades", options=engine.BuckEuchreOptions())
     with pytest.raises(ValueError):
@@ -435,10 +435,6 @@ def test_every_numeric_option_is_bounded_to_its_documented_range(variant, cls, r
 LONG_GAMES = {"spades": engine.SpadesOptions(target_score=5000), "spades2": engine.SpadesOptions(target_score=5000),
               "buck_euchre": engine.BuckEuchreOptions(starting_score=100), "whist": whist.WhistOptions(target=100)}
 """Options no game reaches the end of in three hands (any other game: its defaults)."""
-LOW_WINS = {"buck_euchre"}
-"""The games where the lowest score is the best."""
-
-
 @pytest.mark.parametrize("variant", GAMES)
 def test_a_game_ends_after_max_hands_with_the_best_score_winning_or_a_draw(monkeypatch, variant):
     from engine.core import rules
@@ -455,7 +451,7 @@ def test_a_game_ends_after_max_hands_with_the_best_score_winning_or_a_draw(monke
         legal = [a for a in engine.legal_actions(state, seat) if a not in (engine.REVEAL, engine.DOUBLE_NIL)]
         engine.apply(state, seat, legal[rng.randrange(len(legal))], rng)
     assert state.phase == Phase.GAME_OVER and state.hand_no == 3 and len(state.records) == 3
-    best = (min if variant in LOW_WINS else max)(state.scores)
+    best = (min if engine.game_of(variant).low_score_wins else max)(state.scores)
     leaders = [side for side, score in enumerate(state.scores) if score == best]
     assert state.winner == (leaders if len(leaders) == 1 else [])
     assert all(engine.legal_actions(state, s) == [] for s in range(state.n))

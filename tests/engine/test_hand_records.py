@@ -15,23 +15,7 @@ from engine.core.cards import card_list, parse_card
 from engine.games import BUILTIN, buck_euchre, spades
 from engine.games.spades import SpadesHandRecord
 from engine.games.spades_scoring import spades_side
-
-
-def _first(state, seat: int) -> int:
-    """The first legal action of ``seat`` (an exchange: its lowest cards, as many as it must give)."""
-    if state.phase == Phase.EXCHANGE:
-        rule = engine.view(state, seat).exchange
-        assert rule is not None
-        return engine.exchange_of(rule.cards[:max(rule.fewest, min(2, rule.most))])
-    return engine.legal_actions(state, seat)[0]
-
-
-def _finish_hand(state) -> None:
-    """Play the hand in progress to its end, each seat taking its first legal action."""
-    hand = state.hand_no
-    while state.hand_no == hand and state.phase not in (Phase.DEAL, Phase.GAME_OVER):
-        seat = state.turn if state.turn >= 0 else next(s for s in range(state.n) if engine.legal_actions(state, s))
-        engine.apply(state, seat, _first(state, seat), random.Random(0))
+from tests.engine.engine_helpers import finish_hand
 
 
 def test_the_bag_penalty_is_negative_like_every_point_change_and_the_hand_adds_up():
@@ -46,7 +30,7 @@ def test_a_record_stored_with_a_positive_bag_penalty_reads_as_the_same_negative_
     engine.apply(state, 0, DEAL, random.Random(3))
     for seat in (1, 2, 3, 0):
         engine.apply(state, seat, bid(1), random.Random(3))   # low bids: bags for somebody
-    _finish_hand(state)
+    finish_hand(state)
     record = state.records[0]
     stored = record.to_dict()
     for side in stored["sides"]:
@@ -72,7 +56,7 @@ def test_a_buck_euchre_record_knows_whether_the_turn_up_was_turned_down():
     for seat in (1, 2, 3, 0):
         engine.apply(state, seat, PASS, random.Random(1))      # all four pass: turned down
     assert state.turned_down
-    _finish_hand(state)
+    finish_hand(state)
     turned = state.records[0]
     assert turned.turned_down and turned.dealer_discard == "" and turned.turn_up == "9H"
     assert len(turned.kitty.split()) == 3
@@ -81,7 +65,7 @@ def test_a_buck_euchre_record_knows_whether_the_turn_up_was_turned_down():
     engine.apply(state, 2, ORDER_UP, random.Random(1))
     discard = engine.legal_actions(state, 1)[0]
     engine.apply(state, 1, discard, random.Random(1))
-    _finish_hand(state)
+    finish_hand(state)
     taken = state.records[1]
     assert not taken.turned_down and taken.dealer_discard == engine.cards_text(engine.payload_of(discard))
     assert "turned_down" not in taken.to_dict()               # known from the record, not stored twice
@@ -108,7 +92,7 @@ def test_no_hand_is_shown_between_hands_but_an_empty_one_is_during_the_draw(vari
     for seat in range(state.n):
         if engine.legal_actions(state, seat) and engine.REVEAL in engine.legal_actions(state, seat):
             engine.apply(state, seat, engine.REVEAL, random.Random(2))
-    _finish_hand(state)
+    finish_hand(state)
     assert state.phase in (Phase.DEAL, Phase.GAME_OVER) and not any(state.hands)
     assert all(engine.view(state, seat).hand is None for seat in range(state.n))
 
@@ -120,7 +104,7 @@ def test_exchanges_of_a_double_nil_are_recorded_per_seat():
     for seat in (2, 3, 0):
         engine.apply(state, seat, bid(3), random.Random(4))
     gave = {seat: card_list(state.hands[seat])[:3] for seat in (1, 3)}
-    _finish_hand(state)
+    finish_hand(state)
     exchanges = {x.seat: x for x in state.records[0].exchanges}
     assert sorted(exchanges) == [1, 3]
     assert exchanges[1].gave == engine.cards_text(sum(1 << c for c in gave[1])) == exchanges[3].got

@@ -71,9 +71,13 @@ def acting_seat(stub, game_id: str, tokens: dict[int, str]):
     raise AssertionError(f"no human seat can act in phase {spectator.view.phase}")
 
 
-def legacy_request(action, game_id: str, cards: list[str]) -> tuple[str, object]:
-    """The older per-kind RPC (Deal, Draw, RevealHand, Bid, Exchange, Play) and request that take ``action``."""
+def legacy_request(action, game_id: str, cards: list[str]) -> tuple[str, object] | None:
+    """The older per-kind RPC (Deal, Draw, RevealHand, Bid, Exchange, Play) and request that take
+    ``action``; None for an action none of them can send (a game's own card choice, such as a
+    Hearts pass: only Act takes those)."""
     kind = action.kind
+    if action.max_cards and kind != enums.ACTION_KIND_EXCHANGE:
+        return None
     if kind == enums.ACTION_KIND_PLAY:
         return "Play", pb.PlayRequest(game_id=game_id, card=action.card)
     if kind == enums.ACTION_KIND_BID:
@@ -95,10 +99,12 @@ def legacy_request(action, game_id: str, cards: list[str]) -> tuple[str, object]
 
 
 def request_for(action, game_id: str, rng: random.Random, legacy: bool) -> tuple[str, object, str]:
-    """The RPC, request and notation of ``action``: Act, or the older per-kind RPC when ``legacy``."""
+    """The RPC, request and notation of ``action``: Act, or the older per-kind RPC when ``legacy``
+    (and one of them can send it)."""
     notation = notation_for(action, rng=rng)
-    if legacy:
-        return (*legacy_request(action, game_id, notation.split()[1:]), notation)
+    older = legacy_request(action, game_id, notation.split()[1:]) if legacy else None
+    if older is not None:
+        return (*older, notation)
     return "Act", pb.ActRequest(game_id=game_id, action=notation), notation
 
 

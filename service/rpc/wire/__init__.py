@@ -3,9 +3,10 @@
 ``service.convert`` builds the common part of every message for any registered game, then asks
 the game's :class:`WireAdapter` (``adapter_of(name)``) for the rest: its rule options message, its
 case of the GameView and SeatView ``rules`` oneofs, and its HandScore / SeatScore ``rules`` cases.
-Each built-in game has a module here (``spades``, ``spades2``, ``buck_euchre``) exposing
-``ADAPTER``; a game registered beyond those may ``register`` one of its own, and without one it
-gets :data:`GENERIC`: its default options, and views and hand scores of the common part alone.
+Each game with a module here (every module of this package but ``base``) exposes ``ADAPTER``
+and is registered when the package is imported, so a game's adapter plugs in by its file alone;
+a game defined elsewhere may ``register`` one of its own, and without one it gets
+:data:`GENERIC`: its default options, and views and hand scores of the common part alone.
 
 The ``Variant`` enum, kept for compatibility, names the built-in games; :data:`VARIANTS` is the
 one place that maps it (a game registered beyond those has no value: VARIANT_UNSPECIFIED).
@@ -13,13 +14,15 @@ one place that maps it (a game registered beyond those has no value: VARIANT_UNS
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+
 from cardgame.v1 import enums_pb2 as enums
 
-from . import buck_euchre, spades, spades2
-from .base import SUITS, WireAdapter, names
+from .base import EVERY_SEAT, SUITS, WireAdapter, names
 
-__all__ = ["ADAPTERS", "GENERIC", "SUITS", "VARIANTS", "VARIANT_ENUM", "WireAdapter", "adapter_of", "names",
-           "register", "unregister"]
+__all__ = ["ADAPTERS", "EVERY_SEAT", "GENERIC", "SUITS", "VARIANTS", "VARIANT_ENUM", "WireAdapter", "adapter_of",
+           "names", "register", "unregister"]
 
 ADAPTERS: dict[str, WireAdapter] = {}
 """Every registered wire adapter by its game's registry name."""
@@ -55,5 +58,5 @@ def adapter_of(name: str) -> WireAdapter:
     return ADAPTERS.get(name, GENERIC)
 
 
-for _adapter in (spades.ADAPTER, spades2.ADAPTER, buck_euchre.ADAPTER):
-    register(_adapter)
+for _module in sorted(m.name for m in pkgutil.iter_modules(__path__) if m.name != "base"):
+    register(importlib.import_module(f"{__name__}.{_module}").ADAPTER)

@@ -17,7 +17,11 @@ SUITS = (enums.SUIT_CLUBS, enums.SUIT_DIAMONDS, enums.SUIT_HEARTS, enums.SUIT_SP
 
 ViewRules = Callable[[view_pb2.GameView, Any], None]
 SeatRules = Callable[[Any], Mapping[str, Message]]
-HandRules = Callable[[score_pb2.HandScore, Any], None]
+HandRules = Callable[[score_pb2.HandScore, Any, "int | None"], None]
+
+EVERY_SEAT = -2
+"""The ``viewer`` of a hand score that may know every seat's private details: the game's owner,
+whose backend the hand's event goes to."""
 
 
 def names(cards: Iterable[int]) -> list[str]:
@@ -34,7 +38,7 @@ def _no_seat_rules(facts: Any) -> Mapping[str, Message]:
     return {}
 
 
-def _no_hand_rules(message: score_pb2.HandScore, record: Any) -> None:
+def _no_hand_rules(message: score_pb2.HandScore, record: Any, viewer: int | None) -> None:
     """A game without a hand message of its own adds nothing to the common HandScore."""
 
 
@@ -49,10 +53,12 @@ class WireAdapter:
     - ``view_rules(message, view.rules)`` fills its case of the GameView ``rules`` oneof;
     - ``seat_rules(seat.rules)`` gives the SeatView ``rules`` case of one seat's facts, as the
       keyword arguments of ``message.seats.add`` (messages may be shared: callers copy them);
-    - ``hand_rules(message, record)`` adds its breakdown to a HandScore that already holds the
-      common part (each seat's tricks and own points, each side's tricks, points and total):
-      its case of the HandScore and SeatScore ``rules`` oneofs, and the common fields it knows
-      better (the side's contract, the seat's bid).
+    - ``hand_rules(message, record, viewer)`` adds its breakdown to a HandScore that already
+      holds the common part (each seat's tricks and own points, each side's tricks, points and
+      total): its case of the HandScore and SeatScore ``rules`` oneofs, and the common fields it
+      knows better (the side's contract, the seat's bid); what the rules keep private after the
+      hand (a Hearts pass) only as ``viewer`` may know it (a seat, None for a spectator,
+      :data:`EVERY_SEAT` for the game's owner).
     """
 
     name: str

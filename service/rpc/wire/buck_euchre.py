@@ -40,7 +40,7 @@ def seat_rules(facts: BuckEuchreSeat) -> dict[str, view_pb2.BuckEuchreSeatView]:
     return {"buck_euchre": _seat_view(facts)}
 
 
-def hand_rules(m: score_pb2.HandScore, record: BuckEuchreHandRecord) -> None:
+def hand_rules(m: score_pb2.HandScore, record: BuckEuchreHandRecord, viewer: int | None) -> None:
     """The Buck Euchre breakdown of a hand: each player's requirement (its side's contract), drop,
     maker mark and penalty, and the hand's trump, maker, turn-up, discard, kitty and sweep."""
     for e in record.seats:

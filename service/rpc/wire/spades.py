@@ -35,7 +35,7 @@ def seat_rules(facts: SpadesSeat) -> dict[str, view_pb2.SpadesSeatView]:
     return {"spades": _seat_view(facts)}
 
 
-def hand_rules(m: score_pb2.HandScore, record: SpadesHandRecord) -> None:
+def hand_rules(m: score_pb2.HandScore, record: SpadesHandRecord, viewer: int | None) -> None:
     """The Spades breakdown of a hand (either Spades game): each side's contract and points by
     source, each seat's bid and Nil result, and who exchanged which cards in a Double Nil."""
     nil_by_seat: dict[int, NilScore] = {}
