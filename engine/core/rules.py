@@ -69,20 +69,22 @@ def has(mask: int, card: int) -> bool:
     return 0 <= card < 52 and mask >> card & 1 == 1
 
 
-def check_cards(state: TableState, seat: Seat, action: Action, low: int, high: int) -> int:
-    """The card set of an EXCHANGE action, checked: no duplicates, all held, ``low..high`` cards."""
+def check_cards(state: TableState, seat: Seat, action: Action, low: int, high: int,
+                reason: StrEnum = Reason.INVALID_EXCHANGE, verb: str = "choose") -> int:
+    """The card set of an action that carries cards (an exchange; a Hearts pass, refused with its
+    own ``reason``), checked: no duplicates, all held, ``low..high`` cards."""
     mask = payload_of(action)
     if mask & DUPLICATE_FLAG:
-        reject(Reason.INVALID_EXCHANGE, "a card is listed twice")
+        reject(reason, "a card is listed twice")
     if mask >> 52:
-        reject(Reason.INVALID_EXCHANGE, "only cards 0..51 exist")
+        reject(reason, "only cards 0..51 exist")
     missing = mask & ~state.hands[seat]
     if missing:
-        reject(Reason.INVALID_EXCHANGE, f"seat {seat} does not hold {cards_text(missing)}")
+        reject(reason, f"seat {seat} does not hold {cards_text(missing)}")
     k = mask.bit_count()
     if not low <= k <= high:
         wanted = str(low) if low == high else f"{low} to {high}"
-        reject(Reason.INVALID_EXCHANGE, f"choose {wanted} cards, not {k}")
+        reject(reason, f"{verb} {wanted} cards, not {k}")
     return mask
 
 
