@@ -24,3 +24,19 @@ def test_score_table_of_a_game_without_rules_of_its_own_uses_the_common_record()
     text = console.export_text()
     assert "9 tricks +3 → 3" in text and "4 tricks +0 → 0" in text
     assert "bags" not in text and "contract" not in text
+
+
+def test_a_hearts_view_shows_the_pass_and_what_came_back():
+    from cardgame.v1 import enums_pb2 as enums
+    from cardgame.v1 import hearts_pb2
+
+    view = view_pb2.GameView(variant_name="hearts", variant_title="Hearts", phase=enums.PHASE_PLAY, hand_number=1,
+                             seats=[view_pb2.SeatView(seat=s, name=f"P{s}") for s in range(4)],
+                             hearts=hearts_pb2.HeartsView(pass_direction="across", hearts_broken=True,
+                                                          points_taken=[0, 13, 1, 0], pass_given=["QS", "AH", "KH"],
+                                                          pass_received=["2C", "3C", "4D"]))
+    console = Console(width=100, record=True, color_system=None)
+    console.print(render.view_panel(view))
+    text = console.export_text()
+    assert "Pass: across" in text and "Hearts broken: yes" in text
+    assert "Your pass: Q♠ A♥ K♥, received 2♣ 3♣ 4♦" in text and "P1 13" in text

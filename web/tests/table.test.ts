@@ -64,16 +64,19 @@ function first(view: GameView, ...kinds: ActionKind[]): LegalAction | undefined 
   return undefined;
 }
 
-/** Takes `action` through the page: its button, or its card, or (an exchange) its cards then the button. */
+/**
+ * Takes `action` through the page: its button, or its card, or (an action that chooses cards: an
+ * exchange, a discard, a pass) its cards then its button.
+ */
 async function take(page: Page, action: LegalAction, cards: readonly string[] = []): Promise<void> {
   await page.bringToFront(); // a background tab gets few animation frames, which clicks wait for
   if (action.kind === ActionKind.PLAY) {
     await page.locator(`.hand button[data-card="${action.card}"]`).click();
     return;
   }
-  if (action.kind === ActionKind.EXCHANGE) {
+  if (action.maxCards > 0) {
     for (const card of cards) await page.locator(`.hand button[data-card="${card}"]`).click();
-    await page.locator(`.actions button[data-notation="exchange"]:not([disabled])`).click();
+    await page.locator(`.actions button[data-notation="${action.notation}"]:not([disabled])`).click();
     return;
   }
   await page.locator(`.actions button[data-notation="${action.notation}"]`).click();
@@ -197,6 +200,48 @@ describe("the web table in Chromium", { concurrency: false }, () => {
     console.log(`Buck Euchre ${created.gameId}: ${final.handNumber} hands, totals ` +
       `${final.scores.map((s) => s.score).join("/")}, Ana's actions: ${[...kinds].map((k) => ActionKind[k]).join(" ")}, ` +
       `her discards shown: ${[...discards].join(" ") || "none"}`);
+    await ana.page.close();
+  });
+
+  test("a Hearts hand against three bots: the pass, then every trick", { timeout: GAME_TIMEOUT_MS }, async () => {
+    const created = await api().createGame({
+      variantName: "hearts",
+      seats: [{ name: "Ana", kind: PlayerKind.HUMAN },
+        ...["West", "North", "East"].map((name) => ({ name, kind: PlayerKind.BOT_BASIC }))],
+      firstDealer: 3,
+      shuffleSeed: 5n,
+    });
+    const token = created.seatTokens[0]!.token;
+    const ana = await player(context, "Ana", 0, `${HTTP_SERVER}/#game=${created.gameId}&seat=0&token=${token}`, token);
+    let passed: string[] = [];
+    let received: string[] = [];
+    const policy: Policy = (view) => {
+      const action = first(view, ActionKind.DEAL, ActionKind.PASS, ActionKind.PLAY);
+      assert.ok(action, `no action for Ana among ${view.legalActions.map((a) => a.notation).join(", ")}`);
+      if (action.kind === ActionKind.PASS) passed = action.cards.slice(0, action.minCards);
+      return { action, cards: action.kind === ActionKind.PASS ? passed : undefined };
+    };
+    const final = await play(created.gameId, [ana], policy, "hearts", (v) => handsFinished(v) >= 1,
+      async (view, p) => {
+        if (view.rules.case !== "hearts") return;
+        if (view.phase === Phase.EXCHANGE) await shootOnce(p, "hearts-pass");
+        if (view.rules.value.passReceived.length) received = [...view.rules.value.passReceived];
+        if (view.phase === Phase.PLAY && received.length) {
+          const shown = await p.page.locator('[data-role="pass-received"]').getAttribute("data-cards");
+          assert.deepEqual(shown?.split(" "), received, "the cards Ana received are shown at the table");
+          await shootOnce(p, "hearts-play");
+        }
+      });
+    assert.equal(passed.length, 3, "Ana passed three cards through the page");
+    assert.equal(received.length, 3, "Ana's view showed the three cards she received");
+    const score = await api(token).getScore({ gameId: created.gameId });
+    const hand = score.hands[0]!;
+    assert.ok(hand.rules.case === "hearts" && hand.rules.value.direction === "left", "the hand's pass went left");
+    const mine = hand.rules.value.passes.find((p) => p.seat === 0);
+    assert.deepEqual([...(mine?.cards ?? [])].sort(), [...passed].sort(), "Ana's pass in her score");
+    assert.equal(hand.rules.value.passes.length, 2, "Ana knows her own pass and the one she received, no other");
+    console.log(`Hearts ${created.gameId}: Ana passed ${passed.join(" ")}, received ${received.join(" ")}, ` +
+      `points ${final.scores.map((s) => s.score).join("/")}`);
     await ana.page.close();
   });
 

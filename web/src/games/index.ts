@@ -2,6 +2,7 @@
 // line in GAMES; a game the server plays but this list lacks gets the generic renderer.
 import { buckEuchre } from "./buck_euchre.js";
 import { genericRenderer } from "./generic.js";
+import { hearts } from "./hearts.js";
 import type { GameRenderer, LobbyEntry } from "./renderer.js";
 import { spades } from "./spades.js";
 import { spades2 } from "./spades2.js";
@@ -11,6 +12,7 @@ export type { GameRenderer, LobbyEntry, NumberOption, RuleOptionsInit, SeatNamer
 /** Every registered renderer, in the lobby's order. */
 const GAMES: readonly GameRenderer[] = [
   buckEuchre,
+  hearts,
   spades,
   spades2,
 ];

@@ -52,6 +52,7 @@ GAMES: tuple[GameInfo, ...] = (
     GameInfo("spades2", "Two-player Spades", enums.VARIANT_SPADES_TWO_PLAYER, 2, "spades", "target_score",
              aliases=("spades_two_player",)),
     GameInfo("buck_euchre", "Buck Euchre", enums.VARIANT_BUCK_EUCHRE, 4, "buck_euchre", "starting_score"),
+    GameInfo("hearts", "Hearts", enums.VARIANT_UNSPECIFIED, 4, "hearts", "target"),
 )
 """The games the client knows, in the order it offers them."""
 

@@ -1,10 +1,11 @@
 """Rich renderables for a game: cards with suit symbols and colours, the table, trick, scores.
 
 What every game has comes from a view's common fields; what only one game has comes from its
-``rules`` oneof (``view.spades``, ``view.spades_two_player``, ``view.buck_euchre``), and a hand's
-score from the common fields of HandScore and its own ``rules`` oneof (``hand.spades``,
-``hand.buck_euchre``, and ``seat.spades`` / ``seat.buck_euchre`` per seat). Games are named
-through the one table of :mod:`cardgame.games`.
+``rules`` oneof (``view.spades``, ``view.spades_two_player``, ``view.buck_euchre``,
+``view.hearts``: its lines in :data:`GAME_LINES`), and a hand's score from the common fields of
+HandScore and its own ``rules`` oneof (``hand.spades``, ``hand.buck_euchre``, and
+``seat.spades`` / ``seat.buck_euchre`` per seat); a game without lines of its own is drawn from
+the common fields alone. Games are named through the one table of :mod:`cardgame.games`.
 
 >>> card_text("10H").plain, card_text("AS").plain
 ('10♥', 'A♠')
@@ -217,14 +218,36 @@ def spades_lines(view: view_pb2.GameView, part: view_pb2.SpadesView | view_pb2.S
     return lines
 
 
+def hearts_lines(view: view_pb2.GameView) -> list[RenderableType]:
+    """Hearts' own lines: the pass direction, hearts broken, the caller's pass and the cards it got."""
+    part = view.hearts
+    lines: list[RenderableType] = [Text(f"Pass: {part.pass_direction}")]
+    if view.phase == enums.PHASE_PLAY:
+        lines.append(Text("Hearts broken: " + ("yes" if part.hearts_broken else "no")))
+    if part.pass_given or part.pass_received:
+        lines.append(Text("Your pass: ") + cards_text(part.pass_given) + Text(", received ")
+                     + (cards_text(part.pass_received) if part.pass_received else Text("(not yet)", style="dim")))
+    if any(part.points_taken):
+        lines.append(Text("Points taken this hand: " + ", ".join(
+            f"{view.seats[seat].name} {points}" for seat, points in enumerate(part.points_taken))))
+    return lines
+
+
+GAME_LINES = {
+    "buck_euchre": euchre_lines,
+    "spades": lambda view: spades_lines(view, view.spades),
+    "spades_two_player": lambda view: spades_lines(view, view.spades_two_player),
+    "hearts": hearts_lines,
+}
+"""The lines each game's own part of a view (its ``rules`` case) adds to the table."""
+
+
 def view_panel(view: view_pb2.GameView) -> Panel:
     """The whole table as the caller sees it: players, trump, tricks, scores and the caller's hand."""
     lines: list[RenderableType] = [seats_table(view), Text()]
     rules = rules_of(view)
-    if rules == "buck_euchre":
-        lines += euchre_lines(view)
-    elif rules in SPADES_RULES:
-        lines += spades_lines(view, getattr(view, rules))
+    if rules in GAME_LINES:
+        lines += GAME_LINES[rules](view)
     if view.HasField("last_trick") and view.last_trick.plays:
         winner = view.seats[view.last_trick.winner].name if view.last_trick.HasField("winner") else "?"
         lines.append(Text(f"Last trick (won by {winner}): ") + trick_text(view, view.last_trick))

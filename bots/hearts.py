@@ -1,0 +1,189 @@
+"""The "basic" computer player of Hearts, deciding only from one seat's view.
+
+It passes its most dangerous cards (the Q♠ and the A♠/K♠ without enough low spades to guard
+them, high hearts, the high cards of a short suit it can void), and in play avoids points: it
+follows under the trick's winner with its highest card that still loses, takes a pointless
+trick high when it plays last, throws the Q♠, then the A♠/K♠ while the Q♠ is out, then its
+highest hearts and high cards when it cannot follow, leads low from the suits where the fewest
+unseen cards rank below its card, smokes out the Q♠ with low spades when it holds none of the
+three top spades, and leads no heart while it has another card. It never tries to shoot the moon.
+
+Every decision is a function of bit sets (:func:`pass_mask`, :func:`card_to_play`) that both
+this heuristic (from a view) and the playout policy (``bots.hearts_playout``, from a state)
+call, so the strong bot's playouts play exactly as this bot does.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from engine import Phase
+from engine.core import actions as A
+from engine.core.actions import Action, payload_of
+from engine.core.cards import HEARTS, SPADES, SUIT_MASKS, make_card
+from engine.core.hidden import mask, public_cards
+from engine.core.views import View
+
+PASS_SIZE = 3
+TWO_OF_CLUBS = make_card(2, 0)
+QUEEN = make_card(12, SPADES)
+QUEEN_BIT = 1 << QUEEN
+SPADE_MASK = SUIT_MASKS[SPADES]
+HEART_MASK = SUIT_MASKS[HEARTS]
+TOP_SPADES = SPADE_MASK & ~((1 << QUEEN) - 1)          # Q♠ K♠ A♠
+LOW_SPADES = SPADE_MASK & ((1 << QUEEN) - 1)           # 2♠..J♠
+GUARDS = 4                # low spades that make the Q♠ (or the A♠/K♠) safe to keep
+BELOW = tuple((1 << c) - 1 for c in range(53))         # every card numbered below c
+POINTS = HEART_MASK | QUEEN_BIT
+
+
+def _high(cards: int) -> int:
+    """The highest card of a non-empty set (within a suit: the strongest)."""
+    return cards.bit_length() - 1
+
+
+def _low(cards: int) -> int:
+    """The lowest card of a non-empty set."""
+    return (cards & -cards).bit_length() - 1
+
+
+# ---- the pass ----
+
+def pass_danger(c: int, hand: int, room: int) -> int:
+    """How much ``c`` should leave a hand ``hand`` that still has ``room`` cards to pass."""
+    suit, r = c // 13, c % 13                   # r: 0 for a two .. 12 for an ace
+    if suit == SPADES:
+        guarded = (hand & LOW_SPADES).bit_count() >= GUARDS
+        if c == QUEEN:
+            return 5 if guarded else 100
+        if c > QUEEN:                           # K♠, A♠: they catch the Q♠
+            return r if guarded else 60 + r
+        return r // 2                           # low spades guard: keep them
+    if suit == HEARTS:
+        return 2 * r + 8 if r >= 8 else r        # the ten of hearts and up
+    length = (hand & SUIT_MASKS[suit]).bit_count()
+    void = 14 if length <= room and c != TWO_OF_CLUBS else 0   # the whole suit can go: a void
+    return 2 * r + void
+
+
+def pass_mask(hand: int) -> int:
+    """The three cards the basic bot passes from ``hand``: the most dangerous, one at a time."""
+    left, given = hand, 0
+    for room in range(PASS_SIZE, 0, -1):
+        best, key = -1, -1
+        c_set = left
+        while c_set:
+            low = c_set & -c_set
+            c = low.bit_length() - 1
+            c_set ^= low
+            k = pass_danger(c, left, room)
+            if k >= key:
+                best, key = c, k
+        given |= 1 << best
+        left &= ~(1 << best)
+    return given
+
+
+# ---- trick play ----
+
+def discard_danger(c: int, hand: int, gone: int) -> int:
+    """How much ``c`` should be thrown away when the seat cannot follow suit."""
+    if c == QUEEN:
+        return 1000
+    suit, r = c // 13, c % 13
+    if suit == SPADES:
+        if c > QUEEN and not gone & QUEEN_BIT and not hand & QUEEN_BIT:
+            return 500 + r                       # the A♠/K♠ while the Q♠ is out
+        return 2 * r if c > QUEEN else r
+    if suit == HEARTS:
+        return 2 * r + 6
+    single = 1 if (hand & SUIT_MASKS[suit]).bit_count() == 1 else 0
+    return 2 * r + single
+
+
+def card_to_play(hand: int, legal: int, trick: Sequence[int], gone: int) -> int:
+    """The card the basic bot plays from ``hand`` (``legal``: the cards it may play) to the
+    trick ``trick`` (its cards in play order), ``gone`` being every card played this hand."""
+    if not legal & (legal - 1):
+        return legal.bit_length() - 1
+    if trick:
+        return _follow(hand, legal, trick, gone)
+    return _lead(hand, legal, gone)
+
+
+def _follow(hand: int, legal: int, trick: Sequence[int], gone: int) -> int:
+    lead = trick[0]
+    suit_cards = SUIT_MASKS[lead // 13]
+    follow = legal & suit_cards
+    if not follow:                               # void: throw the most dangerous card
+        best, key = -1, -1
+        c_set = legal
+        while c_set:
+            low = c_set & -c_set
+            c = low.bit_length() - 1
+            c_set ^= low
+            k = discard_danger(c, hand, gone)
+            if k > key:
+                best, key = c, k
+        return best
+    if lead == TWO_OF_CLUBS:                     # the first trick carries no points: unload
+        return _high(follow)
+    top, points = lead, 0
+    for c in trick:
+        if c > top and suit_cards >> c & 1:
+            top = c
+        if POINTS >> c & 1:
+            points += 1
+    under = follow & BELOW[top]
+    last = len(trick) == 3
+    safe = follow & ~QUEEN_BIT or follow
+    if last and not points and follow & ~BELOW[top] & ~QUEEN_BIT:
+        return _high(safe)                       # a free trick: take it with the highest card
+    if under:                                    # duck: the Q♠ under the A♠/K♠, else as high as possible
+        return QUEEN if under & QUEEN_BIT else _high(under)
+    return _high(safe) if last else _low(safe)
+
+
+def _lead(hand: int, legal: int, gone: int) -> int:
+    queen_out = not (gone | hand) & QUEEN_BIT
+    smoke = queen_out and not hand & TOP_SPADES
+    best, key = -1, (99, 99, 99)
+    c_set = legal
+    others = legal & ~HEART_MASK
+    while c_set:
+        low = c_set & -c_set
+        c = low.bit_length() - 1
+        c_set ^= low
+        suit = c // 13
+        unseen = SUIT_MASKS[suit] & ~hand & ~gone
+        if not unseen:
+            tier = 4                             # nobody else can follow: its points come to me
+        elif suit == SPADES and c >= QUEEN and (queen_out or c == QUEEN and unseen & TOP_SPADES):
+            tier = 3                             # the Q♠ or a card that catches it
+        elif smoke and suit == SPADES:
+            tier = 0                             # smoke out the Q♠
+        elif suit == HEARTS and others or suit == SPADES and hand & QUEEN_BIT:
+            tier = 2                             # hearts, or the guards of one's own Q♠
+        else:
+            tier = 1
+        k = (tier, (unseen & BELOW[c]).bit_count(), -c)
+        if k < key:
+            best, key = c, k
+    return best
+
+
+# ---- the heuristic ----
+
+def choose(v: View, legal: Sequence[Action], rng: random.Random) -> Action:
+    """The basic bot's action for the viewer of ``v`` (Hearts), from ``legal``."""
+    hand = mask(v.hand)
+    if v.phase == Phase.EXCHANGE:
+        assert v.exchange is not None
+        return A.pass_cards(pass_mask(mask(v.exchange.cards) & hand))
+    if v.phase == Phase.PLAY:
+        cards = 0
+        for a in legal:
+            cards |= 1 << payload_of(a)
+        return A.play(card_to_play(hand, cards, [c for _, c in v.trick], public_cards(v)))
+    return legal[0]

@@ -1,0 +1,63 @@
+"""Hearts on the wire: its view facts, its options, and a finished hand's passes shown only to
+those who may know them (RULES.md §4: a seat knows its own pass and the one it received; a
+spectator none; the game's owner, whose backend gets the hand's event, all)."""
+
+from __future__ import annotations
+
+import random
+
+import engine
+from cardgame.v1 import enums_pb2 as enums
+from cardgame.v1 import hearts_pb2, options_pb2
+from service.rpc import convert, requests, wire
+from tests.engine.engine_helpers import finish_hand
+
+NAMES_KINDS = (["South", "West", "North", "East"], [enums.PLAYER_KIND_HUMAN] * 4)
+
+
+def _dealt(seed: int = 3):
+    state = engine.new_game("hearts", None, random.Random(seed), 0)
+    engine.apply(state, 0, engine.DEAL, random.Random(seed))
+    return state
+
+
+def test_the_pass_is_one_card_choice_that_only_its_seat_sees():
+    state = _dealt()
+    view = convert.view_message(engine.view(state, 1), "g", 2, *NAMES_KINDS)
+    assert view.phase == enums.PHASE_EXCHANGE and view.hearts.pass_direction == "left"
+    [choice] = view.legal_actions
+    assert (choice.kind, choice.notation, choice.min_cards, choice.max_cards) == (enums.ACTION_KIND_PASS, "pass", 3, 3)
+    assert sorted(choice.cards) == sorted(view.hand) and len(view.hand) == 13
+    given = list(view.hand[:3])
+    engine.apply(state, 1, engine.parse_action(" ".join(["pass", *given])), random.Random(0))
+    mine = convert.view_message(engine.view(state, 1), "g", 3, *NAMES_KINDS)
+    assert list(mine.hearts.pass_given) == sorted(given, key=engine.parse_card) and not mine.legal_actions
+    spectator = convert.view_message(engine.view(state, None), "g", 3, *NAMES_KINDS)
+    assert not spectator.hearts.pass_given and spectator.seats[1].hearts.passed
+    assert not spectator.seats[0].hearts.passed
+
+
+def test_a_finished_hands_passes_reach_only_who_may_know_them():
+    state = _dealt()
+    finish_hand(state)
+    everyone = convert.score_message(state, wire.EVERY_SEAT).hands[0].hearts
+    assert everyone.direction == "left" and len(everyone.passes) == 4
+    assert {(p.seat, p.to) for p in everyone.passes} == {(s, (s + 1) % 4) for s in range(4)}
+    for seat in range(4):
+        known = convert.score_message(state, seat).hands[0].hearts.passes
+        assert {(p.seat, p.to) for p in known} == {(seat, (seat + 1) % 4), ((seat - 1) % 4, seat)}
+    assert not convert.score_message(state, None).hands[0].hearts.passes
+    seats = convert.score_message(state, None).hands[0].seats
+    assert sum(s.hearts.points_taken for s in seats) == 26
+
+
+def test_hearts_options_cross_the_wire_both_ways():
+    game = engine.game_of("hearts")
+    sent = options_pb2.RuleOptions(hearts=hearts_pb2.HeartsOptions(target=50, pass_cycle="LRH",
+                                                                    moon="shooter_subtracts"))
+    options = requests.options(game, sent)
+    assert (options.target, options.pass_cycle, options.moon, options.queen_breaks_hearts) == (
+        50, "LRH", "shooter_subtracts", False)
+    back = convert.options_message("hearts", options).hearts
+    assert (back.target, back.pass_cycle, back.moon, back.queen_breaks_hearts) == (
+        50, "LRH", "shooter_subtracts", False)

@@ -1,0 +1,217 @@
+"""The Hearts bots: the basic bot passes its dangerous cards and plays to take no points, the
+playout policy values a hand with fewer points (the moon included) as better, its sampler deals
+the hands two complementary voids leave, and the strong bot searches a pass among a few
+candidates only."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import bots
+import engine
+from bots import hearts as basic
+from bots.hearts_playout import PASS_CARDS, HeartsPlayout, fill_places
+from bots.playout import play_hand
+from bots.search import Budget, SearchBot
+from engine import Hidden, Phase, Place
+from engine.core.cards import SUIT_MASKS, card_list, cards_text, parse_card, parse_cards
+from engine.core.hidden import mask
+from engine.games.hearts import HeartsOptions
+from tests.engine.engine_helpers import fill_hands, round_robin_deck
+
+HOLD = HeartsOptions(pass_cycle="H")   # no pass: play starts at once
+LEFT = HeartsOptions(pass_cycle="L")
+
+
+def dealt(hands: dict[int, str], options: HeartsOptions = HOLD, dealer: int = 3) -> engine.TableState:
+    """A Hearts game dealt so that the given seats hold the given cards (the rest filled low first)."""
+    full = fill_hands(hands, 4, 13, range(52))
+    state = engine.new_game("hearts", options, first_dealer=dealer, decks=[round_robin_deck(full, dealer)])
+    engine.apply(state, dealer, engine.DEAL, random.Random(0))
+    return state
+
+
+def basic_choice(state, seat: int | None = None) -> str:
+    seat = state.turn if seat is None else seat
+    return engine.action_name(bots.choose_action("basic", state, seat, random.Random(0)))
+
+
+def play(state, *cards: str) -> None:
+    for c in cards:
+        engine.apply(state, state.turn, engine.play(parse_card(c)), random.Random(0))
+
+
+# ---- the basic bot ----
+
+def test_basic_passes_an_unguarded_queen_and_the_top_spades():
+    state = dealt({0: "QS 3S 4S 2C 3C 4C 5C 2D 3D 4D 5D 2H 3H"}, LEFT)
+    assert state.phase == Phase.EXCHANGE
+    assert "QS" in basic_choice(state, 0).split()
+    state = dealt({0: "AS KS 3S 2C 3C 4C 5C 2D 3D 4D 5D 2H 3H"}, LEFT)
+    assert basic_choice(state, 0) == "pass 5D KS AS"         # the top spades, then the highest card
+
+
+def test_basic_keeps_a_guarded_queen_and_passes_high_hearts_or_a_short_suit():
+    state = dealt({0: "QS 2S 3S 4S 5S 6S 2C 3C 4C 9D AH KH QH"}, LEFT)
+    assert basic_choice(state, 0) == "pass QH KH AH"         # four low spades guard the queen
+    state = dealt({0: "KD 2S 3S 4S 5S 6S 2C 3C 4C 5C 6C 2H 3H"}, LEFT)
+    assert "KD" in basic_choice(state, 0).split()             # a singleton: voids diamonds
+
+
+def test_basic_pass_is_one_of_the_legal_passes():
+    state = dealt({}, LEFT)
+    for seat in range(4):
+        legal = engine.legal_actions(state, seat)
+        action = bots.game_bots("hearts").basic(engine.view(state, seat), legal, random.Random(0))
+        assert action in legal and len(card_list(engine.payload_of(action))) == 3
+
+
+def test_basic_unloads_on_the_first_trick():
+    state = dealt({0: "2C", 1: "AC 5C 6C KD", 2: "3C"}, dealer=3)
+    assert state.turn == 0
+    play(state, "2C")
+    assert basic_choice(state) == "play AC"                   # no points can come: the highest club
+
+
+def test_basic_ducks_under_the_winner():
+    state = dealt({0: "2C 3D 9D KD 2S 3S 4S 5S 6S 7S 8S 9S 10S", 3: "AC AD"})
+    play(state, "2C", "3C", "5D", "AC")                       # seat 3 takes the first trick ...
+    play(state, "AD")
+    assert basic_choice(state) == "play KD"                   # ... highest diamond under the ace
+    hand = parse_cards("3D 9D KD")
+    trick = [parse_card("10D"), parse_card("2D")]
+    assert basic.card_to_play(hand, hand, trick, mask(trick)) == parse_card("9D")
+    assert basic.card_to_play(hand, hand, trick[1:], mask(trick)) == parse_card("3D")   # cannot duck: lowest
+
+
+def test_basic_throws_the_queen_then_the_top_spades_then_high_hearts():
+    trick = [parse_card("9D")]
+    gone = parse_cards("2C 3C 4C 5C 9D")
+    hand = parse_cards("QS AH 5C KS")
+    assert basic.card_to_play(hand, hand, trick, gone) == parse_card("QS")
+    hand = parse_cards("KS AH 5C")
+    assert basic.card_to_play(hand, hand, trick, gone) == parse_card("KS")    # the queen is out
+    gone |= parse_cards("QS")
+    assert basic.card_to_play(hand, hand, trick, gone) == parse_card("AH")    # the queen is gone
+
+
+def test_basic_leads_low_and_no_heart_while_it_can():
+    gone = parse_cards("2C 3C 4C 5C")
+    hand = parse_cards("2H 3H 4H 9D 8S")
+    legal = hand & ~SUIT_MASKS[2]                                 # hearts not broken
+    assert basic.card_to_play(hand, legal, [], gone) == parse_card("8S")      # smoke out the queen
+    gone |= parse_cards("QS")
+    hand = parse_cards("2D 9D 8S 2H 3H")
+    assert basic.card_to_play(hand, hand, [], gone) == parse_card("2D")       # the lowest card
+    hand = parse_cards("2H 3H 9D")
+    assert basic.card_to_play(hand, hand, [], gone) == parse_card("9D")       # broken: still no heart
+    hand = parse_cards("2H 5H")
+    assert basic.card_to_play(hand, hand, [], gone) == parse_card("2H")
+    hand = parse_cards("AS 2D 5D")                                # the ace of spades catches the queen
+    assert basic.card_to_play(hand, hand, [], gone & ~parse_cards("QS")) == parse_card("2D")
+
+
+def test_basic_takes_a_free_trick_high_when_last():
+    hand = parse_cards("3D KD 2S")
+    trick = [parse_card(c) for c in ("5D", "8D", "10D")]
+    assert basic.card_to_play(hand, hand & SUIT_MASKS[1], trick, mask(trick)) == parse_card("KD")
+    trick[1] = parse_card("9H")                                   # a heart in it: duck
+    assert basic.card_to_play(hand, hand & SUIT_MASKS[1], trick, mask(trick)) == parse_card("3D")
+
+
+# ---- the playout ----
+
+def test_value_prefers_fewer_points_and_counts_the_moon():
+    policy = HeartsPlayout()
+    before = engine.new_game("hearts", None, first_dealer=0)
+    after = before.copy()
+    after.scores = [3, 10, 13, 0]
+    values = [policy.value(before, after, s) for s in range(4)]
+    assert values[3] > values[0] > values[1] > values[2]
+    after.scores = [0, 26, 26, 26]                            # seat 0 shot the moon
+    assert policy.value(before, after, 0) > 0 > policy.value(before, after, 1)
+
+
+def test_playout_plays_whole_hands_and_the_policy_passes_as_the_basic_bot():
+    policy = bots.game_bots("hearts").playout
+    assert isinstance(policy, HeartsPlayout)
+    rng = random.Random(5)
+    for seed in range(5):
+        state = engine.new_game("hearts", None, rng=random.Random(seed), first_dealer=seed % 4)
+        engine.apply(state, state.turn, engine.DEAL, rng)
+        assert state.phase == Phase.EXCHANGE
+        for seat in range(4):
+            view = engine.view(state, seat)
+            legal = engine.legal_actions(state, seat)
+            assert policy.act(state, seat, rng) == basic.choose(view, legal, rng)
+        assert play_hand(state, policy, rng) == 4 + 52 and state.records
+
+
+def test_the_sampler_deals_around_complementary_voids():
+    """Seat 0 showed it holds only clubs and diamonds, seat 2 only hearts and spades: seat 1 must
+    take exactly one of the ten hearts and spades. Proportional dealing nearly always dead-ends
+    there; ``fill_places`` never does, and gives seat 1 each of those ten cards."""
+    minors = parse_cards("3C 7C 10C JC QC 2D 3D 4D 5D 8D 10D JD QD KD AD")
+    majors = parse_cards("2H 8H 9H 10H KH 2S 3S 4S 5S 9S")
+    hidden = Hidden(minors | majors, (Place("hand", 0, 7, minors), Place("hand", 1, 9, minors | majors),
+                                      Place("hand", 2, 9, majors)))
+    rng = random.Random(1)
+    seen = set()
+    for _ in range(300):
+        fills = fill_places(hidden, rng)
+        hidden.check(fills)
+        one = [c for c in fills[1] if majors >> c & 1]
+        assert len(one) == 1
+        seen.add(one[0])
+    assert seen == set(card_list(majors)), cards_text(mask(list(seen)))
+
+
+# ---- the strong bot ----
+
+class Counting:
+    """A playout policy that counts the hands it values."""
+
+    def __init__(self, inner):
+        self.inner, self.values = inner, 0
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def value(self, before, after, seat):
+        self.values += 1
+        return self.inner.value(before, after, seat)
+
+
+def test_the_strong_bot_searches_a_pass_among_a_few_candidates():
+    """Of the 286 passes, the search tries the basic bot's and every other three of its most
+    dangerous cards, so a pass decision values at most ``call_samples`` hands of each."""
+    policy = bots.game_bots("hearts").playout
+    budget = Budget(samples=8, call_samples=16, seconds=None, round=4)
+    for seed in range(3):
+        state = engine.new_game("hearts", LEFT, rng=random.Random(seed), first_dealer=0)
+        engine.apply(state, 0, engine.DEAL, random.Random(seed))
+        view, legal = engine.view(state, 1), engine.legal_actions(state, 1)
+        assert len(legal) == 286
+        candidates = policy.candidates(view, legal)
+        assert 2 <= len(candidates) <= math.comb(PASS_CARDS, 3)
+        assert candidates[0] == basic.choose(view, legal, random.Random(0))
+        assert len(set(candidates)) == len(candidates) and all(a in legal for a in candidates)
+        counting = Counting(policy)
+        bot = SearchBot(budget, {"hearts": counting})
+        action = bot.choose(view, legal, random.Random(seed))
+        assert action in candidates
+        assert len(candidates) <= counting.values <= budget.call_samples * len(candidates)
+
+
+def test_the_strong_bot_plays_the_queen_as_a_card_of_its_own():
+    """The Q♠ is never merged with the spades beside it: giving it away is not playing a low spade."""
+    policy = bots.game_bots("hearts").playout
+    state = dealt({0: "2C", 1: "3C", 2: "AC AS", 3: "4C JS QS KS"})
+    play(state, "2C", "3C", "AC", "4C", "AS")                 # seat 2 takes the first trick, leads the ace
+    assert state.turn == 3
+    view, legal = engine.view(state, 3), engine.legal_actions(state, 3)
+    assert cards_text(mask(view.hand) & SUIT_MASKS[3]) == "2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS"
+    names = {engine.action_name(a) for a in policy.candidates(view, legal)}
+    assert names == {"play 2S", "play QS"}
+    assert basic_choice(state) == "play QS"                   # and the basic bot throws it under the ace

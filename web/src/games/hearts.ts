@@ -1,0 +1,67 @@
+// Hearts: four players, each for themselves; the pass (left, right, across, hold), the 2♣ lead,
+// hearts broken, and points that count against whoever takes them.
+import { ActionKind, type HandScore, Phase } from "@cardgame/client/web";
+
+import { cardList } from "../cards.js";
+import { type Child, h } from "../dom.js";
+import { plural } from "../text.js";
+import type { GameRenderer, HandDetails, SeatNamer } from "./renderer.js";
+
+const DIRECTIONS: Record<string, string> = { left: "to the left", right: "to the right", across: "across", hold: "none this hand" };
+
+/** The score table's words for a Hearts hand: the pass, the moon; each player's points taken. */
+function handDetails(hand: HandScore, name: SeatNamer): HandDetails {
+  const rules = hand.rules.case === "hearts" ? hand.rules.value : undefined;
+  const pass = rules ? `pass ${DIRECTIONS[rules.direction] ?? rules.direction}` : "";
+  const moon = rules?.moonBy !== undefined ? `, ${name(rules.moonBy)} shot the moon` : "";
+  return {
+    note: `${pass}${moon}`,
+    sides: hand.sides.map((side) => {
+      const seat = hand.seats.find((s) => side.seats.includes(s.seat));
+      const taken = seat?.rules.case === "hearts" ? seat.rules.value.pointsTaken : 0;
+      return `${plural(seat?.tricksWon ?? 0, "trick")} · ${plural(taken, "point")} taken`;
+    }),
+  };
+}
+
+export const hearts: GameRenderer = {
+  name: "hearts",
+  title: "Hearts",
+  lobby: {
+    blurb: "Four players, each for themselves, 52 cards; pass three, avoid hearts and the Q♠; lowest score wins.",
+    seatNames: ["South", "West", "North", "East"],
+    options: [{ key: "target", label: "Game ends at (10–1000 points)", min: 10, max: 1000, step: 10, value: 100 }],
+    ruleOptions: (values) => ({ variant: { case: "hearts", value: { target: values["target"] } } }),
+  },
+  phases: { [Phase.EXCHANGE]: "Pass three cards" },
+  reasons: {
+    INVALID_PASS: "Pass exactly three cards of your hand, once.",
+    MUST_LEAD_TWO_OF_CLUBS: "The 2♣ leads the first trick.",
+    NO_POINTS_ON_FIRST_TRICK: "No hearts or Q♠ on the first trick.",
+    HEARTS_NOT_BROKEN: "Hearts are not broken yet: lead another suit.",
+  },
+  dealer: { badge: "dealer", title: "Dealer" },
+  exchange: { button: "Pass", prompt: "pass" },
+  actionLabel(action) {
+    return action.kind === ActionKind.DEAL ? "Deal" : action.notation;
+  },
+  callText: (call) => call,
+  prompt: () => undefined,
+  seatBadges(seat, view) {
+    const passed = seat.rules.case === "hearts" && seat.rules.value.passed;
+    return [view.phase === Phase.EXCHANGE && passed ? h("span", { class: "badge" }, "passed") : null];
+  },
+  facts(view) {
+    if (view.rules.case !== "hearts") return [];
+    const { passDirection, heartsBroken, passGiven, passReceived } = view.rules.value;
+    const facts: Child[] = [
+      h("div", { class: "trump", "data-role": "pass-direction" }, `Pass ${DIRECTIONS[passDirection] ?? passDirection}`),
+    ];
+    if (heartsBroken) facts.push(h("div", { class: "trump", "data-role": "hearts-broken" }, "Hearts broken"));
+    if (passGiven.length) facts.push(cardList("Your pass", passGiven, "pass-given"));
+    if (passReceived.length) facts.push(cardList("You received", passReceived, "pass-received"));
+    return facts;
+  },
+  totalNote: () => "",
+  handDetails,
+};
