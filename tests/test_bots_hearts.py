@@ -19,6 +19,7 @@ from engine.core.cards import SUIT_MASKS, card_list, cards_text, parse_card, par
 from engine.core.hidden import mask
 from engine.games.hearts import HeartsOptions
 from tests.engine.engine_helpers import fill_hands, round_robin_deck
+from tests.test_bots_search import Counting
 
 HOLD = HeartsOptions(pass_cycle="H")   # no pass: play starts at once
 LEFT = HeartsOptions(pass_cycle="L")
@@ -168,20 +169,6 @@ def test_the_sampler_deals_around_complementary_voids():
 
 
 # ---- the strong bot ----
-
-class Counting:
-    """A playout policy that counts the hands it values."""
-
-    def __init__(self, inner):
-        self.inner, self.values = inner, 0
-
-    def __getattr__(self, name):
-        return getattr(self.inner, name)
-
-    def value(self, before, after, seat):
-        self.values += 1
-        return self.inner.value(before, after, seat)
-
 
 def test_the_strong_bot_searches_a_pass_among_a_few_candidates():
     """Of the 286 passes, the search tries the basic bot's and every other three of its most
