@@ -41,6 +41,7 @@ from .search import Budget
 
 GAME_VALUE = 60        # points a game won (or lost) with this hand is worth beyond the hand's own
 OTHERS = 1 / 3         # the weight of the other players' average points against one's own
+LEADER = 0.5           # the weight of the points taken by the other seat with the lowest score
 PASS_CARDS = 5         # the pass searches every three of the basic bot's five most dangerous cards
 NO_TRUMP = TrumpRules(None, bowers=False)
 _PLAY_PHASE, _PASS_PHASE = Phase.PLAY, Phase.EXCHANGE
@@ -138,9 +139,12 @@ class HeartsPlayout:
         return A.DEAL
 
     def value(self, before: TableState, after: TableState, seat: int) -> float:
-        """Minus the seat's points, plus a share of the others' average, and the game."""
+        """Minus the seat's points, plus a share of the others' average and of the best placed
+        rival's, and the game."""
         change = [after.scores[s] - before.scores[s] for s in range(4)]
         v = -change[seat] + OTHERS * (sum(change) - change[seat]) / 3
+        leader = min((s for s in range(4) if s != seat), key=before.scores.__getitem__)
+        v += LEADER * change[leader]   # points the best placed rival takes are worth more to us
         if after.winner:
             v += GAME_VALUE if after.winner == [seat] else -GAME_VALUE
         return v

@@ -126,12 +126,17 @@ def test_basic_takes_a_free_trick_high_when_last():
 def test_value_prefers_fewer_points_and_counts_the_moon():
     policy = HeartsPlayout()
     before = engine.new_game("hearts", None, first_dealer=0)
-    after = before.copy()
-    after.scores = [3, 10, 13, 0]
-    values = [policy.value(before, after, s) for s in range(4)]
-    assert values[3] > values[0] > values[1] > values[2]
-    after.scores = [0, 26, 26, 26]                            # seat 0 shot the moon
-    assert policy.value(before, after, 0) > 0 > policy.value(before, after, 1)
+    before.scores = [40, 20, 30, 50]
+    taken, given = before.copy(), before.copy()
+    taken.scores = [53, 20, 30, 63]      # seat 0 took the Q♠ ...
+    given.scores = [40, 20, 30, 76]      # ... or seat 3 did
+    assert policy.value(before, given, 0) > policy.value(before, taken, 0)
+    to_leader = before.copy()
+    to_leader.scores = [40, 33, 30, 50]  # the Q♠ to seat 1, the lowest score: better still for seat 0
+    assert policy.value(before, to_leader, 0) > policy.value(before, given, 0)
+    moon = before.copy()
+    moon.scores = [40, 46, 56, 76]       # seat 0 shot the moon
+    assert policy.value(before, moon, 0) > 0 > policy.value(before, moon, 1)
 
 
 def test_playout_plays_whole_hands_and_the_policy_passes_as_the_basic_bot():
