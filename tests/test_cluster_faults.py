@@ -123,9 +123,14 @@ class _Watcher(threading.Thread):
 def test_a_master_killed_under_load_leaves_every_shard_writable_and_every_watch_alive(cluster, server):
     with grpc.insecure_channel(server.address) as channel:
         stub = pb_grpc.GameServiceStub(channel)
-        games = [stub.CreateGame(_request(), timeout=10) for _ in range(18)]
         url_port = cluster.ports[0]
-        doomed = [g for g in games if cluster.master_of(f"{PREFIX}:{{{g.game_id}}}:state") == url_port]
+        games, doomed = [], []
+        for _ in range(200):   # game ids are random: at least 18 games, some on the dying shard and some not
+            games.append(stub.CreateGame(_request(), timeout=10))
+            if cluster.master_of(f"{PREFIX}:{{{games[-1].game_id}}}:state") == url_port:
+                doomed.append(games[-1])
+            if len(games) >= 18 and doomed and len(doomed) < len(games):
+                break
         assert doomed and len(doomed) < len(games)  # games on the dying shard and on the others
         watched = doomed[:3] + [g for g in games if g not in doomed][:3]
         watchers = [_Watcher(server.address, g.game_id) for g in watched]
