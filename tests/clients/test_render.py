@@ -26,10 +26,12 @@ def test_score_table_of_a_game_without_rules_of_its_own_uses_the_common_record()
     assert "bags" not in text and "contract" not in text
 
 
-def test_a_hearts_view_shows_the_pass_and_what_came_back():
+def test_a_game_without_a_layout_of_its_own_is_drawn_from_its_view_message():
+    """Hearts has no lines in GAME_LINES: its view message is read field by field."""
     from cardgame.v1 import enums_pb2 as enums
     from cardgame.v1 import hearts_pb2
 
+    assert "hearts" not in render.GAME_LINES
     view = view_pb2.GameView(variant_name="hearts", variant_title="Hearts", phase=enums.PHASE_PLAY, hand_number=1,
                              seats=[view_pb2.SeatView(seat=s, name=f"P{s}") for s in range(4)],
                              hearts=hearts_pb2.HeartsView(pass_direction="across", hearts_broken=True,
@@ -38,5 +40,11 @@ def test_a_hearts_view_shows_the_pass_and_what_came_back():
     console = Console(width=100, record=True, color_system=None)
     console.print(render.view_panel(view))
     text = console.export_text()
-    assert "Pass: across" in text and "Hearts broken: yes" in text
-    assert "Your pass: Q♠ A♥ K♥, received 2♣ 3♣ 4♦" in text and "P1 13" in text
+    assert "Pass direction: across" in text and "Hearts broken: yes" in text
+    assert "Pass given: Q♠ A♥ K♥" in text and "Pass received: 2♣ 3♣ 4♦" in text
+    assert "Points taken: P0 0, P1 13, P2 1, P3 0" in text
+    before = view_pb2.GameView(variant_name="hearts", phase=enums.PHASE_EXCHANGE, hand_number=1,
+                               seats=[view_pb2.SeatView(seat=s, name=f"P{s}") for s in range(4)],
+                               hearts=hearts_pb2.HeartsView(pass_direction="left", points_taken=[0, 0, 0, 0]))
+    assert [line.plain for line in render.rules_lines(before)] == ["Pass direction: left",
+                                                                  "Points taken: P0 0, P1 0, P2 0, P3 0"]
