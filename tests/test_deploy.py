@@ -334,11 +334,12 @@ def test_runtime_stage_copies_every_package_the_server_imports() -> None:
 
 
 def test_the_entrypoint_runs_outside_docker() -> None:
-    env = {k: v for k, v in os.environ.items() if k != "PORT"}
-    done = subprocess.run([sys.executable, "-m", "service", "--help"], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=60)
+    env = {k: v for k, v in os.environ.items() if k not in ("PORT", "WEB_ROOT")}
+    done = subprocess.run([sys.executable, "-m", "service", "--help"], cwd=ROOT, env={**env, "COLUMNS": "400"},
+                          capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "(default: 50051)" in done.stdout
+    assert f"(WEB_ROOT) (default: {ROOT / 'web' / 'dist'})" in done.stdout  # where `make web` builds it
     done = subprocess.run([sys.executable, "-m", "service.healthcheck", "--help"], cwd=ROOT, capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 0, done.stderr
