@@ -96,3 +96,20 @@ def test_playhand_sends_the_api_key(playhand, redis_url, redis_run_prefix):
         done = run_playhand("-server", keyed.address, env={"CARDGAME_API_KEY": key})
         assert done.returncode == 0, done.stderr + keyed.log_text()[-3000:]
         assert re.search(r"^hand 1 scored \(dealer seat 0\)$", done.stdout, re.M), done.stdout
+
+
+def readme_blocks(language: str) -> list[str]:
+    return re.findall(rf"^```{language}\n(.*?)^```$", (GO_CLIENT / "README.md").read_text(), re.M | re.S)
+
+
+def test_readme_commands_run_and_its_example_is_the_compiled_one(playhand, server):
+    build, play = readme_blocks("sh")
+    for block in (build, play.replace("127.0.0.1:50051", server.address)):
+        done = subprocess.run(["bash", "-euo", "pipefail", "-c", block], cwd=ROOT, capture_output=True, text=True,
+                              timeout=BUILD_TIMEOUT_S)
+        assert done.returncode == 0, f"{block}\n{done.stdout}\n{done.stderr}"
+    assert re.search(r"^hand 1 scored \(dealer seat 0\)$", done.stdout, re.M), done.stdout
+    (example,) = readme_blocks("go")
+    source = (GO_CLIENT / "client" / "example_test.go").read_text()
+    body = source[source.index("func Example() {\n") + len("func Example() {\n"):source.rindex("}")]
+    assert "".join(line.removeprefix("\t") + "\n" for line in body.splitlines()) == example
