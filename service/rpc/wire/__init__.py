@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from typing import cast
 
-from cardgame.v1 import catalog_pb2, options_pb2
+from cardgame.games import declared_games
 from cardgame.v1 import enums_pb2 as enums
 
 from .base import EVERY_SEAT, SUITS, WireAdapter, names
@@ -32,9 +33,8 @@ ADAPTERS: dict[str, WireAdapter] = {}
 GENERIC = WireAdapter(name="")
 """The adapter of a game without one of its own: the common part of every message."""
 
-VARIANTS: dict[enums.Variant, str] = {
-    game.variant: game.name for case in options_pb2.RuleOptions.DESCRIPTOR.oneofs_by_name["variant"].fields
-    for game in case.GetOptions().Extensions[catalog_pb2.games] if game.variant}
+VARIANTS: dict[enums.Variant, str] = {cast(enums.Variant, game.variant): game.name
+                                      for game in declared_games() if game.variant}
 """The game each ``Variant`` value names, as the schema declares (the enum is kept for compatibility)."""
 
 VARIANT_ENUM: dict[str, enums.Variant] = {name: value for value, name in VARIANTS.items()}

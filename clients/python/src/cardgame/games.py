@@ -24,6 +24,7 @@ the server's to judge: the client sends it as ``variant_name``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, cast
 
 from cardgame.v1 import catalog_pb2, options_pb2
 from cardgame.v1 import enums_pb2 as enums
@@ -55,10 +56,12 @@ class GameInfo:
 
 def declared_games() -> tuple[GameInfo, ...]:
     """The games the schema declares, in the order of their options cases and declarations."""
+    extension = cast(Any, catalog_pb2.games)  # the stubs type an extension as a plain field descriptor
     cases = options_pb2.RuleOptions.DESCRIPTOR.oneofs_by_name["variant"].fields
-    return tuple(GameInfo(game.name, game.title, game.variant, game.seats, case.name, game.target_option,
-                          tuple(game.aliases))
-                 for case in cases for game in case.GetOptions().Extensions[catalog_pb2.games])
+    declared: list[tuple[str, catalog_pb2.GameDeclaration]] = [
+        (case.name, game) for case in cases for game in case.GetOptions().Extensions[extension]]
+    return tuple(GameInfo(game.name, game.title, game.variant, game.seats, case, game.target_option,
+                          tuple(game.aliases)) for case, game in declared)
 
 
 GAMES: tuple[GameInfo, ...] = declared_games()
