@@ -340,6 +340,40 @@ def test_readme_stays_short() -> None:
     assert lines <= README_MAX_LINES, f"README.md has {lines} lines; the details belong on docs/ pages"
 
 
+# --- the harness itself ---
+
+def test_markers_are_read_and_checked(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text('<!-- run: script walk; expect "a b"; timeout 5 -->\n\n```sh\necho a b\n```\n'
+                    "<!--\n  not run: it needs a\n  cluster of its own -->\n```python\nprint()\n```\n"
+                    "```\nplain text\n```\n")
+    walk, skipped, plain = page_blocks(page)
+    assert (walk.language, walk.marker, walk.text) == ("sh", "run", "echo a b\n")
+    assert directives(walk) == [("script", "walk"), ("expect", "a b"), ("timeout", "5")]
+    assert (skipped.marker, skipped.argument) == ("not run", "it needs a cluster of its own")
+    assert (plain.language, plain.marker) == ("", "")
+    console = Block(page, 1, "console", "$ echo hi\nhi\n$ true\n")
+    assert program_text(Run([console])) == "echo hi\ntrue\n"
+    def problem(language: str, marker: str = "", argument: str = "") -> str:
+        return marker_problem(Block(ROOT / "README.md", 1, language, "true\n", marker, argument)) or ""
+
+    assert problem("sh") == "" and problem("json") == ""
+    assert "neither code" in problem("rust")
+    assert "say why" in problem("sh", "not run", "no")
+    assert "no file" in problem("sh", "run elsewhere", "tests/none.py runs it there")
+    assert "does not name" in problem("sh", "run elsewhere", "tests/conftest.py runs it there")
+    assert "say why not here" in problem("sh", "run elsewhere", "tests/test_docs.py")
+    assert "unknown or empty" in problem("sh", "run", "retry 3")
+    assert "not a number" in problem("sh", "run", "timeout soon")
+    assert "not code" in problem("json", "not run", "it is only an example answer")
+
+
+def test_documented_ports_become_the_live_ones() -> None:
+    text = "grpcurl localhost:50051 list; curl http://127.0.0.1:8080/ :80801 :9464"
+    assert with_ports(text, {50051: 1111, 8080: 2222, 9464: 3333}) == \
+        "grpcurl localhost:1111 list; curl http://127.0.0.1:2222/ :80801 :3333"
+
+
 # --- the configuration table ---
 
 class _Parsed(Exception):
