@@ -16,11 +16,12 @@ How blocks are found and run (docs/testing.md, "The documentation's blocks", say
   blocks of one script name run as one program, in order), ``until "TEXT"`` (a long-running
   command: it passes once its output shows TEXT, then its process group is stopped),
   ``expect "TEXT"`` (the output must contain TEXT; repeatable), ``timeout SECONDS``.
-- Every block runs from the repository root against one live server of this module (in-memory
-  store, as ``make run``, with an HTTP port): ``:50051`` in a block becomes that server's gRPC
-  port and ``:8080`` its HTTP port. A block run ``until`` gets ports of its own, in the text and
-  as ``PORT`` / ``HTTP_PORT``. Shell blocks run with ``set -eo pipefail``, ``.venv/bin`` first on
-  PATH and, where no ``grpcurl`` is installed, tests/grpcurl_py.py as ``grpcurl``.
+- Every block runs from the repository root (on PYTHONPATH) against one live server of this
+  module (in-memory store, as ``make run``, with HTTP and metrics ports): ``:50051``, ``:8080``
+  and ``:9464`` in a block become that server's gRPC, HTTP and metrics ports, which ``PORT``,
+  ``HTTP_PORT``, ``METRICS_PORT`` and ``CARDGAME_SERVER`` also name. A block run ``until`` gets
+  ports of its own. Shell blocks run with ``set -eo pipefail``, ``.venv/bin`` first on PATH and,
+  where no ``grpcurl`` is installed, tests/grpcurl_py.py as ``grpcurl``.
 """
 
 from __future__ import annotations
