@@ -90,19 +90,30 @@ $(WEB_DIST): $(WEB_NPM) $(wildcard $(WEB)/src/*.ts $(WEB)/src/*.css $(WEB)/src/*
 
 web: $(WEB_DIST)
 
-# Chromium for the browser tests (tests/web): Debian's package, driven by playwright-core.
-CHROMIUM := /usr/bin/chromium
-SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# Debian's packages that `make test` needs: Chromium for the browser tests (tests/web, driven by
+# playwright-core), Prometheus for the monitoring test (tests/test_monitoring.py), and Go, protoc,
+# its Go plugins and the Go gRPC and protobuf sources for the Go client (clients/go, built offline
+# from them). `make debian-packages` installs the missing ones (one apt-get update, noninteractive).
+DEBIAN_PACKAGES := chromium prometheus golang-go golang-google-grpc-dev golang-google-protobuf-dev \
+                   protoc-gen-go protoc-gen-go-grpc protobuf-compiler
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-$(CHROMIUM):
-	$(SUDO) apt-get update -qq
-	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium
+.PHONY: debian-packages
+debian-packages:
+	@missing=; for package in $(DEBIAN_PACKAGES); do \
+		[ "$$(dpkg-query -W -f='$${db:Status-Status}' $$package 2>/dev/null)" = installed ] || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing Debian packages:$$missing"; \
+		$(SUDO) apt-get update -qq && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
+	fi
 
-chromium: $(CHROMIUM)
+chromium: debian-packages
 
 # `make test` plays the web table in Chromium; `make run` serves it, with the HTTP port on 8080
 # and CORS open to its development server (npm run dev in web/); the environment overrides both.
-test: web chromium
+test: web debian-packages
 run: web
 run: export HTTP_PORT ?= 8080
 run: export CORS_ORIGINS ?= http://localhost:5173,http://127.0.0.1:5173

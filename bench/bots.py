@@ -12,16 +12,17 @@ scores (clipped to 0..1). Games run in ``BENCH_BOTS_PROCESSES`` processes (2 by 
 
 Think time is measured apart, in this process alone: the wall time of every strong decision with
 more than one legal action, over a few whole games of each game (``bots_think_ms_p50`` /
-``_p99``). The rest of the bench would otherwise share the cores and inflate it.
+``_p99`` over all of them, ``bots_<label>_think_ms_p50`` / ``_p99`` per game). The rest of the
+bench would otherwise share the cores and inflate it.
 
 Figures, one ``name value`` per line: for each game ``bots_<label>_strong_win_rate`` (more than
 two sides, as in Buck Euchre: ``_win_share``, where one over the sides is equal play) with
 ``_ci95_low`` / ``_ci95_high`` and ``_games``, ``<label>`` being the entry's (``spades4``,
-``spades2``, ``buck_euchre``); ``bots_think_ms_p50``, ``bots_think_ms_p99``,
-``bots_think_moves``; ``bots_wall_s``, the bench's own wall time. Game counts:
-``BENCH_BOTS_<LABEL>``, by default the entry's ``bench_games`` (``BENCH_BOTS_SPADES4`` 400,
-``BENCH_BOTS_SPADES2`` 800, ``BENCH_BOTS_BUCK_EUCHRE`` 960); ``BENCH_BOTS_THINK_GAMES`` (2 per
-game).
+``spades2``, ``buck_euchre``, ``hearts``); ``bots_think_ms_p50``, ``bots_think_ms_p99``,
+``bots_think_moves`` and the same per game; ``bots_wall_s``, the bench's own wall time. Game
+counts: ``BENCH_BOTS_<LABEL>``, by default the entry's ``bench_games`` (``BENCH_BOTS_SPADES4``
+400, ``BENCH_BOTS_SPADES2`` 800, ``BENCH_BOTS_BUCK_EUCHRE`` 960, ``BENCH_BOTS_HEARTS`` 400); 0
+leaves a game's win rate out; ``BENCH_BOTS_THINK_GAMES`` (2 per game).
 """
 
 from __future__ import annotations
@@ -116,13 +117,15 @@ def win_rate(variant: str, games: int, processes: int) -> tuple[float, float, fl
     return mean, max(0.0, mean - half), min(1.0, mean + half), len(jobs)
 
 
-def think_times(games: int) -> list[float]:
-    """The strong bot's think time per decision over ``games`` whole games of each game, here."""
-    times: list[float] = []
+def think_times(games: int) -> dict[str, list[float]]:
+    """The strong bot's think time per decision over ``games`` whole games of each game, here,
+    by game."""
+    times: dict[str, list[float]] = {}
     for variant in variants():
+        times[variant] = []
         for g in range(games):
             strategies, _ = lineups(variant)[g % len(lineups(variant))]
-            play_game(variant, strategies, SEED + 10_000 + g, times)
+            play_game(variant, strategies, SEED + 10_000 + g, times[variant])
     return times
 
 
@@ -138,11 +141,16 @@ def figures() -> Iterator[tuple[str, float]]:
     processes = int(os.environ.get("BENCH_BOTS_PROCESSES", "2"))
     entries = [bots.game_bots(variant) for variant in variants()]
     counts = {e.name: int(os.environ.get(f"BENCH_BOTS_{e.label.upper()}", str(e.bench_games))) for e in entries}
-    times = think_times(int(os.environ.get("BENCH_BOTS_THINK_GAMES", "2")))
-    yield "bots_think_ms_p50", 1000 * percentile(times, 50)
-    yield "bots_think_ms_p99", 1000 * percentile(times, 99)
-    yield "bots_think_moves", len(times)
+    by_game = think_times(int(os.environ.get("BENCH_BOTS_THINK_GAMES", "2")))
+    every = [t for times in by_game.values() for t in times]
+    for prefix, times in [("bots", every)] + [(f"bots_{e.label}", by_game[e.name]) for e in entries]:
+        if times:
+            yield f"{prefix}_think_ms_p50", 1000 * percentile(times, 50)
+            yield f"{prefix}_think_ms_p99", 1000 * percentile(times, 99)
+        yield f"{prefix}_think_moves", len(times)
     for entry in entries:
+        if counts[entry.name] <= 0:
+            continue
         mean, low, high, played = win_rate(entry.name, counts[entry.name], processes)
         name = f"bots_{entry.label}_strong_" + ("win_rate" if len(lineups(entry.name)) == 2 else "win_share")
         yield name, mean

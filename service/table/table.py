@@ -176,6 +176,8 @@ class Table:
                 if result.replay is not None:
                     return await self._replayed(game_id, result.replay, fingerprint, seat)
                 if result.ok:
+                    if isinstance(command, Timeout) and events:   # a passed turn, played by its bot
+                        metrics.TURN_TIMEOUTS.inc()
                     return Outcome(record, after, seat)
                 retried = expected is None and attempt + 1 < MAX_ATTEMPTS
                 metrics.commit_lost(method or type(command).__name__, retried=retried)

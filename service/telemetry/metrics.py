@@ -12,6 +12,7 @@ The series (all prefixed ``cardgame_``):
 - ``store_duration_seconds{operation}`` / ``store_errors_total{operation}``: every game store
   call, timed, and those that failed (``service.metered_store``);
 - ``bot_think_seconds{strategy}``: the time a bot takes to choose one action;
+- ``turn_timeouts_total``: turns that passed their deadline, played by the seat's fallback bot;
 - ``games_created_total`` / ``games_finished_total``: games stored, and games whose last hand
   was committed.
 
@@ -58,6 +59,8 @@ STORE_DURATION = Histogram("cardgame_store_duration_seconds", "Latency of game s
 STORE_ERRORS = Counter("cardgame_store_errors", "Game store calls that failed, by operation", ["operation"])
 BOT_THINK = Histogram("cardgame_bot_think_seconds", "Time a bot takes to choose one action, by strategy",
                       ["strategy"], buckets=_BOT_BUCKETS)
+TURN_TIMEOUTS = Counter("cardgame_turn_timeouts", "Turns that passed their deadline and were played by the seat's "
+                        "fallback bot")
 GAMES_CREATED = Counter("cardgame_games_created", "Games stored by CreateGame")
 GAMES_FINISHED = Counter("cardgame_games_finished", "Games whose last hand was committed")
 

@@ -26,17 +26,16 @@ def test_score_table_of_a_game_without_rules_of_its_own_uses_the_common_record()
     assert "bags" not in text and "contract" not in text
 
 
-def test_a_hearts_view_shows_the_pass_and_what_came_back():
+def test_a_game_without_a_layout_of_its_own_is_drawn_from_its_view_message(monkeypatch):
+    """Buck Euchre's view drawn as a game without lines of its own would be: field by field."""
     from cardgame.v1 import enums_pb2 as enums
-    from cardgame.v1 import hearts_pb2
 
-    view = view_pb2.GameView(variant_name="hearts", variant_title="Hearts", phase=enums.PHASE_PLAY, hand_number=1,
+    monkeypatch.delitem(render.GAME_LINES, "buck_euchre")
+    view = view_pb2.GameView(variant_name="buck_euchre", phase=enums.PHASE_PLAY, hand_number=2,
                              seats=[view_pb2.SeatView(seat=s, name=f"P{s}") for s in range(4)],
-                             hearts=hearts_pb2.HeartsView(pass_direction="across", hearts_broken=True,
-                                                          points_taken=[0, 13, 1, 0], pass_given=["QS", "AH", "KH"],
-                                                          pass_received=["2C", "3C", "4D"]))
+                             buck_euchre=view_pb2.BuckEuchreView(turn_up="9S", trump=enums.SUIT_SPADES, maker=2,
+                                                                 turn_up_turned_down=False))
+    assert [line.plain for line in render.rules_lines(view)] == ["Trump: spades", "Turn up: 9♠", "Maker: 2"]
     console = Console(width=100, record=True, color_system=None)
     console.print(render.view_panel(view))
-    text = console.export_text()
-    assert "Pass: across" in text and "Hearts broken: yes" in text
-    assert "Your pass: Q♠ A♥ K♥, received 2♣ 3♣ 4♦" in text and "P1 13" in text
+    assert "Turn up: 9♠" in console.export_text()

@@ -13,9 +13,7 @@ import { after, before, describe, test } from "node:test";
 
 import {
   ActionKind,
-  type GameServiceClient,
   type GameView,
-  type LegalAction,
   Phase,
   PlayerKind,
   Variant,
@@ -25,8 +23,6 @@ import type { BrowserContext, Page } from "playwright-core";
 import {
   HTTP_SERVER,
   api,
-  checkScoreDialog,
-  moved,
   newPage,
   openBrowser,
   readTable,
@@ -35,107 +31,7 @@ import {
   seatLabel,
   settle,
 } from "./browser.js";
-
-const MAX_STEPS = 400;
-const GAME_TIMEOUT_MS = 60_000;
-
-/** A person at the table: a page at one seat, and the API client of the same seat. */
-interface Player {
-  name: string;
-  seat: number;
-  page: Page;
-  errors: string[];
-  client: GameServiceClient;
-  handsSeen: number;
-  shots: Set<string>;
-}
-
-type Policy = (view: GameView, player: Player) => { action: LegalAction; cards?: string[] };
-
-function handsFinished(view: GameView): number {
-  return view.phase === Phase.DEAL || view.phase === Phase.GAME_OVER ? view.handNumber : Math.max(0, view.handNumber - 1);
-}
-
-function first(view: GameView, ...kinds: ActionKind[]): LegalAction | undefined {
-  for (const kind of kinds) {
-    const found = view.legalActions.find((a) => a.kind === kind);
-    if (found) return found;
-  }
-  return undefined;
-}
-
-/**
- * Takes `action` through the page: its button, or its card, or (an action that chooses cards: an
- * exchange, a discard, a pass) its cards then its button.
- */
-async function take(page: Page, action: LegalAction, cards: readonly string[] = []): Promise<void> {
-  await page.bringToFront(); // a background tab gets few animation frames, which clicks wait for
-  if (action.kind === ActionKind.PLAY) {
-    await page.locator(`.hand button[data-card="${action.card}"]`).click();
-    return;
-  }
-  if (action.maxCards > 0) {
-    for (const card of cards) await page.locator(`.hand button[data-card="${card}"]`).click();
-    await page.locator(`.actions button[data-notation="${action.notation}"]:not([disabled])`).click();
-    return;
-  }
-  await page.locator(`.actions button[data-notation="${action.notation}"]`).click();
-}
-
-/** Shoots a state once per player and name. */
-async function shootOnce(player: Player, name: string): Promise<void> {
-  if (player.shots.has(name)) return;
-  player.shots.add(name);
-  await screenshot(player.page, name);
-}
-
-/**
- * Plays through the pages until `done` says so: each round, every page must show its seat's
- * view; a finished hand must bring up the score table; then the player whose turn it is (or any
- * with something to do) acts by its policy, through its page.
- */
-async function play(gameId: string, players: Player[], policy: Policy, prefix: string,
-  done: (view: GameView) => boolean, onView?: (view: GameView, player: Player) => Promise<void>): Promise<GameView> {
-  for (let step = 0; step < MAX_STEPS; step++) {
-    const views = new Map<Player, GameView>();
-    for (const player of players) {
-      const { view } = await settle(player.page, player.client, gameId, `${prefix} ${player.name}, step ${step}`);
-      views.set(player, view);
-      const finished = handsFinished(view);
-      if (finished > player.handsSeen) {
-        const score = await api().getScore({ gameId });
-        const last = view.phase === Phase.GAME_OVER ? "game-over" : `hand-${finished}-score`;
-        await checkScoreDialog(player.page, score, player.shots.has(last) ? undefined : `${prefix}-${last}`);
-        player.shots.add(last);
-        player.handsSeen = finished;
-      }
-      assert.deepEqual(player.errors, [], `${player.name}'s page reported errors`);
-      if (onView) await onView(view, player);
-    }
-    const view = views.get(players[0]!)!;
-    if (done(view)) return view;
-    const mover = players.find((p) => views.get(p)!.turn === p.seat && views.get(p)!.legalActions.length > 0)
-      ?? players.find((p) => views.get(p)!.legalActions.length > 0);
-    assert.ok(mover, `${prefix}: nobody at the pages has anything to do in ${Phase[view.phase]} (` +
-      `${players.map((p) => `${p.name} at version ${views.get(p)!.version}, turn ${views.get(p)!.turn}`).join("; ")})`);
-    const seen = views.get(mover)!;
-    const { action, cards } = policy(seen, mover);
-    await take(mover.page, action, cards);
-    // Like a player, wait for the page to come back from its move before looking again: the
-    // server answers once the move and every bot turn it hands on are committed (a strong bot's
-    // turns, thought out in the server's process pool, take a while), and until then the API
-    // and the other pages still show the version before it, which `settle` would accept.
-    await moved(mover.page, seen.version, `${prefix} ${mover.name}'s ${action.notation}`);
-  }
-  assert.fail(`${prefix}: not done after ${MAX_STEPS} steps`);
-}
-
-async function player(context: BrowserContext, name: string, seat: number, url: string, token: string): Promise<Player> {
-  const { page, errors } = await newPage(context);
-  await page.goto(url);
-  await page.locator("#table").waitFor();
-  return { name, seat, page, errors, client: api(token), handsSeen: 0, shots: new Set() };
-}
+import { GAME_TIMEOUT_MS, type Player, type Policy, first, handsFinished, play, player, shootOnce } from "./players.js";
 
 /** The lobby set for four-player Spades: Ana at seat 1, her friend Cy at the partner's seat. */
 async function spadesLobbyWithCy(page: Page): Promise<void> {
@@ -200,48 +96,6 @@ describe("the web table in Chromium", { concurrency: false }, () => {
     console.log(`Buck Euchre ${created.gameId}: ${final.handNumber} hands, totals ` +
       `${final.scores.map((s) => s.score).join("/")}, Ana's actions: ${[...kinds].map((k) => ActionKind[k]).join(" ")}, ` +
       `her discards shown: ${[...discards].join(" ") || "none"}`);
-    await ana.page.close();
-  });
-
-  test("a Hearts hand against three bots: the pass, then every trick", { timeout: GAME_TIMEOUT_MS }, async () => {
-    const created = await api().createGame({
-      variantName: "hearts",
-      seats: [{ name: "Ana", kind: PlayerKind.HUMAN },
-        ...["West", "North", "East"].map((name) => ({ name, kind: PlayerKind.BOT_BASIC }))],
-      firstDealer: 3,
-      shuffleSeed: 5n,
-    });
-    const token = created.seatTokens[0]!.token;
-    const ana = await player(context, "Ana", 0, `${HTTP_SERVER}/#game=${created.gameId}&seat=0&token=${token}`, token);
-    let passed: string[] = [];
-    let received: string[] = [];
-    const policy: Policy = (view) => {
-      const action = first(view, ActionKind.DEAL, ActionKind.PASS, ActionKind.PLAY);
-      assert.ok(action, `no action for Ana among ${view.legalActions.map((a) => a.notation).join(", ")}`);
-      if (action.kind === ActionKind.PASS) passed = action.cards.slice(0, action.minCards);
-      return { action, cards: action.kind === ActionKind.PASS ? passed : undefined };
-    };
-    const final = await play(created.gameId, [ana], policy, "hearts", (v) => handsFinished(v) >= 1,
-      async (view, p) => {
-        if (view.rules.case !== "hearts") return;
-        if (view.phase === Phase.EXCHANGE) await shootOnce(p, "hearts-pass");
-        if (view.rules.value.passReceived.length) received = [...view.rules.value.passReceived];
-        if (view.phase === Phase.PLAY && received.length) {
-          const shown = await p.page.locator('[data-role="pass-received"]').getAttribute("data-cards");
-          assert.deepEqual(shown?.split(" "), received, "the cards Ana received are shown at the table");
-          await shootOnce(p, "hearts-play");
-        }
-      });
-    assert.equal(passed.length, 3, "Ana passed three cards through the page");
-    assert.equal(received.length, 3, "Ana's view showed the three cards she received");
-    const score = await api(token).getScore({ gameId: created.gameId });
-    const hand = score.hands[0]!;
-    assert.ok(hand.rules.case === "hearts" && hand.rules.value.direction === "left", "the hand's pass went left");
-    const mine = hand.rules.value.passes.find((p) => p.seat === 0);
-    assert.deepEqual([...(mine?.cards ?? [])].sort(), [...passed].sort(), "Ana's pass in her score");
-    assert.equal(hand.rules.value.passes.length, 2, "Ana knows her own pass and the one she received, no other");
-    console.log(`Hearts ${created.gameId}: Ana passed ${passed.join(" ")}, received ${received.join(" ")}, ` +
-      `points ${final.scores.map((s) => s.score).join("/")}`);
     await ana.page.close();
   });
 

@@ -8,8 +8,9 @@ and is registered when the package is imported, so a game's adapter plugs in by 
 a game defined elsewhere may ``register`` one of its own, and without one it gets
 :data:`GENERIC`: its default options, and views and hand scores of the common part alone.
 
-The ``Variant`` enum, kept for compatibility, names the built-in games; :data:`VARIANTS` is the
-one place that maps it (a game registered beyond those has no value: VARIANT_UNSPECIFIED).
+The ``Variant`` enum, kept for compatibility, names the first built-in games; :data:`VARIANTS` maps
+it as the schema declares (each game's ``variant`` in the ``cardgame.v1.games`` option of its
+RuleOptions case, catalog.proto); a game without a value is VARIANT_UNSPECIFIED on the wire.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
+from cardgame.v1 import catalog_pb2, options_pb2
 from cardgame.v1 import enums_pb2 as enums
 
 from .base import EVERY_SEAT, SUITS, WireAdapter, names
@@ -30,9 +32,10 @@ ADAPTERS: dict[str, WireAdapter] = {}
 GENERIC = WireAdapter(name="")
 """The adapter of a game without one of its own: the common part of every message."""
 
-VARIANTS: dict[enums.Variant, str] = {enums.VARIANT_SPADES: "spades", enums.VARIANT_SPADES_TWO_PLAYER: "spades2",
-                                      enums.VARIANT_BUCK_EUCHRE: "buck_euchre"}
-"""The game each ``Variant`` value names (the built-in games; the enum is kept for compatibility)."""
+VARIANTS: dict[enums.Variant, str] = {
+    game.variant: game.name for case in options_pb2.RuleOptions.DESCRIPTOR.oneofs_by_name["variant"].fields
+    for game in case.GetOptions().Extensions[catalog_pb2.games] if game.variant}
+"""The game each ``Variant`` value names, as the schema declares (the enum is kept for compatibility)."""
 
 VARIANT_ENUM: dict[str, enums.Variant] = {name: value for value, name in VARIANTS.items()}
 """The ``Variant`` value of each built-in game, by registry name."""

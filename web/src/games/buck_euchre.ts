@@ -119,3 +119,5 @@ export const buckEuchre: GameRenderer = {
   totalNote: () => "",
   handDetails,
 };
+
+export default buckEuchre;

@@ -65,3 +65,5 @@ export const hearts: GameRenderer = {
   totalNote: () => "",
   handDetails,
 };
+
+export default hearts;

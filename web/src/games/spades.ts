@@ -40,3 +40,5 @@ export const spades: GameRenderer = {
   totalNote: spadesTotalNote,
   handDetails: spadesHandDetails,
 };
+
+export default spades;

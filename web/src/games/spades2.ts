@@ -71,3 +71,5 @@ export const spades2: GameRenderer = {
   totalNote: spadesTotalNote,
   handDetails: spadesHandDetails,
 };
+
+export default spades2;

@@ -1,12 +1,17 @@
 """The games this client knows, in one table: every spelling the client, the CLI and the renderer
 take for a game resolves here, and nowhere else.
 
+The table is read from the schema the client was generated with: every case of RuleOptions'
+``variant`` oneof declares the games that take it as their options (the ``cardgame.v1.games``
+field option of ``catalog.proto``), so a game the API gains is known here by regenerating the
+stubs, with no code of its own. A test pins the declarations to what the games declare in the
+server's engine (``engine.game.Game``).
+
 A game answers to its registry name ("buck_euchre"), its title ("Buck Euchre"), the aliases it
 declares, and its ``Variant`` enum name ("VARIANT_BUCK_EUCHRE") or value, written in any case
-with "-", "_" or spaces between words ("buck-euchre"). The titles and aliases are those the
-games declare in the server's engine (``engine.game.Game``; a test pins this table to them), and
-a view carries its game's title (``GameView.variant_title``), which :func:`title_of` prefers. A
-name the table does not know is the server's to judge: the client sends it as ``variant_name``.
+with "-", "_" or spaces between words ("buck-euchre"). A view carries its game's title
+(``GameView.variant_title``), which :func:`title_of` prefers. A name the table does not know is
+the server's to judge: the client sends it as ``variant_name``.
 
 >>> find("buck-euchre").name, find("VARIANT_SPADES_TWO_PLAYER").name, find("Two-player Spades").name
 ('buck_euchre', 'spades2', 'spades2')
@@ -20,6 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cardgame.v1 import catalog_pb2, options_pb2
 from cardgame.v1 import enums_pb2 as enums
 
 
@@ -47,13 +53,15 @@ class GameInfo:
         return frozenset(fold(text) for text in (self.name, self.title, *enum_names, *self.aliases))
 
 
-GAMES: tuple[GameInfo, ...] = (
-    GameInfo("spades", "Spades", enums.VARIANT_SPADES, 4, "spades", "target_score"),
-    GameInfo("spades2", "Two-player Spades", enums.VARIANT_SPADES_TWO_PLAYER, 2, "spades", "target_score",
-             aliases=("spades_two_player",)),
-    GameInfo("buck_euchre", "Buck Euchre", enums.VARIANT_BUCK_EUCHRE, 4, "buck_euchre", "starting_score"),
-    GameInfo("hearts", "Hearts", enums.VARIANT_UNSPECIFIED, 4, "hearts", "target"),
-)
+def declared_games() -> tuple[GameInfo, ...]:
+    """The games the schema declares, in the order of their options cases and declarations."""
+    cases = options_pb2.RuleOptions.DESCRIPTOR.oneofs_by_name["variant"].fields
+    return tuple(GameInfo(game.name, game.title, game.variant, game.seats, case.name, game.target_option,
+                          tuple(game.aliases))
+                 for case in cases for game in case.GetOptions().Extensions[catalog_pb2.games])
+
+
+GAMES: tuple[GameInfo, ...] = declared_games()
 """The games the client knows, in the order it offers them."""
 
 _BY_NAME = {game.name: game for game in GAMES}

@@ -1,11 +1,13 @@
 """Rich renderables for a game: cards with suit symbols and colours, the table, trick, scores.
 
 What every game has comes from a view's common fields; what only one game has comes from its
-``rules`` oneof (``view.spades``, ``view.spades_two_player``, ``view.buck_euchre``,
-``view.hearts``: its lines in :data:`GAME_LINES`), and a hand's score from the common fields of
-HandScore and its own ``rules`` oneof (``hand.spades``, ``hand.buck_euchre``, and
-``seat.spades`` / ``seat.buck_euchre`` per seat); a game without lines of its own is drawn from
-the common fields alone. Games are named through the one table of :mod:`cardgame.games`.
+``rules`` oneof: the lines of :data:`GAME_LINES` for the games drawn with a layout of their own
+(``view.spades``, ``view.spades_two_player``, ``view.buck_euchre``), and for any other game its
+message read field by field (:func:`rules_lines`: "Pass direction: left", cards with their
+symbols, one number per seat with the seat's name), so a game the API gains is drawn without
+code of its own. A hand's score comes from the common fields of HandScore and its own ``rules``
+oneof (``hand.spades``, ``hand.buck_euchre``, and ``seat.spades`` / ``seat.buck_euchre`` per
+seat), or from the common fields alone. Games are named through :mod:`cardgame.games`.
 
 >>> card_text("10H").plain, card_text("AS").plain
 ('10♥', 'A♠')
@@ -218,18 +220,43 @@ def spades_lines(view: view_pb2.GameView, part: view_pb2.SpadesView | view_pb2.S
     return lines
 
 
-def hearts_lines(view: view_pb2.GameView) -> list[RenderableType]:
-    """Hearts' own lines: the pass direction, hearts broken, the caller's pass and the cards it got."""
-    part = view.hearts
-    lines: list[RenderableType] = [Text(f"Pass: {part.pass_direction}")]
-    if view.phase == enums.PHASE_PLAY:
-        lines.append(Text("Hearts broken: " + ("yes" if part.hearts_broken else "no")))
-    if part.pass_given or part.pass_received:
-        lines.append(Text("Your pass: ") + cards_text(part.pass_given) + Text(", received ")
-                     + (cards_text(part.pass_received) if part.pass_received else Text("(not yet)", style="dim")))
-    if any(part.points_taken):
-        lines.append(Text("Points taken this hand: " + ", ".join(
-            f"{view.seats[seat].name} {points}" for seat, points in enumerate(part.points_taken))))
+def field_label(name: str) -> str:
+    """A field's name as a label: "pass_direction" -> "Pass direction"."""
+    return name.replace("_", " ").capitalize()
+
+
+def value_text(view: view_pb2.GameView, field, value) -> Text | None:
+    """One set field of a game's own view message as text; None for a kind it does not draw
+    (a nested message)."""
+    if field.type == field.TYPE_MESSAGE:
+        return None
+    if field.type == field.TYPE_ENUM:
+        values = [field.enum_type.values_by_number[v].name if v in field.enum_type.values_by_number else str(v)
+                  for v in (value if field.is_repeated else [value])]
+        return Text(", ".join(v.split("_", 1)[-1].lower().replace("_", " ") for v in values))
+    if field.type == field.TYPE_BOOL:
+        return Text("yes" if value else "no")
+    if not field.is_repeated:
+        return card_text(value) if isinstance(value, str) and normalize_card(value) == value else Text(str(value))
+    values = list(value)
+    if values and all(isinstance(v, str) and normalize_card(v) == v for v in values):
+        return cards_text(values)
+    if len(values) == len(view.seats) and all(isinstance(v, int) for v in values):
+        return Text(", ".join(f"{view.seats[seat].name} {v}" for seat, v in enumerate(values)))
+    return Text(", ".join(str(v) for v in values))
+
+
+def rules_lines(view: view_pb2.GameView) -> list[RenderableType]:
+    """The lines of a game's own view message read field by field: one line per field that is
+    set (a bool that is set is true), in the message's order."""
+    rules = rules_of(view)
+    if rules is None:
+        return []
+    lines: list[RenderableType] = []
+    for field, value in getattr(view, rules).ListFields():
+        text = value_text(view, field, value)
+        if text is not None:
+            lines.append(Text(f"{field_label(field.name)}: ") + text)
     return lines
 
 
@@ -237,17 +264,15 @@ GAME_LINES = {
     "buck_euchre": euchre_lines,
     "spades": lambda view: spades_lines(view, view.spades),
     "spades_two_player": lambda view: spades_lines(view, view.spades_two_player),
-    "hearts": hearts_lines,
 }
-"""The lines each game's own part of a view (its ``rules`` case) adds to the table."""
+"""The lines of the games drawn with a layout of their own, by their view's ``rules`` case; any
+other game's part is drawn by :func:`rules_lines`."""
 
 
 def view_panel(view: view_pb2.GameView) -> Panel:
     """The whole table as the caller sees it: players, trump, tricks, scores and the caller's hand."""
     lines: list[RenderableType] = [seats_table(view), Text()]
-    rules = rules_of(view)
-    if rules in GAME_LINES:
-        lines += GAME_LINES[rules](view)
+    lines += GAME_LINES.get(rules_of(view) or "", rules_lines)(view)
     if view.HasField("last_trick") and view.last_trick.plays:
         winner = view.seats[view.last_trick.winner].name if view.last_trick.HasField("winner") else "?"
         lines.append(Text(f"Last trick (won by {winner}): ") + trick_text(view, view.last_trick))

@@ -1,0 +1,27 @@
+"""Hearts in the terminal: it has no layout of its own, so its view message is drawn field by field."""
+
+from rich.console import Console
+
+from cardgame import render
+from cardgame.v1 import enums_pb2 as enums
+from cardgame.v1 import hearts_pb2, view_pb2
+
+
+def test_a_hearts_view_shows_the_pass_and_what_came_back():
+    assert "hearts" not in render.GAME_LINES
+    view = view_pb2.GameView(variant_name="hearts", variant_title="Hearts", phase=enums.PHASE_PLAY, hand_number=1,
+                             seats=[view_pb2.SeatView(seat=s, name=f"P{s}") for s in range(4)],
+                             hearts=hearts_pb2.HeartsView(pass_direction="across", hearts_broken=True,
+                                                          points_taken=[0, 13, 1, 0], pass_given=["QS", "AH", "KH"],
+                                                          pass_received=["2C", "3C", "4D"]))
+    console = Console(width=100, record=True, color_system=None)
+    console.print(render.view_panel(view))
+    text = console.export_text()
+    assert "Pass direction: across" in text and "Hearts broken: yes" in text
+    assert "Pass given: Q♠ A♥ K♥" in text and "Pass received: 2♣ 3♣ 4♦" in text
+    assert "Points taken: P0 0, P1 13, P2 1, P3 0" in text
+    before = view_pb2.GameView(variant_name="hearts", phase=enums.PHASE_EXCHANGE, hand_number=1,
+                               seats=[view_pb2.SeatView(seat=s, name=f"P{s}") for s in range(4)],
+                               hearts=hearts_pb2.HeartsView(pass_direction="left", points_taken=[0, 0, 0, 0]))
+    assert [line.plain for line in render.rules_lines(before)] == ["Pass direction: left",
+                                                                  "Points taken: P0 0, P1 0, P2 0, P3 0"]

@@ -1,0 +1,73 @@
+// Hearts at the web table in Chromium against a live server (see table.test.ts): a hand against
+// three bots through the page, the pass of three cards first; the cards received are shown at the
+// table, and the hand's score tells Ana her own pass and the one she received, no other.
+// Screenshots: hearts-pass, hearts-play, hearts-hand-1-score. Run by tests/web/test_browser.py.
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+
+import { ActionKind, Phase, PlayerKind } from "@cardgame/client";
+import type { BrowserContext } from "playwright-core";
+
+import { ARTIFACTS, HTTP_SERVER, api, openBrowser, requireServer } from "./browser.js";
+import { GAME_TIMEOUT_MS, type Policy, first, handsFinished, play, player, shootOnce } from "./players.js";
+
+describe("Hearts at the web table in Chromium", { concurrency: false }, () => {
+  let context: BrowserContext;
+  let closeBrowser: () => Promise<void>;
+
+  before(async () => {
+    requireServer();
+    ({ context, close: closeBrowser } = await openBrowser());
+  });
+
+  after(async () => {
+    await closeBrowser?.();
+  });
+
+  test("a Hearts hand against three bots: the pass, then every trick", { timeout: GAME_TIMEOUT_MS }, async () => {
+    const created = await api().createGame({
+      variantName: "hearts",
+      seats: [{ name: "Ana", kind: PlayerKind.HUMAN },
+        ...["West", "North", "East"].map((name) => ({ name, kind: PlayerKind.BOT_BASIC }))],
+      firstDealer: 3,
+      shuffleSeed: 5n,
+    });
+    const token = created.seatTokens[0]!.token;
+    const ana = await player(context, "Ana", 0, `${HTTP_SERVER}/#game=${created.gameId}&seat=0&token=${token}`, token);
+    let passed: string[] = [];
+    let received: string[] = [];
+    const policy: Policy = (view) => {
+      const action = first(view, ActionKind.DEAL, ActionKind.PASS, ActionKind.PLAY);
+      assert.ok(action, `no action for Ana among ${view.legalActions.map((a) => a.notation).join(", ")}`);
+      if (action.kind === ActionKind.PASS) passed = action.cards.slice(0, action.minCards);
+      return { action, cards: action.kind === ActionKind.PASS ? passed : undefined };
+    };
+    const final = await play(created.gameId, [ana], policy, "hearts", (v) => handsFinished(v) >= 1,
+      async (view, p) => {
+        if (view.rules.case !== "hearts") return;
+        if (view.phase === Phase.EXCHANGE) await shootOnce(p, "hearts-pass");
+        if (view.rules.value.passReceived.length) received = [...view.rules.value.passReceived];
+        if (view.phase === Phase.PLAY && received.length) {
+          const shown = await p.page.locator('[data-role="pass-received"]').getAttribute("data-cards");
+          assert.deepEqual(shown?.split(" "), received, "the cards Ana received are shown at the table");
+          await shootOnce(p, "hearts-play");
+        }
+      });
+    assert.equal(passed.length, 3, "Ana passed three cards through the page");
+    assert.equal(received.length, 3, "Ana's view showed the three cards she received");
+    const score = await api(token).getScore({ gameId: created.gameId });
+    const hand = score.hands[0]!;
+    assert.ok(hand.rules.case === "hearts" && hand.rules.value.direction === "left", "the hand's pass went left");
+    const mine = hand.rules.value.passes.find((p) => p.seat === 0);
+    assert.deepEqual([...(mine?.cards ?? [])].sort(), [...passed].sort(), "Ana's pass in her score");
+    assert.equal(hand.rules.value.passes.length, 2, "Ana knows her own pass and the one she received, no other");
+    console.log(`Hearts ${created.gameId}: Ana passed ${passed.join(" ")}, received ${received.join(" ")}, ` +
+      `points ${final.scores.map((s) => s.score).join("/")}`);
+    for (const shot of ["hearts-pass", "hearts-play", "hearts-hand-1-score"]) {
+      assert.ok(existsSync(join(ARTIFACTS, `${shot}.png`)), `no screenshot ${shot}`);
+    }
+    await ana.page.close();
+  });
+});

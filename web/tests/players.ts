@@ -1,0 +1,111 @@
+// The people at a web table in the browser tests: a page at one seat with the API client of the
+// same seat, and the loop that plays through the pages by a policy, checking after every move that
+// each page shows exactly its seat's view and that every finished hand brings up the score table.
+import assert from "node:assert/strict";
+
+import { ActionKind, type GameServiceClient, type GameView, type LegalAction, Phase } from "@cardgame/client";
+import type { BrowserContext, Page } from "playwright-core";
+
+import { api, checkScoreDialog, moved, newPage, screenshot, settle } from "./browser.js";
+
+export const MAX_STEPS = 400;
+export const GAME_TIMEOUT_MS = 60_000;
+
+/** A person at the table: a page at one seat, and the API client of the same seat. */
+export interface Player {
+  name: string;
+  seat: number;
+  page: Page;
+  errors: string[];
+  client: GameServiceClient;
+  handsSeen: number;
+  shots: Set<string>;
+}
+
+export type Policy = (view: GameView, player: Player) => { action: LegalAction; cards?: string[] };
+
+export function handsFinished(view: GameView): number {
+  return view.phase === Phase.DEAL || view.phase === Phase.GAME_OVER ? view.handNumber : Math.max(0, view.handNumber - 1);
+}
+
+export function first(view: GameView, ...kinds: ActionKind[]): LegalAction | undefined {
+  for (const kind of kinds) {
+    const found = view.legalActions.find((a) => a.kind === kind);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * Takes `action` through the page: its button, or its card, or (an action that chooses cards: an
+ * exchange, a discard, a pass) its cards then its button.
+ */
+export async function take(page: Page, action: LegalAction, cards: readonly string[] = []): Promise<void> {
+  await page.bringToFront(); // a background tab gets few animation frames, which clicks wait for
+  if (action.kind === ActionKind.PLAY) {
+    await page.locator(`.hand button[data-card="${action.card}"]`).click();
+    return;
+  }
+  if (action.maxCards > 0) {
+    for (const card of cards) await page.locator(`.hand button[data-card="${card}"]`).click();
+    await page.locator(`.actions button[data-notation="${action.notation}"]:not([disabled])`).click();
+    return;
+  }
+  await page.locator(`.actions button[data-notation="${action.notation}"]`).click();
+}
+
+/** Shoots a state once per player and name. */
+export async function shootOnce(player: Player, name: string): Promise<void> {
+  if (player.shots.has(name)) return;
+  player.shots.add(name);
+  await screenshot(player.page, name);
+}
+
+/**
+ * Plays through the pages until `done` says so: each round, every page must show its seat's
+ * view; a finished hand must bring up the score table; then the player whose turn it is (or any
+ * with something to do) acts by its policy, through its page.
+ */
+export async function play(gameId: string, players: Player[], policy: Policy, prefix: string,
+  done: (view: GameView) => boolean, onView?: (view: GameView, player: Player) => Promise<void>): Promise<GameView> {
+  for (let step = 0; step < MAX_STEPS; step++) {
+    const views = new Map<Player, GameView>();
+    for (const player of players) {
+      const { view } = await settle(player.page, player.client, gameId, `${prefix} ${player.name}, step ${step}`);
+      views.set(player, view);
+      const finished = handsFinished(view);
+      if (finished > player.handsSeen) {
+        const score = await api().getScore({ gameId });
+        const last = view.phase === Phase.GAME_OVER ? "game-over" : `hand-${finished}-score`;
+        await checkScoreDialog(player.page, score, player.shots.has(last) ? undefined : `${prefix}-${last}`);
+        player.shots.add(last);
+        player.handsSeen = finished;
+      }
+      assert.deepEqual(player.errors, [], `${player.name}'s page reported errors`);
+      if (onView) await onView(view, player);
+    }
+    const view = views.get(players[0]!)!;
+    if (done(view)) return view;
+    const mover = players.find((p) => views.get(p)!.turn === p.seat && views.get(p)!.legalActions.length > 0)
+      ?? players.find((p) => views.get(p)!.legalActions.length > 0);
+    assert.ok(mover, `${prefix}: nobody at the pages has anything to do in ${Phase[view.phase]} (` +
+      `${players.map((p) => `${p.name} at version ${views.get(p)!.version}, turn ${views.get(p)!.turn}`).join("; ")})`);
+    const seen = views.get(mover)!;
+    const { action, cards } = policy(seen, mover);
+    await take(mover.page, action, cards);
+    // Like a player, wait for the page to come back from its move before looking again: the
+    // server answers once the move and every bot turn it hands on are committed (a strong bot's
+    // turns, thought out in the server's process pool, take a while), and until then the API
+    // and the other pages still show the version before it, which `settle` would accept.
+    await moved(mover.page, seen.version, `${prefix} ${mover.name}'s ${action.notation}`);
+  }
+  assert.fail(`${prefix}: not done after ${MAX_STEPS} steps`);
+}
+
+export async function player(context: BrowserContext, name: string, seat: number, url: string, token: string): Promise<Player> {
+  const { page, errors } = await newPage(context);
+  await page.goto(url);
+  await page.locator("#table").waitFor();
+  return { name, seat, page, errors, client: api(token), handsSeen: 0, shots: new Set() };
+}
+
