@@ -1,4 +1,4 @@
-"""A grpcurl work-alike for the part of grpcurl the README's walk-through uses, through grpcio.
+"""A grpcurl work-alike for the part of grpcurl the documentation's shell blocks use, through grpcio.
 
 ``python tests/grpcurl_py.py [-plaintext] [-H 'name: value']... [-d JSON] [-max-time S] ADDRESS
 (list [SERVICE] | SERVICE/METHOD)``. Like grpcurl it learns every type from the server's

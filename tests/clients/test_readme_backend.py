@@ -1,5 +1,5 @@
-"""The README's "Integrating with your backend" examples run as written: its Python blocks, one
-after the other as one script, and its TypeScript block under tsx, against a live server on
+"""The examples of docs/backend.md ("Integrating with your backend") run as written: its Python
+blocks, one after the other as one script, and its TypeScript block under tsx, against a live server on
 Redis that requires an API key (the example reads the key from CARDGAME_API_KEY and the event
 stream from REDIS_URL and KEY_PREFIX)."""
 
@@ -21,7 +21,7 @@ from tests.conftest import SERVER_TEST_FLAGS
 
 ROOT = Path(__file__).resolve().parents[2]
 TS = ROOT / "clients" / "typescript"
-README = (ROOT / "README.md").read_text()
+README = (ROOT / "docs" / "backend.md").read_text()
 TITLE = "Integrating with your backend"
 RUN_TIMEOUT_S = 120
 KEY, ENTRY = apikeys.new_key("lobby")
@@ -29,11 +29,11 @@ TS_KEY, TS_ENTRY = apikeys.new_key("lobby-ts")  # its own key: its own games and
 
 
 def section(title: str) -> str:
-    """The README's text from the heading ``title`` to the next heading of the same level or above
+    """The page's text from the heading ``title`` to the next heading of the same level or above
     (lines inside code blocks are no headings)."""
     lines = README.splitlines(keepends=True)
     start = next((i for i, line in enumerate(lines) if re.fullmatch(rf"#+ {re.escape(title)}\n", line)), None)
-    assert start is not None, f"README has no section {title!r}"
+    assert start is not None, f"docs/backend.md has no section {title!r}"
     level = lines[start].index(" ")
     fenced = False
     for end in range(start + 1, len(lines)):

@@ -1,4 +1,4 @@
-"""The web table in Chromium, and the README's TypeScript examples, against a live server.
+"""The web table in Chromium, and the browser example of docs/clients.md, against a live server.
 
 Starts a server with its HTTP port serving the built table (web/dist) and runs `npm test` in
 web/: playwright-core drives Debian's Chromium (/usr/bin/chromium) through whole games on the

@@ -1,0 +1,478 @@
+"""The documentation holds true: every code block of README.md and docs/*.md runs against a
+live server, the configuration table lists every flag, every engine reason code is documented,
+and every relative link leads to a file (and heading) of the repository.
+
+How blocks are found and run (docs/testing.md, "The documentation's blocks", says the same):
+
+- A fenced block's language decides: ``sh``, ``bash``, ``shell`` and ``console`` run in bash
+  (``console``: only the ``$ `` lines), ``python``/``py`` with this Python, ``ts``/``typescript``
+  under tsx inside clients/typescript (so ``@cardgame/client`` resolves). ``json``, ``text``,
+  ``proto``, ``yaml``, ``toml``, ``http`` and unlabelled blocks are not code. Any other
+  language fails the test, so a new block is never skipped silently.
+- An HTML comment on the line before the fence (blank lines between are allowed) changes that:
+  ``<!-- not run: REASON -->`` skips the block and must say why; ``<!-- run elsewhere: PATH
+  REASON -->`` names the test file that runs the block, which must exist and name the page;
+  ``<!-- run: DIRECTIVES -->`` with ``;``-separated directives: ``script NAME`` (the page's
+  blocks of one script name run as one program, in order), ``until "TEXT"`` (a long-running
+  command: it passes once its output shows TEXT, then its process group is stopped),
+  ``expect "TEXT"`` (the output must contain TEXT; repeatable), ``timeout SECONDS``.
+- Every block runs from the repository root (on PYTHONPATH) against one live server of this
+  module (in-memory store, as ``make run``, with HTTP and metrics ports): ``:50051``, ``:8080``
+  and ``:9464`` in a block become that server's gRPC, HTTP and metrics ports, which ``PORT``,
+  ``HTTP_PORT``, ``METRICS_PORT`` and ``CARDGAME_SERVER`` also name. A block run ``until`` gets
+  ports of its own. Shell blocks run with ``set -eo pipefail``, ``.venv/bin`` first on PATH and,
+  where no ``grpcurl`` is installed, tests/grpcurl_py.py as ``grpcurl``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+import engine
+from service.ops import config
+from testkit.launcher import ServerProcess, free_port
+
+ROOT = Path(__file__).resolve().parents[1]
+TS = ROOT / "clients" / "typescript"
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+README_MAX_LINES = 250
+CONFIG_PAGE = ROOT / "docs" / "operations.md"
+CONFIG_SECTION = "Configuration"
+API_PAGE = ROOT / "docs" / "api.md"
+
+SHELL = {"sh", "bash", "shell", "console"}
+PYTHON = {"python", "py"}
+TYPESCRIPT = {"ts", "typescript"}
+NOT_CODE = {"", "json", "text", "proto", "yaml", "toml", "http"}
+DEFAULT_TIMEOUT_S = 180.0
+STOP_TIMEOUT_S = 15.0
+MIN_REASON = 10
+MARKER = re.compile(r"<!--\s*(not run|run elsewhere|run):(.*?)-->\s*$", re.S)
+FENCE = re.compile(r"^```([A-Za-z0-9_+-]*)\s*$")
+
+
+@dataclass
+class Block:
+    """One fenced block of a page, with the marker before it (if any)."""
+
+    page: Path
+    line: int
+    language: str
+    text: str
+    marker: str = ""         # "not run", "run elsewhere", "run" or ""
+    argument: str = ""       # the marker's text after its colon
+
+    @property
+    def where(self) -> str:
+        return f"{self.page.relative_to(ROOT)}:{self.line}"
+
+
+@dataclass
+class Run:
+    """A program made of one block, or of the blocks of one script: how to run and check it."""
+
+    blocks: list[Block]
+    until: str | None = None
+    expects: list[str] = field(default_factory=list)
+    timeout_s: float = DEFAULT_TIMEOUT_S
+
+    @property
+    def language(self) -> str:
+        kind = self.blocks[0].language
+        return "shell" if kind in SHELL else "python" if kind in PYTHON else "typescript"
+
+    @property
+    def where(self) -> str:
+        return "+".join(block.where for block in self.blocks)
+
+
+def page_blocks(page: Path) -> list[Block]:
+    """Every fenced block of a page, in order."""
+    lines = page.read_text().splitlines()
+    blocks: list[Block] = []
+    i = 0
+    while i < len(lines):
+        match = FENCE.match(lines[i])
+        if not match:
+            i += 1
+            continue
+        end = next((j for j in range(i + 1, len(lines)) if lines[j].startswith("```")), None)
+        assert end is not None, f"{page.relative_to(ROOT)}:{i + 1}: a code block is never closed"
+        block = Block(page, i + 1, match.group(1).lower(), "\n".join(lines[i + 1:end]) + "\n")
+        before = i - 1
+        while before >= 0 and not lines[before].strip():
+            before -= 1
+        if before >= 0 and lines[before].rstrip().endswith("-->"):
+            start = before
+            while start > 0 and "<!--" not in lines[start]:
+                start -= 1
+            comment = MARKER.search("\n".join(lines[start:before + 1]))
+            if comment:
+                block.marker, block.argument = comment.group(1), " ".join(comment.group(2).split())
+        blocks.append(block)
+        i = end + 1
+    return blocks
+
+
+ALL_BLOCKS = [block for page in PAGES for block in page_blocks(page)]
+
+
+def directives(block: Block) -> list[tuple[str, str]]:
+    """A ``run:`` marker's directives as (name, argument), quotes removed."""
+    found = []
+    for part in filter(None, (p.strip() for p in block.argument.split(";"))):
+        name, _, argument = part.partition(" ")
+        argument = argument.strip()
+        if len(argument) >= 2 and argument[0] == argument[-1] == '"':
+            argument = argument[1:-1]
+        found.append((name, argument))
+    return found
+
+
+def marker_problem(block: Block) -> str | None:
+    """What is wrong with a block's language or marker, or None."""
+    code = block.language in SHELL | PYTHON | TYPESCRIPT
+    if not code and block.language not in NOT_CODE:
+        return f"fence language {block.language!r} is neither code this test runs nor a known non-code one"
+    if block.marker and not code:
+        return "a marker before a block that is not code"
+    if block.marker == "not run" and len(block.argument) < MIN_REASON:
+        return "'not run' must say why"
+    if block.marker == "run elsewhere":
+        target, _, reason = block.argument.partition(" ")
+        path = ROOT / target
+        if not path.is_file():
+            return f"'run elsewhere' names {target!r}, which is no file"
+        if str(block.page.relative_to(ROOT)) not in path.read_text():
+            return f"{target} does not name {block.page.relative_to(ROOT)}"
+        if len(reason) < MIN_REASON:
+            return "'run elsewhere' must say why not here"
+    if block.marker == "run":
+        for name, argument in directives(block):
+            if name not in {"script", "until", "expect", "timeout"} or not argument:
+                return f"unknown or empty directive {name!r} (script NAME, until \"TEXT\", expect \"TEXT\", timeout S)"
+            if name == "timeout" and not argument.replace(".", "", 1).isdigit():
+                return f"timeout {argument!r} is not a number of seconds"
+    return None
+
+
+def runs() -> list[Run]:
+    """The programs to run: single blocks, and each page's scripts joined in order."""
+    found: list[Run] = []
+    scripts: dict[tuple[Path, str], Run] = {}
+    for block in ALL_BLOCKS:
+        if block.language not in SHELL | PYTHON | TYPESCRIPT or block.marker in {"not run", "run elsewhere"}:
+            continue
+        if marker_problem(block):
+            continue  # test_every_block_is_runnable_or_says_why reports it
+        steps = directives(block) if block.marker == "run" else []
+        script = next((argument for name, argument in steps if name == "script"), None)
+        if script is not None and (block.page, script) in scripts:
+            run = scripts[(block.page, script)]
+            run.blocks.append(block)
+        else:
+            run = Run([block])
+            found.append(run)
+            if script is not None:
+                scripts[(block.page, script)] = run
+        for name, argument in steps:
+            if name == "until":
+                run.until = argument
+            elif name == "expect":
+                run.expects.append(argument)
+            elif name == "timeout":
+                run.timeout_s = float(argument)
+    return found
+
+
+RUNS = runs()
+
+
+@pytest.fixture(scope="module")
+def live():
+    """One server for every block: in-memory store as ``make run``, gRPC and HTTP ports."""
+    http_port, metrics_port = free_port(), free_port()
+    with ServerProcess("--http-port", str(http_port), "--metrics-port", str(metrics_port)) as server:
+        server.ports = {50051: server.port, 8080: http_port, 9464: metrics_port}
+        yield server
+
+
+@pytest.fixture(scope="module")
+def tool_path(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """PATH for the blocks: .venv/bin first, and tests/grpcurl_py.py as grpcurl where none is installed."""
+    parts = [str(Path(sys.executable).parent)]
+    if shutil.which("grpcurl") is None:
+        bin_dir = tmp_path_factory.mktemp("bin")
+        script = bin_dir / "grpcurl"
+        script.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{ROOT / "tests" / "grpcurl_py.py"}" "$@"\n')
+        script.chmod(0o755)
+        parts.append(str(bin_dir))
+    return os.pathsep.join([*parts, os.environ["PATH"]])
+
+
+def program_text(run: Run) -> str:
+    """The blocks as one program (a console block: its ``$`` lines)."""
+    texts = []
+    for block in run.blocks:
+        if block.language == "console":
+            texts.append("\n".join(line[2:] for line in block.text.splitlines() if line.startswith("$ ")) + "\n")
+        else:
+            texts.append(block.text)
+    return "\n".join(texts)
+
+
+def with_ports(text: str, ports: dict[int, int]) -> str:
+    """The text with each documented port (``:50051``) replaced by the one it stands for."""
+    for documented, actual in ports.items():
+        text = re.sub(rf":{documented}\b", f":{actual}", text)
+    return text
+
+
+def command(run: Run, work: Path, text: str) -> tuple[list[str], Path]:
+    """The command line that runs ``text``, and the directory it runs in."""
+    if run.language == "shell":
+        (work / "block.sh").write_text("set -eo pipefail\n" + text)
+        return ["bash", str(work / "block.sh")], ROOT
+    if run.language == "python":
+        (work / "block.py").write_text(text)
+        return [sys.executable, str(work / "block.py")], ROOT
+    node = shutil.which("node")
+    if node is None or not (TS / "dist" / "index.js").is_file():
+        pytest.fail("Node.js and a built clients/typescript are needed: run `make clients`", pytrace=False)
+    (work / "block.mts").write_text(text)
+    return [node, "--import", "tsx", str(work / "block.mts")], TS
+
+
+def stop_group(proc: subprocess.Popen) -> None:
+    """SIGTERM the process group of ``proc``, then SIGKILL if it lingers."""
+    if proc.poll() is not None:
+        return
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(STOP_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    except ProcessLookupError:
+        proc.wait()
+
+
+def run_until(args: list[str], cwd: Path, env: dict, output: Path, text: str, timeout_s: float) -> tuple[bool, str]:
+    """Start a long-running command; (whether its output showed ``text`` in time, its output)."""
+    with output.open("wb") as sink:
+        proc = subprocess.Popen(args, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=sink,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + timeout_s
+        try:
+            while time.monotonic() < deadline:
+                if text in output.read_text(errors="replace"):
+                    return True, output.read_text(errors="replace")
+                if proc.poll() is not None:
+                    break
+                time.sleep(0.2)
+        finally:
+            stop_group(proc)
+    return text in output.read_text(errors="replace"), output.read_text(errors="replace")
+
+
+@pytest.mark.parametrize("run", [pytest.param(run, marks=pytest.mark.timeout(run.timeout_s + STOP_TIMEOUT_S + 30))
+                                 for run in RUNS], ids=[run.where for run in RUNS])
+def test_block_runs(run: Run, live: ServerProcess, tool_path: str, tmp_path: Path) -> None:
+    ports = dict(live.ports)
+    if run.until is not None:  # a server of its own
+        ports = {documented: free_port() for documented in ports}
+    server = f"127.0.0.1:{ports[50051]}"
+    env = {**os.environ, "PATH": tool_path, "PYTHONUNBUFFERED": "1", "NO_COLOR": "1", "PORT": str(ports[50051]),
+           "HTTP_PORT": str(ports[8080]), "METRICS_PORT": str(ports[9464]),
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+           "CARDGAME_SERVER": f"http://{server}" if run.language == "typescript" else server}
+    text = with_ports(program_text(run), ports)
+    if run.language == "typescript":
+        work = Path(tempfile.mkdtemp(prefix="docs-block-", dir=TS))  # "@cardgame/client" resolves here
+    else:
+        work = tmp_path
+    try:
+        args, cwd = command(run, work, text)
+        if run.until is not None:
+            seen, output = run_until(args, cwd, env, tmp_path / "output", run.until, run.timeout_s)
+            assert seen, f"{run.where}: no {run.until!r} within {run.timeout_s} s:\n{output[-4000:]}"
+            code = 0
+        else:
+            result = subprocess.run(args, cwd=cwd, env=env, stdin=subprocess.DEVNULL, capture_output=True,
+                                    text=True, timeout=run.timeout_s)
+            output, code = result.stdout + result.stderr, result.returncode
+    finally:
+        if work != tmp_path:
+            shutil.rmtree(work)
+    report = (f"{run.where} ({run.language}) exited {code}:\n{output[-4000:]}\n"
+              f"--- server log ---\n{live.log_text()[-3000:]}")
+    assert code == 0, report
+    for expected in run.expects:
+        assert expected in output, f"{run.where}: its output lacks {expected!r}\n{report}"
+
+
+def test_every_block_is_runnable_or_says_why() -> None:
+    problems = [f"{block.where}: {problem}" for block in ALL_BLOCKS if (problem := marker_problem(block))]
+    assert not problems, "\n".join(problems)
+    assert RUNS, "no block of the documentation runs"
+
+
+def test_a_script_is_of_one_language() -> None:
+    for run in RUNS:
+        kinds = {("shell" if b.language in SHELL else "python" if b.language in PYTHON else "typescript")
+                 for b in run.blocks}
+        assert len(kinds) == 1, f"the script {run.where} mixes languages {sorted(kinds)}"
+
+
+def test_readme_stays_short() -> None:
+    lines = len((ROOT / "README.md").read_text().splitlines())
+    assert lines <= README_MAX_LINES, f"README.md has {lines} lines; the details belong on docs/ pages"
+
+
+# --- the harness itself ---
+
+def test_markers_are_read_and_checked(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text('<!-- run: script walk; expect "a b"; timeout 5 -->\n\n```sh\necho a b\n```\n'
+                    "<!--\n  not run: it needs a\n  cluster of its own -->\n```python\nprint()\n```\n"
+                    "```\nplain text\n```\n")
+    walk, skipped, plain = page_blocks(page)
+    assert (walk.language, walk.marker, walk.text) == ("sh", "run", "echo a b\n")
+    assert directives(walk) == [("script", "walk"), ("expect", "a b"), ("timeout", "5")]
+    assert (skipped.marker, skipped.argument) == ("not run", "it needs a cluster of its own")
+    assert (plain.language, plain.marker) == ("", "")
+    console = Block(page, 1, "console", "$ echo hi\nhi\n$ true\n")
+    assert program_text(Run([console])) == "echo hi\ntrue\n"
+    def problem(language: str, marker: str = "", argument: str = "") -> str:
+        return marker_problem(Block(ROOT / "README.md", 1, language, "true\n", marker, argument)) or ""
+
+    assert problem("sh") == "" and problem("json") == ""
+    assert "neither code" in problem("rust")
+    assert "say why" in problem("sh", "not run", "no")
+    assert "no file" in problem("sh", "run elsewhere", "tests/none.py runs it there")
+    assert "does not name" in problem("sh", "run elsewhere", "tests/conftest.py runs it there")
+    assert "say why not here" in problem("sh", "run elsewhere", "tests/test_docs.py")
+    assert "unknown or empty" in problem("sh", "run", "retry 3")
+    assert "not a number" in problem("sh", "run", "timeout soon")
+    assert "not code" in problem("json", "not run", "it is only an example answer")
+
+
+def test_documented_ports_become_the_live_ones() -> None:
+    text = "grpcurl localhost:50051 list; curl http://127.0.0.1:8080/ :80801 :9464"
+    assert with_ports(text, {50051: 1111, 8080: 2222, 9464: 3333}) == \
+        "grpcurl localhost:1111 list; curl http://127.0.0.1:2222/ :80801 :3333"
+
+
+# --- the configuration table ---
+
+class _Parsed(Exception):
+    """Carries the argument parser that config.parse built."""
+
+
+def server_parser(monkeypatch: pytest.MonkeyPatch) -> argparse.ArgumentParser:
+    """The argparse parser of ``python -m service``, taken from config.parse at its parse_args call."""
+    def capture(self: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
+        raise _Parsed(self)
+
+    monkeypatch.setattr(argparse.ArgumentParser, "parse_args", capture)
+    with pytest.raises(_Parsed) as parsed:
+        config.parse([])
+    return parsed.value.args[0]
+
+
+def section(page: Path, title: str) -> str:
+    """A page's text under the heading ``title``, to the next heading of its level or above
+    (lines inside code blocks are no headings)."""
+    lines = page.read_text().splitlines(keepends=True)
+    start = next((i for i, line in enumerate(lines) if re.fullmatch(rf"#+ {re.escape(title)}\n", line)), None)
+    assert start is not None, f"{page.relative_to(ROOT)} has no section {title!r}"
+    level = lines[start].index(" ")
+    fenced = False
+    for end in range(start + 1, len(lines)):
+        fenced ^= lines[end].startswith("```")
+        if not fenced and re.match(rf"#{{1,{level}}} ", lines[end]):
+            return "".join(lines[start + 1:end])
+    return "".join(lines[start + 1:])
+
+
+def config_rows() -> list[tuple[list[str], list[str]]]:
+    """(flags, environment variables) of each row of the configuration table."""
+    rows = []
+    for line in section(CONFIG_PAGE, CONFIG_SECTION).splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("|") and cells[0].startswith("`--"):
+            rows.append((re.findall(r"`(--[a-z0-9-]+)`", cells[0]), re.findall(r"`([A-Z0-9_]+)`", cells[1])))
+    return rows
+
+
+def test_config_table_lists_every_flag(monkeypatch: pytest.MonkeyPatch) -> None:
+    parser = server_parser(monkeypatch)
+    flags = {o for action in parser._actions for o in action.option_strings if o.startswith("--") and o != "--help"}
+    listed = [flag for row_flags, _ in config_rows() for flag in row_flags]
+    assert len(listed) == len(set(listed)), "a flag has two rows"
+    missing, unknown = sorted(flags - set(listed)), sorted(set(listed) - flags)
+    assert not missing, f"the configuration table of docs/operations.md has no row for {missing}"
+    assert not unknown, f"the configuration table of docs/operations.md lists flags python -m service lacks: {unknown}"
+
+
+def test_config_table_names_each_flags_environment_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    helps = {o: action.help or "" for action in server_parser(monkeypatch)._actions for o in action.option_strings}
+    for row_flags, row_env in config_rows():
+        assert row_env, f"the row of {row_flags} names no environment variable"
+        text = " ".join(helps[f] for f in row_flags if f in helps)
+        for name in row_env:
+            assert name in text, f"{name} (row of {row_flags}) is not what --help says those flags read"
+
+
+# --- reason codes ---
+
+def test_every_engine_reason_code_is_documented() -> None:
+    codes = {reason.value for reason in engine.Reason}
+    for game in engine.GAMES.values():
+        codes |= {reason.value for reason in (game.reasons or ())}
+    documented = set(re.findall(r"`([A-Z][A-Z_]+)`", API_PAGE.read_text()))
+    missing = sorted(codes - documented)
+    assert not missing, f"docs/api.md does not name the reason codes {missing}"
+
+
+# --- links ---
+
+def anchor(title: str) -> str:
+    """GitHub's anchor of a heading."""
+    text = re.sub(r"[`*_]|\[([^]]*)\]\([^)]*\)", lambda m: m.group(1) or "", title.strip().lower())
+    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+
+
+def anchors(page: Path) -> set[str]:
+    found, fenced = set(), False
+    for line in page.read_text().splitlines():
+        fenced ^= line.startswith("```")
+        if not fenced and (match := re.match(r"#+ (.*)", line)):
+            found.add(anchor(match.group(1)))
+    return found
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[str(p.relative_to(ROOT)) for p in PAGES])
+def test_relative_links_lead_into_the_repository(page: Path) -> None:
+    text = re.sub(r"^```.*?^```", "", page.read_text(), flags=re.S | re.M)
+    for target, fragment in re.findall(r"\]\(([^)#\s]*)(?:#([^)\s]*))?\)", text):
+        if re.match(r"[a-z]+:", target):
+            continue
+        path = (page.parent / target).resolve() if target else page
+        assert path.is_relative_to(ROOT), f"{page.relative_to(ROOT)} links outside the repository: {target}"
+        assert path.exists(), f"{page.relative_to(ROOT)} links to a missing file: {target}"
+        if fragment and path.suffix == ".md":
+            assert fragment in anchors(path), \
+                f"{page.relative_to(ROOT)} links to a missing heading: {target}#{fragment}"
