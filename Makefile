@@ -77,14 +77,15 @@ $(TS_GEN): $(PROTOS) buf.yaml $(TS)/buf.gen.yaml $(NPM_DONE)
 	cd $(TS) && npm run --silent generate
 	touch $@
 
-# tsc checks the sources and the tests, and builds dist/ (the Node entry index.js and the browser
-# entry web.js that `npm pack` ships) afresh; each only when one of its inputs changed, so `make
-# run` and `make test` start without rebuilding an unchanged client.
+# tsc checks the sources and the tests (`make clients`, `make test`), and builds dist/ (the Node
+# entry index.js and the browser entry web.js that `npm pack` ships; the web table is built on it)
+# afresh; each only when one of its inputs changed, so `make run` and `make test` start without
+# rebuilding an unchanged client.
 $(TS_CHECKED): $(TS_SRC) $(wildcard $(TS)/test/*.ts) $(TS_GEN) $(TS)/tsconfig.json
 	cd $(TS) && npm run --silent typecheck
 	touch $@
 
-$(TS_DIST): $(TS_SRC) $(TS_GEN) $(TS)/tsconfig.json $(TS)/tsconfig.build.json | $(TS_CHECKED)
+$(TS_DIST): $(TS_SRC) $(TS_GEN) $(TS)/tsconfig.json $(TS)/tsconfig.build.json
 	cd $(TS) && npm run --silent build
 	touch $@
 
