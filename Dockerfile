@@ -27,7 +27,7 @@ WORKDIR /src
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 COPY requirements.txt ./
 RUN python -m venv /opt/venv && /opt/venv/bin/pip install -r requirements.txt
-COPY LICENSE ./
+COPY LICENSE VERSION ./
 COPY proto/ proto/
 COPY clients/python/ clients/python/
 RUN /opt/venv/bin/pip wheel --no-deps --wheel-dir /tmp/wheels ./clients/python \
@@ -38,7 +38,7 @@ RUN groupadd --system --gid 10001 cardgame && useradd --system --uid 10001 --gid
 WORKDIR /app
 COPY --from=build /opt/venv /opt/venv
 COPY --from=web /src/web/dist web/dist
-COPY LICENSE ./
+COPY LICENSE VERSION ./
 COPY engine/ engine/
 COPY bots/ bots/
 COPY service/ service/

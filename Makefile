@@ -26,7 +26,7 @@ $(GEN)/.stamp: $(PROTOS) $(STAMP)
 
 proto: $(GEN)/.stamp
 
-$(VENV)/.client-installed: $(GEN)/.stamp clients/python/pyproject.toml clients/python/setup.py
+$(VENV)/.client-installed: $(GEN)/.stamp clients/python/pyproject.toml clients/python/setup.py VERSION
 	$(PY) -m pip install -q --no-deps -e clients/python
 	touch $@
 
@@ -68,13 +68,28 @@ $(NPM_DONE): $(TS)/package.json $(TS)/package-lock.json
 	cd $(TS) && npm ci --no-audit --no-fund
 	touch $@
 
-$(TS)/src/gen/.stamp: $(PROTOS) buf.yaml $(TS)/buf.gen.yaml $(NPM_DONE)
+TS_GEN     := $(TS)/src/gen/.stamp
+TS_SRC     := $(filter-out $(TS)/src/gen/%,$(wildcard $(TS)/src/*.ts $(TS)/src/*/*.ts))
+TS_CHECKED := $(TS)/node_modules/.typechecked
+TS_DIST    := $(TS)/dist/index.js
+
+$(TS_GEN): $(PROTOS) buf.yaml $(TS)/buf.gen.yaml $(NPM_DONE)
 	cd $(TS) && npm run --silent generate
 	touch $@
 
-# Builds dist/ too: the Node entry (index.js) and the browser entry (web.js) that `npm pack` ships.
-clients: proto $(TS)/src/gen/.stamp
-	cd $(TS) && npm run --silent typecheck && npm run --silent build
+# tsc checks the sources and the tests (`make clients`, `make test`), and builds dist/ (the Node
+# entry index.js and the browser entry web.js that `npm pack` ships; the web table is built on it)
+# afresh; each only when one of its inputs changed, so `make run` and `make test` start without
+# rebuilding an unchanged client.
+$(TS_CHECKED): $(TS_SRC) $(wildcard $(TS)/test/*.ts) $(TS_GEN) $(TS)/tsconfig.json
+	cd $(TS) && npm run --silent typecheck
+	touch $@
+
+$(TS_DIST): $(TS_SRC) $(TS_GEN) $(TS)/tsconfig.json $(TS)/tsconfig.build.json
+	cd $(TS) && npm run --silent build
+	touch $@
+
+clients: proto $(TS_CHECKED) $(TS_DIST)
 
 # The web table (web/): `make web` builds web/dist, which the server's HTTP port serves.
 WEB      := web
@@ -85,8 +100,11 @@ $(WEB_NPM): $(WEB)/package.json $(WEB)/package-lock.json
 	cd $(WEB) && npm ci --no-audit --no-fund
 	touch $@
 
-$(WEB_DIST): $(WEB_NPM) $(wildcard $(WEB)/src/*.ts $(WEB)/src/*.css $(WEB)/src/*/*.ts $(WEB)/tests/*.ts) $(WEB)/index.html $(WEB)/vite.config.ts $(wildcard $(TS)/src/*.ts) $(TS)/src/gen/.stamp | clients
+# Built again only when its sources or the client's dist/ changed.
+$(WEB_DIST): $(WEB_NPM) $(wildcard $(WEB)/src/*.ts $(WEB)/src/*.css $(WEB)/src/*/*.ts $(WEB)/tests/*.ts) \
+		$(WEB)/index.html $(WEB)/vite.config.ts $(wildcard $(WEB)/tsconfig.json $(WEB)/tests/tsconfig.json) $(TS_DIST)
 	cd $(WEB) && npm run --silent build
+	touch $@
 
 web: $(WEB_DIST)
 
@@ -118,12 +136,30 @@ run: web
 run: export HTTP_PORT ?= 8080
 run: export CORS_ORIGINS ?= http://localhost:5173,http://127.0.0.1:5173
 
-lint: install $(NPM_DONE)
+# The API's releases (proto/releases/v<version>.binpb, `make proto-release`): the proto must keep
+# the last one's generated code compiling (buf.yaml's FILE rules: nothing removed, renamed or
+# retyped; deprecating is fine) and every one's wire and JSON forms (wire.yaml: WIRE_JSON).
+RELEASES      = $(shell ls proto/releases/v*.binpb | sort -V)
+LAST_RELEASE  = $(lastword $(RELEASES))
+
+.PHONY: proto-breaking
+proto-breaking: $(NPM_DONE)
+	$(BUF) breaking --against $(LAST_RELEASE)
+	$(foreach image,$(filter-out $(LAST_RELEASE),$(RELEASES)),$(BUF) breaking --against $(image) --config proto/releases/wire.yaml &&) true
+
+lint: install $(NPM_DONE) proto-breaking
 	$(BUF) lint
 	$(BUF) format --diff --exit-code
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports --no-cache
 	$(VENV)/bin/mypy
+
+# A release: VERSION and CHANGELOG.md say what it is; this keeps its API, as a buf image, for
+# `make lint` to check later changes of the proto against.
+.PHONY: proto-release
+proto-release: $(NPM_DONE)
+	$(BUF) build --exclude-source-info -o proto/releases/v$$(cat VERSION).binpb
+	@echo "wrote proto/releases/v$$(cat VERSION).binpb: commit it with VERSION and CHANGELOG.md"
 
 clean:
 	rm -rf $(VENV) $(GEN) clients/typescript/node_modules clients/typescript/src/gen clients/typescript/dist \

@@ -12,6 +12,7 @@ from service.ops import tls
 from service.ops.cpus import available_cpus
 from service.rpc import apikeys
 from service.table import tokens
+from service.version import release
 
 MAX_STRONG_BOT_MS = 10_000   # a bot turn holds its game's commit: seconds at most
 MAX_HTTP_TIMEOUT_S = 86_400.0
@@ -144,6 +145,7 @@ def parse(argv: list[str] | None = None) -> Config:
     env = os.environ.get
     p = argparse.ArgumentParser(prog="python -m service", description="Card game rules engine gRPC server",
                                 formatter_class=HelpFormatter)
+    p.add_argument("--version", action="version", version=f"cardgame server {release()}")
     p.add_argument("--host", default=env("HOST", "0.0.0.0"), help="address to listen on (HOST)")
     p.add_argument("--port", type=int, default=int(env("PORT", "50051")), help="port (PORT), 0 = any free port")
     p.add_argument("--redis-url", default=env("REDIS_URL", ""),

@@ -37,6 +37,7 @@ from service.store.metered import metered
 from service.table import bot_turns
 from service.table.sweeper import Sweeper
 from service.telemetry import logs, metrics, tracing
+from service.version import release
 
 if TYPE_CHECKING:
     from service.http.server import HttpServer
@@ -105,8 +106,10 @@ async def serve(config: Config, stop: asyncio.Event | None = None) -> None:
                                                    name="store-health")
     store_name = "redis" if config.redis_url else "memory"
     security = "mutual" if tls and tls.client_ca else "on" if tls else "off"
-    logs.announce(log, "cardgame server listening on %s:%d (store: %s, TLS: %s)", config.host, port, store_name,
-                  security, host=config.host, port=port, store=store_name, tls=security, tracing=tracer is not None)
+    metrics.build_info(release())
+    logs.announce(log, "cardgame server listening on %s:%d (store: %s, TLS: %s, version %s)", config.host, port,
+                  store_name, security, release(), host=config.host, port=port, store=store_name, tls=security,
+                  tracing=tracer is not None, version=release())
 
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -15,6 +15,8 @@ The series (all prefixed ``cardgame_``):
 - ``turn_timeouts_total``: turns that passed their deadline, played by the seat's fallback bot;
 - ``games_created_total`` / ``games_finished_total``: games stored, and games whose last hand
   was committed.
+- ``build_info{version}``: always 1, labelled with the release the server runs
+  (``service.version``).
 
 With one server process the endpoint serves that process's registry (with the standard
 ``process_*`` and ``python_*`` series). With several workers it is served by the supervisor and
@@ -63,6 +65,13 @@ TURN_TIMEOUTS = Counter("cardgame_turn_timeouts", "Turns that passed their deadl
                         "fallback bot")
 GAMES_CREATED = Counter("cardgame_games_created", "Games stored by CreateGame")
 GAMES_FINISHED = Counter("cardgame_games_finished", "Games whose last hand was committed")
+BUILD_INFO = Gauge("cardgame_build_info", "The release this server runs, as its version label (always 1)",
+                   ["version"], multiprocess_mode="max")
+
+
+def build_info(version: str) -> None:
+    """Label this process's ``build_info`` series with the release it runs."""
+    BUILD_INFO.labels(version).set(1)
 
 
 def rpc_started(method: str) -> None:

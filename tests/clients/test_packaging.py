@@ -44,9 +44,9 @@ def run(*args: str | Path, timeout: float, cwd: Path | None = None, env: dict[st
 
 
 def clean_copy(dest: Path) -> Path:
-    """Copy the client's sources, proto/ and LICENSE as a clone has them; returns the client's directory."""
+    """Copy the client's sources, proto/, LICENSE and VERSION as a clone has them; returns the client's directory."""
     listed = run("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--",
-                 "clients/python", "proto", "LICENSE", cwd=ROOT, timeout=30).stdout
+                 "clients/python", "proto", "LICENSE", "VERSION", cwd=ROOT, timeout=30).stdout
     for name in filter(None, listed.split("\0")):
         source, target = ROOT / name, dest / name
         if not source.exists() and not source.is_symlink():
@@ -86,6 +86,7 @@ def test_wheel_carries_stubs_type_stubs_and_py_typed(built: dict[str, Path], whi
     assert not missing, f"{built[which].name} lacks {missing}"
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     assert metadata["License-Expression"] == "Apache-2.0"
+    assert metadata["Version"] == (ROOT / "VERSION").read_text().strip()  # the one release version
     requires = " ".join(metadata.get_all("Requires-Dist") or [])
     for package in ("protobuf", "grpcio", "grpcio-status", "rich"):
         assert package in requires
@@ -95,7 +96,7 @@ def test_sdist_carries_the_protos_and_no_stubs(built: dict[str, Path]) -> None:
     with tarfile.open(built["sdist"]) as sdist:
         names = {n.split("/", 1)[1] for n in sdist.getnames() if "/" in n}
     assert {f"proto/cardgame/v1/{stem}.proto" for stem in PROTOS} <= names
-    assert "src/cardgame/py.typed" in names and "setup.py" in names and "LICENSE" in names
+    assert "src/cardgame/py.typed" in names and "setup.py" in names and "LICENSE" in names and "VERSION" in names
     assert not [n for n in names if "_pb2" in n]
 
 
