@@ -83,8 +83,9 @@ def test_every_changelog_release_keeps_its_api() -> None:
 
 
 def test_the_image_copies_the_version_file_beside_the_server() -> None:
-    stages = (ROOT / "Dockerfile").read_text().split("\nFROM ")
-    for stage in stages[1:]:  # the build stage (the client's link) and the runtime stage (the server)
+    stages = [stage for stage in (ROOT / "Dockerfile").read_text().split("\nFROM ") if stage.startswith("python")]
+    assert len(stages) == 2, "a Python build stage and the runtime stage"
+    for stage in stages:  # the build stage (the client's link) and the runtime stage (the server)
         assert re.search(r"(?m)^COPY (?!--from)[^\n]*\bVERSION\b", stage), stage[:60]
 
 
