@@ -7,7 +7,7 @@ GEN    := clients/python/src/cardgame/v1
 PROTOS := $(wildcard proto/cardgame/v1/*.proto)
 ARGS   ?=
 
-.PHONY: run test bench bench-bots soak proto clients lint install clean web chromium
+.PHONY: run test test-fast bench bench-bots soak proto clients lint install clean web chromium
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -44,8 +44,19 @@ run: install $(DEV_SECRET)
 		export CARDGAME_TOKEN_SECRET_FILE=$(DEV_SECRET); fi; \
 	exec $(PY) -m service $(ARGS)
 
+# Test files run in parallel (pytest-xdist, one file per worker at a time: each file's servers,
+# ports and Redis key prefix are its own); TEST_JOBS=0 runs them in this process.
+TEST_JOBS ?= auto
 test: install clients
-	$(PY) -m pytest $(ARGS)
+	$(PY) -m pytest -n $(TEST_JOBS) --dist loadfile $(ARGS)
+
+# The edit loop: the engine, bots and unit tests, with a tenth of the property tests' examples
+# (under a minute; no server, no Redis).
+FAST_TESTS := tests/engine tests/test_bots.py tests/test_bots_search.py tests/test_bots_hearts.py tests/test_table.py \
+	tests/test_service_units.py tests/test_bot_turns.py tests/clients/test_render.py tests/clients/test_render_hearts.py \
+	tests/clients/test_cli.py engine bots
+test-fast: install
+	CARDGAME_TEST_FAST=1 $(PY) -m pytest -n $(TEST_JOBS) --dist loadfile -m "not redis" $(FAST_TESTS) $(ARGS)
 
 bench: install
 	$(PY) -m bench

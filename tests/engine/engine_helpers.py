@@ -10,6 +10,7 @@ deck[1] is kept or discarded, and so on.
 from __future__ import annotations
 
 import dataclasses
+import os
 import random
 from collections.abc import Iterable, Sequence
 
@@ -25,6 +26,16 @@ FULL = (1 << 52) - 1
 
 
 # ---- the games under test ------------------------------------------------------------------
+
+FAST = os.environ.get("CARDGAME_TEST_FAST", "") not in ("", "0")
+"""`make test-fast` (CARDGAME_TEST_FAST=1): the property tests try a tenth of their examples."""
+
+
+def examples(count: int) -> int:
+    """How many examples a property test tries: ``count``, or a tenth of it (at least 3) in
+    `make test-fast`'s edit loop."""
+    return max(3, count // 10) if FAST else count
+
 
 GAMES: tuple[str, ...] = tuple(game.name for game in (*BUILTIN, whist.GAME))
 """The games that every test of all games covers, in a fixed order: the built-in ones and Whist,

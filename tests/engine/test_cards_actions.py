@@ -6,7 +6,7 @@ import dataclasses
 import random
 
 import pytest
-from engine_helpers import GAMES, rejects, start
+from engine_helpers import GAMES, examples, rejects, start
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -86,7 +86,7 @@ def test_card_set_round_trip_and_order():
 
 
 @given(st.sets(st.integers(0, 51)))
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 def test_card_sets_round_trip(cards):
     mask = sum(1 << c for c in cards)
     assert parse_cards(cards_text(mask)) == mask
@@ -251,7 +251,7 @@ def test_every_suit_name_round_trips():
 
 
 @given(st.sets(st.integers(0, 51), max_size=13))
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 def test_every_exchange_round_trips(cards):
     mask = sum(1 << c for c in cards)
     a = exchange(mask)

@@ -17,6 +17,7 @@ from engine_helpers import (
     cl,
     cs,
     deal,
+    examples,
     fill_hands,
     movers,
     new,
@@ -527,7 +528,7 @@ def test_pass_notation_round_trip():
 
 
 @given(st.sets(st.integers(0, 51), min_size=1, max_size=13))
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 def test_every_pass_round_trips(cards):
     action = pass_cards(cs(cards))
     assert kind_of(action) == Kind.PASS and payload_of(action) == cs(cards)
@@ -562,7 +563,7 @@ def test_the_game_is_registered_with_its_title_and_reasons():
     assert hearts.GAME in engine.games.BUILTIN and len(game.cards) == 52
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(12), deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), dealer=st.integers(0, 3),
        options=st.builds(HeartsOptions, target=st.integers(1, 120), moon=st.sampled_from(MOON_RULES),
                          pass_cycle=st.sampled_from(["LRAH", "H", "AR", "RLLH"]), queen_breaks_hearts=st.booleans()))

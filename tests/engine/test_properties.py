@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable
 
 import pytest
-from engine_helpers import GAMES, check_views, movers
+from engine_helpers import GAMES, check_views, examples, movers
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -387,7 +387,7 @@ EXAMPLES = {"spades2": 50}
 def test_whole_games_keep_every_invariant(variant):
     game = engine.game_of(variant)
 
-    @settings(max_examples=EXAMPLES.get(variant, 40), **SETTINGS)
+    @settings(max_examples=examples(EXAMPLES.get(variant, 40)), **SETTINGS)
     @given(seed=st.integers(0, 2**32 - 1), dealer=st.integers(0, game.seats - 1),
            options=OPTIONS.get(variant, st.builds(game.options_type)))
     def whole_game(seed, dealer, options):
@@ -397,7 +397,7 @@ def test_whole_games_keep_every_invariant(variant):
     whole_game()
 
 
-@settings(max_examples=100, **SETTINGS)
+@settings(max_examples=examples(100), **SETTINGS)
 @given(seed=st.integers(0, 2**32 - 1), variant=st.sampled_from(GAMES),
        steps=st.integers(0, 120))
 def test_random_illegal_actions_mid_hand_change_nothing(seed, variant, steps):
@@ -412,7 +412,7 @@ def test_random_illegal_actions_mid_hand_change_nothing(seed, variant, steps):
     check_serialisation(state)
 
 
-@settings(max_examples=300, **SETTINGS)
+@settings(max_examples=examples(300), **SETTINGS)
 @given(seed=st.integers(0, 2**32 - 1), variant=st.sampled_from(GAMES),
        steps=st.integers(0, 60), seat=st.integers(-2, 5),
        action=st.one_of(st.integers(0, 1 << 64), st.integers(0, 15), st.integers(0, 1 << 12)))

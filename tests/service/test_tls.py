@@ -154,7 +154,7 @@ def test_a_tls_server_answers_tls_clients_and_refuses_plaintext(pki: Pki, tls_se
     assert _call(tls_server, ClientTls(ca=pki.ca, server_name="localhost")) == grpc.StatusCode.NOT_FOUND
     assert _call(tls_server, None) == grpc.StatusCode.UNAVAILABLE
     assert _call(tls_server, ClientTls(ca=pki.client_cert)) == grpc.StatusCode.UNAVAILABLE  # an untrusted server
-    assert "(store: memory, TLS: on)" in tls_server.log_text()
+    assert "(store: memory, TLS: on, version " in tls_server.log_text()
 
 
 def test_the_http_port_speaks_tls_too(pki: Pki, tls_server: ServerProcess):
@@ -185,7 +185,7 @@ def test_a_mutual_tls_server_requires_a_client_certificate_from_its_ca(pki: Pki,
     assert _call(mtls_server, ClientTls(ca=pki.ca, cert=pki.rogue_cert, key=pki.rogue_key)) == \
         grpc.StatusCode.UNAVAILABLE
     assert _call(mtls_server, None) == grpc.StatusCode.UNAVAILABLE
-    assert "(store: memory, TLS: mutual)" in mtls_server.log_text()
+    assert "(store: memory, TLS: mutual, version " in mtls_server.log_text()
 
 
 def test_mutual_tls_on_the_http_port_and_for_the_health_check(pki: Pki, mtls_server: ServerProcess):
