@@ -55,7 +55,8 @@ from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from engine import Phase
 from testkit.launcher import ServerProcess
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+# appended, not put first: tests/ has a service/ of its own, which must not shadow the package
+sys.path.append(str(Path(__file__).resolve().parents[1] / "tests"))
 from redis_server import PrivateRedis  # noqa: E402
 
 GAMES = 64
