@@ -18,9 +18,17 @@ The Redis figures come from a private redis-server that only this benchmark's se
 ``redis_commands_per_move`` is the delta of ``INFO stats`` ``total_commands_processed`` (which
 counts every command a Lua script runs) over ``COUNT_MOVES`` moves, divided by the moves, and
 ``redis_cpu_us_per_move`` the delta of ``INFO cpu`` (``used_cpu_user`` + ``used_cpu_sys``: the
-whole redis-server process, network included) over the same moves; ``redis_round_trips_per_move``
+whole redis-server process, network included) and of ``total_net_input_bytes`` /
+``total_net_output_bytes`` (``redis_net_in_bytes_per_move``, ``..._out_...``: what the server
+sends Redis and reads back) over the same moves; ``redis_round_trips_per_move``
 counts the commands clients sent (``MONITOR`` lines whose source is a client connection, not
-``lua``) over ``COUNT_MOVES`` more moves, recorded apart because MONITOR slows Redis down.
+``lua``) over ``COUNT_MOVES`` more moves, recorded apart because MONITOR slows Redis down. What
+the server sends while no move is made (its sweeper) is measured over a quiet ``IDLE_SECONDS``
+before each count and taken off at its rate, so these figures are a move's own.
+
+``service_cpu_us_per_move`` / ``service_cpu_us_per_noop`` are the server process's CPU time
+(user + system, psutil) over the rate runs, divided by the calls answered: what one call costs
+the server whatever else the machine does meanwhile.
 
 The workers' figures load a server started with ``--workers 1`` and then ``--workers 2``
 through several connections (SO_REUSEPORT gives each connection to one worker), once every
@@ -236,40 +244,47 @@ async def measure(address: str, pid: int) -> dict[str, float]:
     }
 
 
-def _info(client: redis.Redis) -> tuple[int, float]:
-    """(total_commands_processed, CPU seconds used, user and system) of a Redis now."""
+def _info(client: redis.Redis) -> tuple[int, float, int, int]:
+    """(total_commands_processed, CPU seconds used (user and system), network bytes in, out) of a Redis now."""
     stats, cpu = client.info("stats"), client.info("cpu")
-    return int(stats["total_commands_processed"]), float(cpu["used_cpu_user"]) + float(cpu["used_cpu_sys"])
+    return (int(stats["total_commands_processed"]), float(cpu["used_cpu_user"]) + float(cpu["used_cpu_sys"]),
+            int(stats["total_net_input_bytes"]), int(stats["total_net_output_bytes"]))
 
 
-def _monitor_counts(path: Path) -> tuple[int, int]:
-    """(commands sent by client connections, commands run by Lua scripts) in a MONITOR capture,
-    the counting client's own INFO calls left out."""
-    clients = scripts = 0
-    for line in path.read_text(errors="replace").splitlines():
-        if "[" not in line:
-            continue
+IDLE_SECONDS = 2.0   # the quiet window whose Redis traffic (the sweeper's) is taken off the moves
+
+
+def _client_commands(lines: list[str]) -> int:
+    """The commands client connections sent in MONITOR lines (not those Lua scripts ran), the
+    counting client's own INFO calls left out."""
+    count = 0
+    for line in lines:
         source, _, command = line.partition("] ")
-        if source.endswith(" lua"):
-            scripts += 1
-        elif not command.lower().startswith('"info"'):
-            clients += 1
-    return clients, scripts
+        if "[" in source and not source.endswith(" lua") and not command.lower().startswith('"info"'):
+            count += 1
+    return count
 
 
-async def _counted(address: str, client: redis.Redis, capture: Path, cli: str) -> tuple[int, int, float, int]:
+async def _counted(address: str, client: redis.Redis, capture: Path, cli: str) -> tuple[int, list[float], float]:
     """Play GAMES games one move each (warm-up), then twice COUNT_MOVES moves: the first time
-    reading Redis' counters before and after, the second time while MONITOR records into
-    ``capture``; (moves, commands processed, Redis CPU seconds, moves recorded)."""
+    reading Redis' counters around them and around a quiet IDLE_SECONDS before, the second time
+    while MONITOR records into ``capture`` (after a quiet IDLE_SECONDS too); (moves, the
+    counters' deltas as ``_info`` lists them, client commands), the quiet windows' rates
+    (the server's sweeper) taken off."""
     rounds = max(COUNT_MOVES // GAMES, 1)
     async with grpc.aio.insecure_channel(address) as channel:
         drivers = [Driver(pb_grpc.GameServiceStub(channel), i) for i in range(GAMES)]
         await asyncio.gather(*(d.start() for d in drivers))
         await asyncio.gather(*(d.move() for d in drivers))
-        commands, cpu = _info(client)
+        quiet, began = _info(client), time.perf_counter()
+        await asyncio.sleep(IDLE_SECONDS)
+        before, idle_s = _info(client), time.perf_counter() - began
         for _ in range(rounds):
             await asyncio.gather(*(d.move() for d in drivers))
-        commands_after, cpu_after = _info(client)
+        after, busy_s = _info(client), time.perf_counter() - began - idle_s
+        # the counting client's own INFO calls (INFO stats, INFO cpu) are two commands a window
+        deltas = [(a - b) - (b - q - (2 if k == 0 else 0)) / idle_s * busy_s - (2 if k == 0 else 0)
+                  for k, (q, b, a) in enumerate(zip(quiet, before, after, strict=True))]
         with capture.open("wb") as out:
             monitor = subprocess.Popen([cli, "-p", str(client.connection_pool.connection_kwargs["port"]), "monitor"],
                                        stdout=out, stderr=subprocess.DEVNULL)
@@ -277,33 +292,36 @@ async def _counted(address: str, client: redis.Redis, capture: Path, cli: str) -
             deadline = time.monotonic() + 5
             while capture.stat().st_size == 0 and time.monotonic() < deadline:   # MONITOR answers OK first
                 await asyncio.sleep(0.01)
+            began = time.perf_counter()
+            await asyncio.sleep(IDLE_SECONDS)
+            idle_lines, idle_s = len(capture.read_text(errors="replace").splitlines()), time.perf_counter() - began
             for _ in range(rounds):
                 await asyncio.gather(*(d.move() for d in drivers))
-            await asyncio.sleep(0.2)
+            busy_s = time.perf_counter() - began - idle_s
         finally:
             monitor.terminate()
             monitor.wait(5)
-    # The counting client's own INFO calls between the two totals (INFO cpu, INFO stats) are taken off.
-    return rounds * GAMES, commands_after - commands - 2, cpu_after - cpu, rounds * GAMES
+    lines = capture.read_text(errors="replace").splitlines()
+    idle = _client_commands(lines[:idle_lines])
+    return rounds * GAMES, deltas, _client_commands(lines[idle_lines:]) - idle / idle_s * busy_s
 
 
 def redis_figures() -> dict[str, float]:
-    """Redis commands, round trips and Redis time per move, on a private redis-server."""
+    """Redis commands, round trips, CPU and network bytes per move, on a private redis-server."""
     cli = shutil.which("redis-cli")
     if cli is None:
         raise RuntimeError("redis-cli is needed for the round-trip count (apt-get install redis-server)")
-    with PrivateRedis() as private, ServerProcess(SEEDED, redis_url=private.url,
-                                                  prefix="bench") as server:
+    with PrivateRedis() as private, ServerProcess(SEEDED, redis_url=private.url, prefix="bench") as server:
         client = redis.Redis.from_url(private.url)
         with tempfile.TemporaryDirectory(prefix="bench-monitor-") as folder:
-            capture = Path(folder) / "monitor.txt"
             try:
-                moves, commands, cpu, recorded = asyncio.run(_counted(server.address, client, capture, cli))
+                moves, (commands, cpu, net_in, net_out), clients = asyncio.run(
+                    _counted(server.address, client, Path(folder) / "monitor.txt", cli))
             finally:
                 client.close()
-            clients, _ = _monitor_counts(capture)
-    return {"redis_commands_per_move": commands / moves, "redis_round_trips_per_move": clients / recorded,
-            "redis_cpu_us_per_move": cpu * 1e6 / moves}
+    return {"redis_commands_per_move": commands / moves, "redis_round_trips_per_move": clients / moves,
+            "redis_cpu_us_per_move": cpu * 1e6 / moves, "redis_net_in_bytes_per_move": net_in / moves,
+            "redis_net_out_bytes_per_move": net_out / moves}
 
 
 async def moves_over_connections(address: str, connections: int, seconds: float) -> float:
