@@ -7,7 +7,7 @@ GEN    := clients/python/src/cardgame/v1
 PROTOS := $(wildcard proto/cardgame/v1/*.proto)
 ARGS   ?=
 
-.PHONY: run test test-fast bench bench-bots soak proto clients lint install clean web chromium
+.PHONY: run test test-fast bench bench-scale bench-bots soak proto clients lint install clean web chromium
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -60,6 +60,11 @@ test-fast: install
 
 bench: install
 	$(PY) -m bench
+
+# Moves per second with 1, 2 and 4 server processes on one private Redis and with 2 on a private
+# three-master Redis Cluster, and the CPU each part used (SCALE_SECONDS per run, 8): about 3 minutes.
+bench-scale: install
+	$(PY) -m bench.scale
 
 # The strong bot against the basic one (win rates over duplicate deals) and its think time;
 # long (BENCH_BOTS_* set the game counts): run it under nice on a shared machine.

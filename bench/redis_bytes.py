@@ -3,7 +3,9 @@
 One human seat against three ``basic`` bots; the human plays a random legal action by Act,
 each with its own request id, so every move leaves a retry record. The figures are the sum of
 ``MEMORY USAGE`` over the game's keys: the largest while hand 1 is played, and after 10 hands
-(the target is set out of reach so that 10 hands are played).
+(the target is set out of reach so that 10 hands are played). ``redis_event_stream_bytes_per_hand``
+is the ``MEMORY USAGE`` of the owner's event stream over its entries then: each finished hand
+published one ``hand_end`` event (with its score record) there.
 """
 
 from __future__ import annotations
@@ -61,8 +63,11 @@ def measure(address: str, client: redis.Redis, prefix: str) -> dict[str, int]:
             view = stub.Act(request, metadata=meta).view
             if view.hand_number <= 1 and view.phase != enums.PHASE_DEAL or view.hand_number == 0:
                 largest_hand1 = max(largest_hand1, game_bytes(client, prefix, game_id))
+        stream = f"{prefix}:events:{{_open}}"   # the owner's event stream (an open server's owner)
+        hands = client.xlen(stream)              # one hand_end event per finished hand, nothing else yet
         return {"redis_bytes_per_game_hand1": largest_hand1,
-                f"redis_bytes_per_game_{HANDS}_hands": game_bytes(client, prefix, game_id)}
+                f"redis_bytes_per_game_{HANDS}_hands": game_bytes(client, prefix, game_id),
+                "redis_event_stream_bytes_per_hand": (client.memory_usage(stream, samples=0) or 0) // max(hands, 1)}
 
 
 def main() -> None:

@@ -1,14 +1,38 @@
-"""Moves per second and latency through gRPC against Redis, beside a no-op baseline, and how
-moves per second scale from one worker process to two.
+"""Moves per second and latency through gRPC against Redis, beside a no-op baseline; the Redis
+commands and round trips one move costs; and how moves per second scale from one worker
+process to two.
 
 The no-op RPC runs on the same server stack and does only the store's read and
 compare-and-set, so ``service_vs_noop_ratio`` shows what the rules, views and protobuf
-conversion cost on top of the unavoidable I/O.
+conversion cost on top of the unavoidable I/O. Each game's moves are worked out before the
+clock starts (``Script``), so the load generator, which shares the machine's cores with the
+server and Redis, spends the same on a move as on a no-op: a gRPC call. The ratio is measured
+``RUNS`` times (moves, then no-ops, each for ``SECONDS / 2``) and printed as the median with
+its spread.
+
+Latency is measured open-loop: moves are sent on a fixed schedule at half the median maximum
+rate, each latency counted from when its move was due (so a stalled server cannot hide the
+moves it delayed), over ``LATENCY_SECONDS``.
+
+The Redis figures come from a private redis-server that only this benchmark's server uses:
+``redis_commands_per_move`` is the delta of ``INFO stats`` ``total_commands_processed`` (which
+counts every command a Lua script runs) over ``COUNT_MOVES`` moves, divided by the moves, and
+``redis_cpu_us_per_move`` the delta of ``INFO cpu`` (``used_cpu_user`` + ``used_cpu_sys``: the
+whole redis-server process, network included) and of ``total_net_input_bytes`` /
+``total_net_output_bytes`` (``redis_net_in_bytes_per_move``, ``..._out_...``: what the server
+sends Redis and reads back) over the same moves; ``redis_round_trips_per_move``
+counts the commands clients sent (``MONITOR`` lines whose source is a client connection, not
+``lua``) over ``COUNT_MOVES`` more moves, recorded apart because MONITOR slows Redis down. What
+the server sends while no move is made (its sweeper) is measured over a quiet ``IDLE_SECONDS``
+before each count and taken off at its rate, so these figures are a move's own.
+
+``service_cpu_us_per_move`` / ``service_cpu_us_per_noop`` are the server process's CPU time
+(user + system, psutil) over the rate runs, divided by the calls answered: what one call costs
+the server whatever else the machine does meanwhile.
 
 The workers' figures load a server started with ``--workers 1`` and then ``--workers 2``
 through several connections (SO_REUSEPORT gives each connection to one worker), once every
-worker listens; ``service_workers_2_vs_1_ratio`` is the second rate over the first. The load
-generator shares the machine's cores with the workers and Redis, which bounds the ratio.
+worker listens; ``service_workers_2_vs_1_ratio`` is the second rate over the first.
 """
 
 from __future__ import annotations
@@ -17,11 +41,19 @@ import asyncio
 import gc
 import os
 import random
+import shutil
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 import uuid
+from dataclasses import dataclass
+from pathlib import Path
 
 import grpc
+import psutil
+import redis
 
 import engine
 from bench.noop import METHOD as NOOP_METHOD
@@ -29,51 +61,104 @@ from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from engine import Phase
-from engine.core.cards import deck_text
 from testkit.launcher import ServerProcess
 
+# appended, not put first: tests/ has a service/ of its own, which must not shadow the package
+sys.path.append(str(Path(__file__).resolve().parents[1] / "tests"))
+from redis_server import PrivateRedis  # noqa: E402
+
 GAMES = 64
-DECKS = 20
+MAX_HANDS = 20
+RUNS = 3
 SECONDS = float(os.environ.get("BENCH_SECONDS", "6"))
 WORKER_SECONDS = float(os.environ.get("BENCH_WORKER_SECONDS", "4"))
+LATENCY_SECONDS = float(os.environ.get("BENCH_LATENCY_SECONDS", "5"))
+COUNT_MOVES = int(os.environ.get("BENCH_COUNT_MOVES", "2000"))
 CONNECTIONS = 8
 LISTEN_TIMEOUT_S = 30.0
-LATENCY_CALLS = int(os.environ.get("BENCH_LATENCY_CALLS", "3000"))
+SEEDED = "--allow-seeded-shuffle"
+SKIPPED = (engine.REVEAL, engine.DOUBLE_NIL)   # every seat bids blind-free: an ordinary game
+
+
+@dataclass(frozen=True)
+class Script:
+    """One all-human four-player Spades game worked out in advance: its shuffle seed and every
+    move, as (seat, Act notation), until it ends or reaches MAX_HANDS.
+
+    The server shuffles a seeded game with ``random.Random(f"{seed}:{version}")`` for the change
+    that makes ``version`` (``GameRecord.rng``), so a local engine dealt the same way knows every
+    hand; no prearranged decks ride along in the stored state, which stays the size of a real
+    game's.
+    """
+
+    seed: int
+    moves: list[tuple[int, str]]
+
+    @classmethod
+    def play(cls, seed: int) -> Script:
+        """Random legal moves (no REVEAL, no Double Nil) of a local engine game."""
+        rng = random.Random(seed)
+        state = engine.new_game("spades", first_dealer=0)
+        moves: list[tuple[int, str]] = []
+        while state.phase != Phase.GAME_OVER and not (state.phase == Phase.DEAL and state.hand_no == MAX_HANDS):
+            seat = state.turn if state.turn >= 0 else next(s for s in range(4) if engine.legal_actions(state, s))
+            action = rng.choice([a for a in engine.legal_actions(state, seat) if a not in SKIPPED])
+            engine.apply(state, seat, action, random.Random(f"{seed}:{len(moves) + 2}"))   # genesis is version 1
+            moves.append((seat, engine.action_name(action)))
+        return cls(seed, moves)
+
+
+_SCRIPTS: dict[int, Script] = {}
+
+
+def script(index: int) -> Script:
+    """The script of game ``index`` (worked out once per process)."""
+    if index not in _SCRIPTS:
+        _SCRIPTS[index] = Script.play(index + 1)
+    return _SCRIPTS[index]
 
 
 class Driver:
-    """One all-human four-player Spades game, mirrored by a local engine to pick legal moves."""
+    """Plays one scripted game through a stub, move after move; starts it again when it ends."""
 
-    def __init__(self, stub, rng: random.Random):
-        self.stub, self.rng = stub, rng
+    def __init__(self, stub, index: int):
+        self.stub, self.script = stub, script(index)
+        self.next = len(self.script.moves)
 
     async def start(self) -> None:
-        """Create the game from known decks so the mirror knows every hand."""
-        decks = [self.rng.sample(range(52), 52) for _ in range(DECKS)]
+        """Create the game with the script's shuffle seed."""
         created = await self.stub.CreateGame(pb.CreateGameRequest(
-            variant=enums.VARIANT_SPADES, first_dealer=0,
-            seats=[pb.SeatConfig(name=f"P{i}") for i in range(4)],
-            decks=[pb.Deck(cards=deck_text(d).split()) for d in decks]))
+            variant=enums.VARIANT_SPADES, first_dealer=0, shuffle_seed=self.script.seed,
+            seats=[pb.SeatConfig(name=f"P{i}") for i in range(4)]))
         self.game_id = created.game_id
-        self.tokens = {t.seat: [("authorization", f"Bearer {t.token}")] for t in created.seat_tokens}
-        self.mirror = engine.new_game("spades", first_dealer=0, decks=decks)
+        self.tokens = {t.seat: (("authorization", f"Bearer {t.token}"),) for t in created.seat_tokens}
+        self.next = 0
 
     async def move(self) -> None:
-        """Send one random legal move (the mirror follows); a game is replaced when it ends or
-        runs out of known decks."""
-        state = self.mirror
-        if state.phase == Phase.GAME_OVER or (state.phase == Phase.DEAL and state.hand_no == DECKS):
+        """Send the script's next move (with a request id, as a client that retries sends it)."""
+        if self.next == len(self.script.moves):
             await self.start()
-            state = self.mirror
-        seat = state.turn if state.turn >= 0 else next(s for s in range(4) if engine.legal_actions(state, s))
-        actions = [a for a in engine.legal_actions(state, seat) if a not in (engine.REVEAL, engine.DOUBLE_NIL)]
-        action = self.rng.choice(actions)
-        await self.stub.Act(pb.ActRequest(game_id=self.game_id, action=engine.action_name(action),
-                                          request_id=uuid.uuid4().hex), metadata=self.tokens[seat])
-        engine.apply(state, seat, action)
+        seat, action = self.script.moves[self.next]
+        self.next += 1
+        await self.stub.Act(pb.ActRequest(game_id=self.game_id, action=action, request_id=uuid.uuid4().hex),
+                            metadata=self.tokens[seat])
 
 
-async def _rate(workers, call, seconds: float) -> float:
+def cpu_seconds(pids) -> float:
+    """CPU seconds (user + system) the processes ``pids`` and their children have used so far."""
+    total = 0.0
+    for pid in pids:
+        try:
+            process = psutil.Process(pid)
+            for each in (process, *process.children(recursive=True)):
+                times = each.cpu_times()
+                total += times.user + times.system
+        except psutil.NoSuchProcess:
+            continue
+    return total
+
+
+async def _rate(workers, call, seconds: float, counted: list[int] | None = None) -> float:
     count = 0
     stop = time.perf_counter() + seconds
 
@@ -85,39 +170,158 @@ async def _rate(workers, call, seconds: float) -> float:
 
     start = time.perf_counter()
     await asyncio.gather(*(loop(w) for w in workers))
+    if counted is not None:
+        counted.append(count)
     return count / (time.perf_counter() - start)
 
 
-async def _latencies(call, n: int) -> tuple[float, float]:
-    samples = []
-    for _ in range(n):
-        t = time.perf_counter()
-        await call()
-        samples.append((time.perf_counter() - t) * 1000)
+async def paced(workers, call, rate: float, seconds: float) -> list[float]:
+    """Open-loop load: one call every ``1 / rate`` s for ``seconds``, each by an idle worker;
+    the latency of each (ms) from when it was due."""
+    idle: asyncio.Queue = asyncio.Queue()
+    for worker in workers:
+        idle.put_nowait(worker)
+    samples: list[float] = []
+    running: set[asyncio.Task] = set()
+
+    async def one(worker, due: float) -> None:
+        await call(worker)
+        samples.append((time.perf_counter() - due) * 1000)
+        idle.put_nowait(worker)
+
+    start = time.perf_counter() + 0.05
+    for k in range(int(rate * seconds)):
+        due = start + k / rate
+        if due > time.perf_counter():
+            await asyncio.sleep(due - time.perf_counter())
+        task = asyncio.create_task(one(await idle.get(), due))
+        running.add(task)
+        task.add_done_callback(running.discard)
+    await asyncio.gather(*running)
+    return samples
+
+
+def _quantiles(samples: list[float]) -> tuple[float, float]:
     q = statistics.quantiles(samples, n=100)
     return q[49], q[98]
 
 
-async def measure(address: str) -> dict[str, float]:
-    """Every figure of this benchmark against a running server."""
+async def measure(address: str, pid: int) -> dict[str, float]:
+    """The rate, ratio and latency figures against a running server (with the no-op handler),
+    and the CPU time the server process ``pid`` spends on a move and on a no-op."""
     async with grpc.aio.insecure_channel(address) as channel:
         stub = pb_grpc.GameServiceStub(channel)
         noop = channel.unary_unary(NOOP_METHOD)
-        drivers = [Driver(stub, random.Random(i)) for i in range(GAMES)]
-        await asyncio.gather(*(d.start() for d in drivers))
+        drivers = [Driver(stub, i) for i in range(GAMES)]
+        # The no-op rewrites a game at its next version: it gets games of its own, for a scripted
+        # game's version (which seeds its shuffle) must count only its moves.
+        idle = [Driver(stub, i) for i in range(GAMES)]
+        await asyncio.gather(*(d.start() for d in drivers + idle))
         await _rate(drivers, lambda d: d.move(), 1.0)  # warm up
-        moves = noops = 0.0
-        for _ in range(2):  # alternate, keep the best of each: the machine is shared and noisy
-            moves = max(moves, await _rate(drivers, lambda d: d.move(), SECONDS / 2))
-            noops = max(noops, await _rate(drivers, lambda d: noop(d.game_id.encode()), SECONDS / 2))
-        one = drivers[0]
-        move_p50, move_p99 = await _latencies(one.move, LATENCY_CALLS)
-        noop_p50, noop_p99 = await _latencies(lambda: noop(one.game_id.encode()), LATENCY_CALLS)
+        moves, noops, counts = [], [], []
+        cpu = {"move": 0.0, "noop": 0.0}
+        for _ in range(RUNS):
+            before = cpu_seconds([pid])
+            moves.append(await _rate(drivers, lambda d: d.move(), SECONDS / 2, counts))
+            middle = cpu_seconds([pid])
+            noops.append(await _rate(idle, lambda d: noop(d.game_id.encode()), SECONDS / 2, counts))
+            cpu["move"] += middle - before
+            cpu["noop"] += cpu_seconds([pid]) - middle
+        ratios = [m / n for m, n in zip(moves, noops, strict=True)]
+        pace = statistics.median(moves) / 2
+        move_p50, move_p99 = _quantiles(await paced(drivers, lambda d: d.move(), pace, LATENCY_SECONDS))
+        noop_p50, noop_p99 = _quantiles(await paced(idle, lambda d: noop(d.game_id.encode()), pace,
+                                                    LATENCY_SECONDS))
     return {
-        "service_moves_per_s": moves, "service_noop_per_s": noops, "service_vs_noop_ratio": moves / noops,
+        "service_moves_per_s": statistics.median(moves), "service_noop_per_s": statistics.median(noops),
+        "service_vs_noop_ratio": statistics.median(ratios),
+        "service_vs_noop_ratio_min": min(ratios), "service_vs_noop_ratio_max": max(ratios),
+        "service_cpu_us_per_move": cpu["move"] * 1e6 / sum(counts[0::2]),
+        "service_cpu_us_per_noop": cpu["noop"] * 1e6 / sum(counts[1::2]),
+        "service_paced_per_s": pace,
         "service_move_p50_ms": move_p50, "service_move_p99_ms": move_p99,
         "service_noop_p50_ms": noop_p50, "service_noop_p99_ms": noop_p99,
     }
+
+
+def _info(client: redis.Redis) -> tuple[int, float, int, int]:
+    """(total_commands_processed, CPU seconds used (user and system), network bytes in, out) of a Redis now."""
+    stats, cpu = client.info("stats"), client.info("cpu")
+    return (int(stats["total_commands_processed"]), float(cpu["used_cpu_user"]) + float(cpu["used_cpu_sys"]),
+            int(stats["total_net_input_bytes"]), int(stats["total_net_output_bytes"]))
+
+
+IDLE_SECONDS = 2.0   # the quiet window whose Redis traffic (the sweeper's) is taken off the moves
+
+
+def _client_commands(lines: list[str]) -> int:
+    """The commands client connections sent in MONITOR lines (not those Lua scripts ran), the
+    counting client's own INFO calls left out."""
+    count = 0
+    for line in lines:
+        source, _, command = line.partition("] ")
+        if "[" in source and not source.endswith(" lua") and not command.lower().startswith('"info"'):
+            count += 1
+    return count
+
+
+async def _counted(address: str, client: redis.Redis, capture: Path, cli: str) -> tuple[int, list[float], float]:
+    """Play GAMES games one move each (warm-up), then twice COUNT_MOVES moves: the first time
+    reading Redis' counters around them and around a quiet IDLE_SECONDS before, the second time
+    while MONITOR records into ``capture`` (after a quiet IDLE_SECONDS too); (moves, the
+    counters' deltas as ``_info`` lists them, client commands), the quiet windows' rates
+    (the server's sweeper) taken off."""
+    rounds = max(COUNT_MOVES // GAMES, 1)
+    async with grpc.aio.insecure_channel(address) as channel:
+        drivers = [Driver(pb_grpc.GameServiceStub(channel), i) for i in range(GAMES)]
+        await asyncio.gather(*(d.start() for d in drivers))
+        await asyncio.gather(*(d.move() for d in drivers))
+        quiet, began = _info(client), time.perf_counter()
+        await asyncio.sleep(IDLE_SECONDS)
+        before, idle_s = _info(client), time.perf_counter() - began
+        for _ in range(rounds):
+            await asyncio.gather(*(d.move() for d in drivers))
+        after, busy_s = _info(client), time.perf_counter() - began - idle_s
+        # the counting client's own INFO calls (INFO stats, INFO cpu) are two commands a window
+        deltas = [(a - b) - (b - q - (2 if k == 0 else 0)) / idle_s * busy_s - (2 if k == 0 else 0)
+                  for k, (q, b, a) in enumerate(zip(quiet, before, after, strict=True))]
+        with capture.open("wb") as out:
+            monitor = subprocess.Popen([cli, "-p", str(client.connection_pool.connection_kwargs["port"]), "monitor"],
+                                       stdout=out, stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 5
+            while capture.stat().st_size == 0 and time.monotonic() < deadline:   # MONITOR answers OK first
+                await asyncio.sleep(0.01)
+            began = time.perf_counter()
+            await asyncio.sleep(IDLE_SECONDS)
+            idle_lines, idle_s = len(capture.read_text(errors="replace").splitlines()), time.perf_counter() - began
+            for _ in range(rounds):
+                await asyncio.gather(*(d.move() for d in drivers))
+            busy_s = time.perf_counter() - began - idle_s
+        finally:
+            monitor.terminate()
+            monitor.wait(5)
+    lines = capture.read_text(errors="replace").splitlines()
+    idle = _client_commands(lines[:idle_lines])
+    return rounds * GAMES, deltas, _client_commands(lines[idle_lines:]) - idle / idle_s * busy_s
+
+
+def redis_figures() -> dict[str, float]:
+    """Redis commands, round trips, CPU and network bytes per move, on a private redis-server."""
+    cli = shutil.which("redis-cli")
+    if cli is None:
+        raise RuntimeError("redis-cli is needed for the round-trip count (apt-get install redis-server)")
+    with PrivateRedis() as private, ServerProcess(SEEDED, redis_url=private.url, prefix="bench") as server:
+        client = redis.Redis.from_url(private.url)
+        with tempfile.TemporaryDirectory(prefix="bench-monitor-") as folder:
+            try:
+                moves, (commands, cpu, net_in, net_out), clients = asyncio.run(
+                    _counted(server.address, client, Path(folder) / "monitor.txt", cli))
+            finally:
+                client.close()
+    return {"redis_commands_per_move": commands / moves, "redis_round_trips_per_move": clients / moves,
+            "redis_cpu_us_per_move": cpu * 1e6 / moves, "redis_net_in_bytes_per_move": net_in / moves,
+            "redis_net_out_bytes_per_move": net_out / moves}
 
 
 async def moves_over_connections(address: str, connections: int, seconds: float) -> float:
@@ -125,7 +329,7 @@ async def moves_over_connections(address: str, connections: int, seconds: float)
     channels = [grpc.aio.insecure_channel(address, options=[("grpc.use_local_subchannel_pool", 1)])
                 for _ in range(connections)]
     try:
-        drivers = [Driver(pb_grpc.GameServiceStub(channels[i % connections]), random.Random(i)) for i in range(GAMES)]
+        drivers = [Driver(pb_grpc.GameServiceStub(channels[i % connections]), i) for i in range(GAMES)]
         await asyncio.gather(*(d.start() for d in drivers))
         await _rate(drivers, lambda d: d.move(), 1.0)  # warm up
         return max([await _rate(drivers, lambda d: d.move(), seconds / 2) for _ in range(2)])
@@ -161,7 +365,7 @@ def workers_figures(redis_url: str, prefix: str) -> dict[str, float]:
     """Moves per second with one worker and with two, and their ratio."""
     rates = {}
     for workers in (1, 2):
-        with ServerProcess("--allow-prearranged-decks", "--workers", str(workers), redis_url=redis_url,
+        with ServerProcess(SEEDED, "--workers", str(workers), redis_url=redis_url,
                            prefix=prefix) as server:
             wait_listening(server, workers)
             rates[workers] = asyncio.run(moves_over_connections(server.address, CONNECTIONS, WORKER_SECONDS))
@@ -169,26 +373,37 @@ def workers_figures(redis_url: str, prefix: str) -> dict[str, float]:
             "service_workers_2_vs_1_ratio": rates[2] / rates[1]}
 
 
+def tune_gc() -> None:
+    """The load generator gets the same garbage-collector tuning as the server."""
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 20)
+
+
+def show(figures: dict[str, float]) -> None:
+    """Print ``name value`` lines: ratios and milliseconds with decimals, counts rounded."""
+    for name, value in figures.items():
+        precise = any(part in name for part in ("ratio", "_ms", "per_move"))
+        print(f"{name} {value:.3f}" if precise else f"{name} {value:.0f}", flush=True)
+
+
 def main() -> None:
     """Start a server on Redis (REDIS_URL or 127.0.0.1:6379), measure, print, clean up."""
-    gc.freeze()  # the load generator gets the same garbage-collector tuning as the server
-    gc.set_threshold(50_000, 20, 20)
+    tune_gc()
     redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
     prefix = f"cardgame-bench-{uuid.uuid4().hex[:12]}"
     try:
-        with ServerProcess("--handler-module", "bench.noop", "--allow-prearranged-decks", redis_url=redis_url,
+        with ServerProcess("--handler-module", "bench.noop", SEEDED, redis_url=redis_url,
                            prefix=prefix) as server:
-            figures = asyncio.run(measure(server.address))
+            figures = asyncio.run(measure(server.address, server.proc.pid))
+        figures.update(redis_figures())
         figures.update(workers_figures(redis_url, prefix))
     finally:
-        _delete_keys(redis_url, prefix)
-    for name, value in figures.items():
-        print(f"{name} {value:.3f}" if "ratio" in name or "_ms" in name else f"{name} {value:.0f}", flush=True)
+        delete_keys(redis_url, prefix)
+    show(figures)
 
 
-def _delete_keys(url: str, prefix: str) -> None:
-    import redis
-
+def delete_keys(url: str, prefix: str) -> None:
+    """Remove every key under ``prefix`` (SCAN and UNLINK, never a FLUSH)."""
     client = redis.Redis.from_url(url)
     try:
         keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))

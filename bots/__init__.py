@@ -95,7 +95,7 @@ class BasicBot:
 
 __all__ = [
     "BOTS", "GAME_BOTS", "BasicBot", "Bot", "GameBots", "Heuristic", "RandomBot", "SearchBot", "bot_of",
-    "bot_seat_to_act", "choose_action", "game_bots", "register_game", "unregister_game",
+    "bot_seat_to_act", "bot_turn", "choose_action", "game_bots", "register_game", "unregister_game",
 ]
 
 BOTS: dict[str, Bot] = {
@@ -116,23 +116,36 @@ def bot_of(name: str, variant: str) -> Bot:
     return bot
 
 
-def choose_action(strategy: str, state: TableState, seat: int, rng: random.Random) -> Action:
-    """An action from ``engine.legal_actions(state, seat)`` chosen by ``strategy``; ValueError if none."""
+def choose_action(strategy: str, state: TableState, seat: int, rng: random.Random,
+                  legal: Sequence[Action] | None = None) -> Action:
+    """An action from ``engine.legal_actions(state, seat)`` (``legal``, when the caller has them
+    already) chosen by ``strategy``; ValueError if none."""
     bot = bot_of(strategy, state.variant)
-    legal = engine.legal_actions(state, seat)
+    if legal is None:
+        legal = engine.legal_actions(state, seat)
     if not len(legal):
         raise ValueError(f"seat {seat} has no legal action")
     return bot.choose(engine.view(state, seat), legal, rng)
 
 
-def bot_seat_to_act(state: TableState, bot_seats: Collection[int]) -> int | None:
-    """The bot seat that should act now (the seat in turn, or any bot in a simultaneous step), or None."""
+def bot_turn(state: TableState, bot_seats: Collection[int]) -> tuple[int, Sequence[Action]] | None:
+    """The bot seat that should act now (the seat in turn, or any bot in a simultaneous step) and
+    its legal actions, or None."""
     if state.phase == Phase.GAME_OVER:
         return None
     if state.turn != NOBODY:
-        return state.turn if state.turn in bot_seats and len(engine.legal_actions(state, state.turn)) else None
+        if state.turn not in bot_seats:
+            return None
+        legal = engine.legal_actions(state, state.turn)
+        return (state.turn, legal) if len(legal) else None
     for seat in sorted(bot_seats):
         legal = engine.legal_actions(state, seat)
         if any(a != REVEAL for a in legal):
-            return seat
+            return seat, legal
     return None
+
+
+def bot_seat_to_act(state: TableState, bot_seats: Collection[int]) -> int | None:
+    """The bot seat that should act now (the seat in turn, or any bot in a simultaneous step), or None."""
+    turn = bot_turn(state, bot_seats)
+    return None if turn is None else turn[0]

@@ -53,6 +53,7 @@ class TableState:
     )
     _fields: ClassVar[tuple[str, ...]]
     _copier: ClassVar[Callable[[Any], Any]]   # set per class: the generated copy function
+    _reader: ClassVar[Callable[[dict], Any]]  # set per class: the generated from_dict field reader
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -61,6 +62,7 @@ class TableState:
             names.extend(klass.__dict__.get("__slots__", ()))
         cls._fields = tuple(names)
         cls._copier = _copier(cls)
+        cls._reader = _reader(cls)
 
     def __init__(self, variant: str, options: Any, n: int, sides: int, first_dealer: Seat, start_score: int = 0):
         self.variant = variant
@@ -105,12 +107,13 @@ class TableState:
         """An independent copy (lists copied one level deep; records shared, never changed)."""
         return type(self)._copier(self)
 
-    def to_dict(self) -> dict:
-        """The state as plain JSON-ready data (hand records left out), with its schema version."""
+    def to_dict(self, records: bool = True) -> dict:
+        """The state as plain JSON-ready data, with its schema version (``records``: with the
+        hand records; without, an empty list stands in for them)."""
         data = {name: getattr(self, name) for name in self._fields}
         data["options"] = dict(vars(self.options))
         data["phase"] = int(self.phase)
-        data["records"] = [record.to_dict() for record in self.records]
+        data["records"] = [record.to_dict() for record in self.records] if records else []
         data["schema_version"] = SCHEMA_VERSION
         return data
 
@@ -120,12 +123,10 @@ class TableState:
         version = data.get("schema_version")
         if version != SCHEMA_VERSION:
             raise ValueError(f"unsupported game state schema version {version!r} (this release reads {SCHEMA_VERSION})")
-        state = cls.__new__(cls)
-        for name in cls._fields:
-            setattr(state, name, data[name] if name in data or name not in ADDED_FIELDS else ADDED_FIELDS[name](data))
+        state = cls._reader(data)
         state.options = options
         state.phase = Phase(data["phase"])
-        state.records = [record_type.from_dict(r) for r in data["records"]]
+        state.records = [record_type.from_dict(r) for r in data["records"]] if data["records"] else []
         return state
 
     def to_bytes(self) -> bytes:
@@ -154,5 +155,24 @@ def _copier(cls: type[TableState]) -> Callable[[Any], Any]:
     return namespace["copy"]
 
 
+def _reader(cls: type[TableState]) -> Callable[[dict], Any]:
+    """A function making a ``cls`` state from stored data, field by field (KeyError for a field
+    that is missing and not in ADDED_FIELDS, whose defaults fill in for older states).
+
+    Straight-line code like ``_copier``'s: every move reads the state it changes.
+    """
+    lines = ["def read(data):", "    state = new(cls)"]
+    for name in cls._fields:
+        if name in ADDED_FIELDS:
+            lines.append(f"    state.{name} = data[{name!r}] if {name!r} in data else added[{name!r}](data)")
+        else:
+            lines.append(f"    state.{name} = data[{name!r}]")
+    lines.append("    return state")
+    namespace: dict[str, Any] = {"new": object.__new__, "cls": cls, "added": ADDED_FIELDS}
+    exec("\n".join(lines), namespace)   # the source is built from the class's own slot names only
+    return namespace["read"]
+
+
 TableState._fields = TableState.__slots__
 TableState._copier = _copier(TableState)
+TableState._reader = _reader(TableState)

@@ -88,8 +88,9 @@ class GameServicer(pb_grpc.GameServiceServicer):
     async def _change(self, request, context, call, method: str, command: table.Command):
         """Hand one command of the caller's seat to the table, exactly once; answer the caller's view."""
         call.game_id = game_id = checks.game_id(request.game_id)
-        done = await self.table.transact(game_id, command, checks.request_id(request.request_id),
-                                         checks.fingerprint(method, request), method=method)
+        request_id = checks.request_id(request.request_id)
+        fingerprint = checks.fingerprint(method, request) if request_id else ""   # it names a request id's request
+        done = await self.table.transact(game_id, command, request_id, fingerprint, method=method)
         assert done is not None
         call.seat = done.seat
         return MOVE_RESPONSES[method](view=self.access.view(done.record, done.seat, done.version))

@@ -23,6 +23,7 @@ import multiprocessing
 import os
 import random
 import threading
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -51,13 +52,19 @@ def is_slow(strategy: str, variant: str) -> bool:
     return bool(getattr(bots.bot_of(strategy, variant), "slow", False))
 
 
-async def choose_action(strategy: str, state: TableState, seat: int, rng: random.Random) -> Action:
-    """The bot's action for ``seat`` (as ``bots.choose_action``), a slow bot's chosen in the pool.
+async def choose_action(strategy: str, state: TableState, seat: int, rng: random.Random,
+                        legal: Sequence[Action] | None = None) -> Action:
+    """The bot's action for ``seat`` (as ``bots.choose_action``; ``legal``: the seat's legal
+    actions when the caller has them already), a slow bot's chosen in the pool.
 
     ``rng`` is advanced exactly as if the bot had chosen in this process.
     """
-    if not is_slow(strategy, state.variant) or len(engine.legal_actions(state, seat)) <= 1:
-        return bots.choose_action(strategy, state, seat, rng)
+    if not is_slow(strategy, state.variant):
+        return bots.choose_action(strategy, state, seat, rng, legal)
+    if legal is None:
+        legal = engine.legal_actions(state, seat)
+    if len(legal) <= 1:
+        return bots.choose_action(strategy, state, seat, rng, legal)
     seeded = type(rng) is random.Random   # a system rng has no state to carry over
     raw, rng_state = state.to_bytes(), (rng.getstate() if seeded else None)
     loop = asyncio.get_running_loop()

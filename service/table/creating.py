@@ -97,9 +97,11 @@ async def create(table: Table, new: NewGame, limits: CreateLimits, request_id: s
     record = GameRecord(game_id, state, seats, new.seed, owner=new.owner, labels=new.labels, created_ms=created,
                         lifecycle=new.lifecycle, spectators=new.spectators,
                         spectator_hash=tokens.token_hash(game_id, spectator_token) if spectator_token else "")
-    entries = [gamelog.genesis(state)] + await table.bot_entries(record, 1, "create-")
+    genesis = gamelog.genesis(state)   # before the bots' first moves change the state
+    played, bots_left = await table.bot_entries(record, 1, "create-")
+    entries = [genesis, *played]
     version = len(entries)
-    lifecycle.set_deadline(record, created)
+    lifecycle.set_deadline(record, created, bots_left)
     retry = retries.retry_record(fingerprint, None, version, record) if request_id else None
     owner, terms = lifecycle.owner_of(new.owner), lifecycle.terms(record)
     # The index and the schedule are written first: hints that never miss a game that exists.

@@ -87,12 +87,13 @@ def bots_due(record: GameRecord) -> bool:
     return bots.bot_seat_to_act(record.state, set(record.bots)) is not None
 
 
-def set_deadline(record: GameRecord, now_ms: int) -> None:
+def set_deadline(record: GameRecord, now_ms: int, bots_left: bool | None = None) -> None:
     """After a change: the turn now due runs until ``now_ms`` plus the game's turn timeout (no
     deadline when the game has none or no human seat is on the clock); bot turns still due are
-    due at ``now_ms``, for the sweeper to play on."""
+    due at ``now_ms``, for the sweeper to play on (``bots_left``: whether any are, when the
+    caller knows; asked of the rules otherwise)."""
     timeout = record.lifecycle.turn_timeout_ms
-    if bots_due(record):
+    if bots_due(record) if bots_left is None else bots_left:
         record.deadline_ms = now_ms
     else:
         record.deadline_ms = now_ms + timeout if timeout and seats_on_the_clock(record) else 0
@@ -136,6 +137,8 @@ def change_events(record: GameRecord, version: int, now_ms: int) -> list[bytes]:
     """The events a change that led to ``record`` at ``version`` emits: one per hand it ended
     (with the score record), and game over once the game has ended."""
     state = record.state
+    if not state.records and state.phase != Phase.GAME_OVER:   # most changes end nothing
+        return []
     sides = [state.seats_of(side) for side in range(state.sides)]
     found = [event(record, HAND_END, version, now_ms, hand=hand.to_dict(), variant=state.variant, sides=sides)
              for hand in state.records]

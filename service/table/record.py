@@ -111,8 +111,7 @@ class GameRecord:
 
     def to_bytes(self) -> bytes:
         """The stored form (JSON with a record version), hand records left out."""
-        game = self.state.to_dict()
-        game["records"] = []
+        game = self.state.to_dict(records=False)
         life = self.lifecycle
         return orjson.dumps({
             "r": RECORD_VERSION, "id": self.game_id, "seed": self.seed,

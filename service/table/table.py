@@ -168,9 +168,10 @@ class Table:
                 if step is None:   # a Timeout with nothing due
                     return Outcome(record, version, seat)
                 entries, events = step
-                entries += await self.bot_entries(record, version + len(entries))
+                played, bots_left = await self.bot_entries(record, version + len(entries))
+                entries += played
                 after = version + len(entries)
-                lifecycle.set_deadline(record, at)
+                lifecycle.set_deadline(record, at, bots_left)
                 retry = retries.retry_record(fingerprint, seat, after, record) if request_id else None
                 result = await self._commit(record, version, entries, request_id, retry, at, events)
                 if result.replay is not None:
@@ -269,8 +270,9 @@ class Table:
             entries.append(gamelog.note("away", seat))
         return entries, events
 
-    async def bot_entries(self, record: GameRecord, version: int, label: str = "") -> list[bytes]:
-        """Play the bot turns now due after ``version``; return one log entry per action.
+    async def bot_entries(self, record: GameRecord, version: int, label: str = "") -> tuple[list[bytes], bool]:
+        """Play the bot turns now due after ``version``: one log entry per action, and whether
+        bot turns are still due (left to the sweeper) after them.
 
         A slow bot (the search bot) chooses in a worker process (``service.bot_turns``), so the
         event loop keeps serving other calls meanwhile; the moves still go into the caller's commit.
@@ -279,17 +281,19 @@ class Table:
         sweeper, which the commit schedules at once (``lifecycle.set_deadline``).
         """
         state, strategies = record.state, record.bots
-        bot_seats = set(strategies)
+        if not strategies:
+            return [], False
         entries: list[bytes] = []
         until = time.monotonic() + MAX_BOT_SECONDS
-        seat = bots.bot_seat_to_act(state, bot_seats)
-        while seat is not None and len(entries) < MAX_BOT_ACTIONS and (not entries or time.monotonic() < until):
+        turn = bots.bot_turn(state, strategies)
+        while turn is not None and len(entries) < MAX_BOT_ACTIONS and (not entries or time.monotonic() < until):
+            seat, legal = turn
             rng = record.rng(f"{label}{version + len(entries) + 1}")
             with metrics.bot_thinking(strategies[seat]):
-                action = await bot_turns.choose_action(strategies[seat], state, seat, rng)
+                action = await bot_turns.choose_action(strategies[seat], state, seat, rng, legal)
             entries.append(gamelog.entry(seat, action, engine.apply(state, seat, action, rng)))
-            seat = bots.bot_seat_to_act(state, bot_seats)
-        return entries
+            turn = bots.bot_turn(state, strategies)
+        return entries, turn is not None
 
     async def _commit(self, record: GameRecord, version: int, entries: list[bytes], request_id: str | None,
                       retry: bytes | None, at_ms: int, events: list[bytes]):
