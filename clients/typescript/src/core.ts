@@ -95,8 +95,10 @@ export function isRetryable(err: unknown): boolean {
  * `maxBackoffMs`) with jitter (x0.5 to x1.5), and never sooner than the RetryInfo asks; a refusal
  * asking for more than `maxRetryDelayMs` is given up at once. The request is sent again
  * unchanged, its `requestId` included, so a move whose first answer was lost is never applied
- * twice. Streams are not retried here (followEvents resumes its own). Also callable with the
- * former positional arguments `(retries, baseDelayMs, maxRetryDelayMs)`.
+ * twice. DeleteGame carries no request id: a retry of it answered NOT_FOUND means an earlier
+ * attempt deleted the game, and counts as done. Streams are not retried here (followEvents
+ * resumes its own). Also callable with the former positional arguments
+ * `(retries, baseDelayMs, maxRetryDelayMs)`.
  */
 export function retryInterceptor(
   options: RetryOptions | number = {},
@@ -116,6 +118,12 @@ export function retryInterceptor(
       try {
         return await next(req);
       } catch (err) {
+        if (attempt > 0 && !req.stream && req.method?.name === "DeleteGame" && err instanceof ConnectError
+          && err.code === Code.NotFound) {
+          const done = { stream: false as const, service: req.service, method: req.method, header: new Headers(),
+            trailer: new Headers(), message: create(req.method.output) };
+          return done as Awaited<ReturnType<typeof next>>;
+        }
         askedMs = retryDelayMs(err);
         if (req.stream || !isRetryable(err) || attempt >= policy.retries || (askedMs ?? 0) > policy.maxRetryDelayMs) {
           throw err;

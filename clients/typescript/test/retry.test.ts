@@ -6,12 +6,14 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
+import { create } from "@bufbuild/protobuf";
 import { BinaryWriter } from "@bufbuild/protobuf/wire";
 
 import {
   Code,
   ConnectError,
   DEFAULT_RETRY,
+  DeleteGameResponseSchema,
   PlayerKind,
   type Protocol,
   Variant,
@@ -46,7 +48,7 @@ function fakeNext(errors: Error[]) {
   return { calls, next };
 }
 
-const unary = () => ({ message: { requestId: "r1" }, stream: false, signal: new AbortController().signal });
+const unary = () => ({ message: { requestId: "r1" }, stream: false, method: { name: "Act" }, signal: new AbortController().signal });
 const run = (interceptor: ReturnType<typeof retryInterceptor>, next: unknown) =>
   interceptor(next as never)(unary() as never) as Promise<unknown>;
 
@@ -80,6 +82,18 @@ test("the backoff grows from baseDelayMs, with jitter, and never beyond maxBacko
   assert.equal(gaps.length, 4);
   assert.ok(gaps[0]! >= 9 && gaps[0]! < 30 + 25, `first backoff ${gaps[0]} ms, expected 10 to 30`);
   for (const gap of gaps.slice(1)) assert.ok(gap >= 19 && gap < 60 + 25, `backoff ${gap} ms, expected 20 to 60`);
+});
+
+test("a retried DeleteGame answered NOT_FOUND is done (an earlier attempt deleted the game); a first NOT_FOUND is not", async () => {
+  const deleteGame = { name: "DeleteGame", output: DeleteGameResponseSchema };
+  const request = () => ({ message: { gameId: "g" }, stream: false, method: deleteGame, service: {}, signal: new AbortController().signal });
+  const lost = fakeNext([new ConnectError("down", Code.Unavailable), new ConnectError("no game", Code.NotFound)]);
+  const done = await retryInterceptor({ baseDelayMs: 1 })(lost.next as never)(request() as never) as { message: unknown };
+  assert.equal(lost.calls.length, 2);
+  assert.deepEqual(done.message, create(DeleteGameResponseSchema));
+  const missing = fakeNext([new ConnectError("no game", Code.NotFound)]);
+  await assert.rejects(retryInterceptor({ baseDelayMs: 1 })(missing.next as never)(request() as never) as Promise<unknown>,
+    (e) => e instanceof ConnectError && e.code === Code.NotFound);
 });
 
 test("bad retry options are refused", () => {

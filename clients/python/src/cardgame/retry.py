@@ -4,7 +4,9 @@ gRPC itself retries a call that a server refused as UNAVAILABLE (a busy or resta
 stream refused on a full connection) or RESOURCE_EXHAUSTED (a cap on calls in progress, a busy
 store connection pool), each attempt after an exponential backoff with full jitter: a random
 wait between 0 and ``initial_backoff_s * multiplier ** (n - 1)``, at most ``max_backoff_s``,
-within the call's own deadline, for at most ``max_attempts`` attempts in all. It waits as long
+within the call's own deadline, for at most ``max_attempts`` attempts in all. The defaults wait
+0.3 s at most in all (0.02 + 0.04 + 0.08 + 0.16): the channel rides out a burst, and a longer
+outage is left to the client's own retries, each with a fresh deadline. It waits as long
 as the server's retry pushback (``grpc-retry-pushback-ms``, sent with the RetryInfo delay) says,
 and does not retry at all when the pushback is negative: the cardgame server sends that for a
 RESOURCE_EXHAUSTED that waiting does not cure (a per-connection cap the caller must free) and
@@ -19,7 +21,7 @@ retries it itself, counting a retry's NOT_FOUND as done.
 >>> import json
 >>> config = json.loads(service_config(RetryPolicy(max_attempts=3)))
 >>> config["methodConfig"][0]["retryPolicy"]["maxAttempts"], config["methodConfig"][0]["retryPolicy"]["initialBackoff"]
-(3, '0.05s')
+(3, '0.02s')
 >>> config["methodConfig"][1]
 {'name': [{'service': 'cardgame.v1.GameService', 'method': 'DeleteGame'}]}
 >>> channel_options(None)
@@ -42,8 +44,8 @@ class RetryPolicy:
     growth factor and cap, and the status codes retried."""
 
     max_attempts: int = 5
-    initial_backoff_s: float = 0.05
-    max_backoff_s: float = 1.0
+    initial_backoff_s: float = 0.02
+    max_backoff_s: float = 0.5
     multiplier: float = 2.0
     codes: tuple[str, ...] = ("UNAVAILABLE", "RESOURCE_EXHAUSTED")
 
