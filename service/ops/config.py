@@ -211,8 +211,10 @@ def parse(argv: list[str] | None = None) -> Config:
                    help="use the standard asyncio loop even when uvloop is installed (NO_UVLOOP)")
     p.add_argument("--max-concurrent-rpcs", type=int,
                    default=int(env("MAX_CONCURRENT_RPCS", str(Config.max_concurrent_rpcs))),
-                   help="calls (open WatchGame streams included) one server process handles at once; "
-                        "beyond it calls are refused with RESOURCE_EXHAUSTED (MAX_CONCURRENT_RPCS)")
+                   help="calls of the API (open WatchGame streams included, gRPC and HTTP together) one server "
+                        "process handles at once; beyond it calls are refused with RESOURCE_EXHAUSTED, reason "
+                        "CONCURRENCY_LIMIT, and a RetryInfo delay; health checks keep room above it "
+                        "(MAX_CONCURRENT_RPCS)")
     p.add_argument("--max-watches-per-connection", type=int,
                    default=int(env("MAX_WATCHES_PER_CONNECTION", str(Config.max_watches_per_connection))),
                    help="WatchGame and WatchEvents streams one client connection may hold open at once "
@@ -229,7 +231,8 @@ def parse(argv: list[str] | None = None) -> Config:
                    help="open WatchGame streams of one game in one server process (MAX_WATCHERS_PER_GAME)")
     p.add_argument("--redis-max-connections", type=int,
                    default=int(env("REDIS_MAX_CONNECTIONS", str(Config.redis_max_connections))),
-                   help="Redis connections per server process (per node in a cluster) (REDIS_MAX_CONNECTIONS)")
+                   help="Redis connections per server process (per node in a cluster) that calls share; the "
+                        "health check's ping has one more of its own (REDIS_MAX_CONNECTIONS)")
     p.add_argument("--redis-pool-wait", type=float,
                    default=float(env("REDIS_POOL_WAIT_S", str(Config.redis_pool_wait_s))),
                    help="seconds a call waits for a free Redis connection when all --redis-max-connections are in "
