@@ -27,6 +27,8 @@ from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from service.http.adapter import CallGate
 from service.ops import config
+from service.store import StoreBusy, StoreUnavailable
+from service.store.redis.connection import connect, unavailable_on_error
 from testkit.launcher import ROOT, ServerProcess, free_port
 from tests.conftest import SERVER_TEST_FLAGS
 
@@ -152,6 +154,29 @@ async def test_a_busy_pool_is_resource_exhausted_and_only_a_real_store_failure_f
                 await pb_grpc.GameServiceStub(channel).GetGame(pb.GetGameRequest(game_id="0" * 24), timeout=10)
         assert gone.value.code() is grpc.StatusCode.UNAVAILABLE
         assert "the game store is unavailable" in (gone.value.details() or "")
+
+
+async def test_a_full_pool_is_store_busy_and_a_dead_server_is_store_unavailable(redis_url, redis_prefix):
+    """One connection, a 10 ms wait: while a BLPOP holds it, a PING is StoreBusy; a server that is
+    not there is StoreUnavailable and not StoreBusy."""
+    client = connect(redis_url, max_connections=1, pool_wait_s=0.01)
+    try:
+        holder = asyncio.ensure_future(client.blpop([f"{redis_prefix}:nothing"], timeout=0.5))
+        await asyncio.sleep(0.05)
+        with pytest.raises(StoreBusy), unavailable_on_error("ping"):
+            await client.ping()
+        await holder
+        with unavailable_on_error("ping"):
+            assert await client.ping()
+    finally:
+        await client.aclose()
+    dead = connect(f"redis://127.0.0.1:{free_port()}/0", max_connections=1, pool_wait_s=0.01)
+    try:
+        with pytest.raises(StoreUnavailable) as refused, unavailable_on_error("ping"):
+            await dead.ping()
+        assert not isinstance(refused.value, StoreBusy)
+    finally:
+        await dead.aclose()
 
 
 # ---- the HTTP port's gate ----

@@ -36,21 +36,18 @@ log = logging.getLogger("service.store.redis.store")
 
 DEFAULT_MAX_CONNECTIONS = 64
 DEFAULT_POOL_WAIT_S = 0.5
+POOL_EXHAUSTED = "No connection available."  # what a blocking pool's timed-out wait raises
 
 
-class WaitingPool(BlockingConnectionPool):
-    """A pool of at most ``max_connections`` whose commands wait up to ``timeout`` seconds for a
-    free connection, then raise MaxConnectionsError (the error a cluster client raises for a full
-    node pool) instead of the plain ConnectionError a dead server gives."""
-
-    async def get_connection(self, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return await super().get_connection(*args, **kwargs)
-        except RedisConnectionError as exc:
-            if isinstance(exc.__cause__, asyncio.TimeoutError) and not isinstance(exc, MaxConnectionsError):
-                raise MaxConnectionsError(f"all {self.max_connections} connections stayed in use for "
-                                          f"{self.timeout:g} s") from exc
-            raise
+def pool_exhausted(exc: BaseException) -> bool:
+    """Whether a Redis client error says that every connection of its pool stayed in use: a
+    cluster client's MaxConnectionsError, or the "No connection available." ConnectionError a
+    blocking pool raises when its wait for a free connection timed out (a dead server's
+    ConnectionError comes from a socket error instead)."""
+    if isinstance(exc, MaxConnectionsError):
+        return True
+    return (isinstance(exc, RedisConnectionError) and str(exc) == POOL_EXHAUSTED
+            and isinstance(exc.__cause__, asyncio.TimeoutError))
 
 
 def connect(url: str, *, socket_timeout_s: float = 2.0, connect_timeout_s: float = 2.0,
@@ -61,7 +58,7 @@ def connect(url: str, *, socket_timeout_s: float = 2.0, connect_timeout_s: float
     Its pool holds at most ``max_connections``; a command that finds none free waits up to
     ``pool_wait_s`` for one (then StoreBusy), so a stall cannot open connections unbounded.
     """
-    pool = WaitingPool.from_url(
+    pool = BlockingConnectionPool.from_url(
         url,
         max_connections=max_connections,
         timeout=pool_wait_s,
@@ -117,9 +114,9 @@ def unavailable_on_error(operation: str) -> Iterator[None]:
     """
     try:
         yield
-    except MaxConnectionsError as exc:
-        raise StoreBusy(f"redis {operation}: {exc}") from exc
     except (RedisError, OSError) as exc:
+        if pool_exhausted(exc):
+            raise StoreBusy(f"redis {operation}: every connection of the pool stayed in use: {exc}") from exc
         raise StoreUnavailable(f"redis {operation} failed: {type(exc).__name__}: {exc}") from exc
     except Exception as exc:
         log.warning("the redis client failed unexpectedly in %s", operation, exc_info=True)
