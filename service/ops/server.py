@@ -51,15 +51,16 @@ GC_GEN0_THRESHOLD = 50_000
 # is far above what the per-connection stream limit lets a client pile up, so every call is
 # taken up and answered (beyond --max-concurrent-rpcs with RESOURCE_EXHAUSTED).
 MAX_PENDING_CALLS = 100_000
-# Room kept above --max-concurrent-rpcs for calls outside the API (health checks, reflection,
-# --handler-module services): the API's own cap (service.rpc.calls) answers with a message and
-# RetryInfo, gRPC's limiter only past this headroom.
-MIN_RPC_HEADROOM = 32
+# gRPC's own limiter counts a call from its arrival until its status is sent, refusals included,
+# and answers a bare "Concurrent RPC limit exceeded!". The API's cap (service.rpc.calls) is the
+# one meant to answer, with a reason and RetryInfo: gRPC's stays far above it (twice the cap plus
+# RPC_HEADROOM), a last resort against a flood that also leaves room for health checks.
+RPC_HEADROOM = 1000
 
 
 def rpc_backstop(config: Config) -> int:
-    """gRPC's own cap on calls in progress: the API's cap plus room for health checks and reflection."""
-    return config.max_concurrent_rpcs + max(MIN_RPC_HEADROOM, config.max_concurrent_rpcs // 10)
+    """gRPC's own cap on calls in progress, well above the API's (see RPC_HEADROOM)."""
+    return 2 * config.max_concurrent_rpcs + RPC_HEADROOM
 
 
 def grpc_options(config: Config) -> list[tuple[str, Any]]:

@@ -103,9 +103,10 @@ async def test_a_burst_on_one_channel_is_answered_and_with_retries_all_ok(redis_
 
 
 async def test_calls_beyond_the_cap_are_refused_with_a_message_and_retry_info(redis_url, redis_prefix):
-    """A cap of 100 calls in progress and room for 1000 streams on a connection: a burst of 3000
-    meets the cap, whose refusals say so and say when to come back."""
-    flags = ("--max-concurrent-rpcs", "100", "--max-streams-per-connection", "1000")
+    """A cap of 4 calls in progress (each GetGame waits for Redis, so a burst of 3000 on a
+    connection that takes 1000 at once keeps more than 4 in progress): the refusals say so and
+    say when to come back."""
+    flags = ("--max-concurrent-rpcs", "4", "--max-streams-per-connection", "1000")
     with ServerProcess(*SERVER_TEST_FLAGS, *flags, redis_url=redis_url, prefix=redis_prefix) as proc:
         results = await _burst(proc.address, BURST, NO_RETRIES)
         tally = _tally(results)
@@ -113,7 +114,7 @@ async def test_calls_beyond_the_cap_are_refused_with_a_message_and_retry_info(re
         refused = [error for code, _, error in results if code is grpc.StatusCode.RESOURCE_EXHAUSTED]
         assert refused, tally
         for error in refused:
-            assert error is not None and "at most 100 calls at once" in (error.details() or "")
+            assert error is not None and "at most 4 calls at once" in (error.details() or "")
             assert _reason(error) == "CONCURRENCY_LIMIT"
             info = _retry_info(error)
             assert info is not None and 0 < info.retry_delay.ToNanoseconds() < 1_000_000_000
