@@ -25,11 +25,9 @@ log = logging.getLogger("cardgame.requests")
 
 MAX_LOGGED_ID = 256  # characters of a request id that a log line shows
 STORE_BUSY_RETRY_S = 0.25  # the RetryInfo delay (jittered) of a call that found the store's connections busy
+CAP_RETRY_S = 0.1  # the RetryInfo delay (jittered) of a call refused at the cap on calls in progress
 BUSY_LOG_INTERVAL_S = 1.0  # at most one warning a second about a busy pool (each call has its log line)
 _busy_logged_at = -BUSY_LOG_INTERVAL_S
-
-
-CAP_RETRY_S = 0.1  # the RetryInfo delay (jittered) of a call refused at the cap on calls in progress
 
 
 class CallCap:
@@ -44,6 +42,7 @@ class CallCap:
         self.active = 0
 
     def refusal(self) -> ResourceExhausted:
+        """The answer to a call that finds the cap reached."""
         return ResourceExhausted(f"this server handles at most {self.limit} calls at once and is at that limit; "
                                  "retry shortly", "CONCURRENCY_LIMIT", jittered(CAP_RETRY_S))
 
