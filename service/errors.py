@@ -1,6 +1,16 @@
-"""Service errors and their gRPC statuses (with google.rpc.ErrorInfo reasons and RetryInfo delays)."""
+"""Service errors and their gRPC statuses (with google.rpc.ErrorInfo reasons and RetryInfo delays).
+
+A status that says how long to wait (RetryInfo) also carries that wait as gRPC's retry pushback
+(the ``grpc-retry-pushback-ms`` trailer), which a client's gRPC retry policy obeys. A negative
+pushback tells such a policy not to retry: a RESOURCE_EXHAUSTED without RetryInfo carries one,
+and so does a wait longer than ``MAX_PUSHBACK_S``, which is the caller's to decide on (it reads
+the RetryInfo), not a channel's to sit out inside one call.
+"""
 
 from __future__ import annotations
+
+import random
+from typing import NamedTuple
 
 import grpc
 from google.protobuf import duration_pb2
@@ -8,6 +18,9 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
 DOMAIN = "cardgame.v1"
+PUSHBACK_KEY = "grpc-retry-pushback-ms"
+RETRYABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.RESOURCE_EXHAUSTED)
+MAX_PUSHBACK_S = 2.0
 
 
 class ServiceError(Exception):
@@ -77,9 +90,39 @@ class Unavailable(ServiceError):
     code = grpc.StatusCode.UNAVAILABLE
 
 
+def jittered(seconds: float) -> float:
+    """A retry delay of about ``seconds`` (x0.5 to x1.5), so that calls refused together (a burst
+    over a cap) do not all come back at the same moment: a client obeys the delay exactly."""
+    return seconds * (0.5 + random.random())
+
+
+class _Status(NamedTuple):
+    code: grpc.StatusCode
+    details: str
+    trailing_metadata: tuple[tuple[str, str | bytes], ...]
+
+
+class Status(_Status, grpc.Status):
+    """A gRPC status with its trailing metadata (rich details, retry pushback)."""
+
+
+def pushback_ms(error: ServiceError) -> str | None:
+    """The retry pushback of an error's status: for UNAVAILABLE and RESOURCE_EXHAUSTED its RetryInfo
+    delay in milliseconds, "-1" (do not retry) for a delay above MAX_PUSHBACK_S or a
+    RESOURCE_EXHAUSTED without one; None for any other code (and an UNAVAILABLE without a delay:
+    the policy's own backoff)."""
+    if error.code not in RETRYABLE:
+        return None
+    if error.retry_delay_s is None:
+        return "-1" if error.code is grpc.StatusCode.RESOURCE_EXHAUSTED else None
+    if error.retry_delay_s > MAX_PUSHBACK_S:
+        return "-1"
+    return str(max(1, round(error.retry_delay_s * 1000)))
+
+
 def to_status(error: ServiceError) -> grpc.Status:
-    """The gRPC status of an error, carrying ErrorInfo when it has a reason and RetryInfo when it
-    says how long to wait."""
+    """The gRPC status of an error, carrying ErrorInfo when it has a reason and RetryInfo (and the
+    retry pushback, see :func:`pushback_ms`) when it says how long to wait."""
     status = status_pb2.Status(code=getattr(code_pb2, error.code.name), message=error.message)
     if error.reason:
         status.details.add().Pack(error_details_pb2.ErrorInfo(reason=error.reason, domain=DOMAIN))
@@ -87,4 +130,8 @@ def to_status(error: ServiceError) -> grpc.Status:
         delay = duration_pb2.Duration()
         delay.FromNanoseconds(max(1, round(error.retry_delay_s * 1e9)))
         status.details.add().Pack(error_details_pb2.RetryInfo(retry_delay=delay))
-    return rpc_status.to_status(status)
+    plain = rpc_status.to_status(status)
+    pushback = pushback_ms(error)
+    if pushback is None:
+        return plain
+    return Status(plain.code, plain.details, (*plain.trailing_metadata, (PUSHBACK_KEY, pushback)))

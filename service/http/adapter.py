@@ -21,6 +21,7 @@ the gRPC port, so the servicer answers INVALID_ARGUMENT with its usual message.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from typing import Any, NoReturn
@@ -32,15 +33,17 @@ from connectrpc.errors import ConnectError, ErrorDetail
 from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
 from connectrpc.request import RequestContext
 from connectrpc.server import Endpoint
-from google.protobuf import json_format, message_factory
+from google.protobuf import duration_pb2, json_format, message_factory
 from google.protobuf import message as protobuf_message
-from google.rpc import status_pb2
+from google.rpc import error_details_pb2, status_pb2
 from protobuf.wkt import Any as AnyDetail
 
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
+from service.errors import jittered
 from service.rpc.handlers import SERVICE, Undecodable
 
 STATUS_DETAILS_KEY = "grpc-status-details-bin"
+GATE_RETRY_MS = 250  # the RetryInfo delay (jittered) of a call refused for want of room
 
 
 def connect_code(code: grpc.StatusCode) -> Code:
@@ -103,24 +106,81 @@ class CallContext:
 
 
 class CallGate:
-    """A cap on the calls one process answers over HTTP at once (streams included), as the gRPC
-    port has: beyond it, calls fail with RESOURCE_EXHAUSTED and clients retry."""
+    """A cap on the calls one process answers over HTTP at once, as the gRPC port has. A call
+    beyond it waits up to ``wait_s`` for one to end (first come, first served), then fails with
+    RESOURCE_EXHAUSTED and a RetryInfo delay, so the client retries after a pause."""
 
-    def __init__(self, limit: int):
+    def __init__(self, limit: int, wait_s: float = 0.0, what: str = "calls"):
         self.limit = limit
+        self.wait_s = wait_s
+        self.what = what
         self.active = 0
+        self._waiters: collections.deque[asyncio.Future] = collections.deque()
+
+    def refusal(self) -> ConnectError:
+        """The error of a call that found no room."""
+        waited = f" and none came free within {self.wait_s:g} s" if self.wait_s > 0 else ""
+        delay = duration_pb2.Duration()
+        delay.FromMilliseconds(round(jittered(GATE_RETRY_MS)))
+        detail = error_details_pb2.RetryInfo(retry_delay=delay)
+        return ConnectError(Code.RESOURCE_EXHAUSTED,
+                            f"this server answers at most {self.limit} {self.what} at once over HTTP{waited}; "
+                            "retry shortly",
+                            [ErrorDetail(AnyDetail(type_url=f"type.googleapis.com/{detail.DESCRIPTOR.full_name}",
+                                                   value=detail.SerializeToString()))])
 
     @contextlib.contextmanager
     def enter(self) -> Iterator[None]:
-        """Count one call for as long as it runs; RESOURCE_EXHAUSTED when the cap is reached."""
-        if self.active >= self.limit:
-            raise ConnectError(Code.RESOURCE_EXHAUSTED,
-                               f"this server answers at most {self.limit} calls at once; retry shortly")
+        """Count one call for as long as it runs; RESOURCE_EXHAUSTED at once when the cap is reached."""
+        if self.active >= self.limit or self._waiters:
+            raise self.refusal()
         self.active += 1
         try:
             yield
         finally:
-            self.active -= 1
+            self._release()
+
+    @contextlib.asynccontextmanager
+    async def admit(self) -> AsyncIterator[None]:
+        """Count one call for as long as it runs, waiting up to ``wait_s`` for room."""
+        await self._take()
+        try:
+            yield
+        finally:
+            self._release()
+
+    async def _take(self) -> None:
+        if self.active < self.limit and not self._waiters:
+            self.active += 1
+            return
+        if self.wait_s <= 0:
+            raise self.refusal()
+        handed = asyncio.get_running_loop().create_future()
+        self._waiters.append(handed)
+        try:
+            await asyncio.wait_for(asyncio.shield(handed), self.wait_s)
+        except TimeoutError:
+            if handed.done():  # a slot came just as the time ran out: it is ours
+                return
+            handed.cancel()
+            raise self.refusal() from None
+        except asyncio.CancelledError:
+            if handed.done() and not handed.cancelled():
+                self._release()  # handed a slot this call will not use: pass it on
+            handed.cancel()
+            raise
+        finally:
+            with contextlib.suppress(ValueError):
+                self._waiters.remove(handed)
+
+    def _release(self) -> None:
+        """End one call: its slot passes to the longest waiting call, if any, else is freed."""
+        while self._waiters:
+            handed = self._waiters.popleft()
+            if not handed.done():
+                handed.set_result(None)
+                return
+        self.active -= 1
 
 
 Unary = Callable[[Any, Any], Awaitable[Any]]
@@ -128,7 +188,7 @@ Unary = Callable[[Any, Any], Awaitable[Any]]
 
 def _unary(handler: Unary, gate: CallGate) -> Callable[[Any, RequestContext], Awaitable[Any]]:
     async def call(request: Any, ctx: RequestContext) -> Any:
-        with gate.enter():
+        async with gate.admit():
             return await handler(request, CallContext(ctx))
 
     return call
@@ -185,10 +245,15 @@ async def _unimplemented_stream(request: Any, ctx: RequestContext) -> AsyncItera
     yield  # an async generator, as connectrpc expects of a server stream
 
 
-def game_service_endpoints(servicer: Any, max_concurrent_calls: int) -> dict[str, Any]:
+def game_service_endpoints(servicer: Any, max_concurrent_calls: int, max_unary_calls: int | None = None,
+                           wait_s: float = 0.0) -> dict[str, Any]:
     """Every GameService method of ``servicer`` as a connectrpc endpoint, by URL path (a method
-    it leaves to the generated base class answers UNIMPLEMENTED, as on the gRPC port)."""
-    gate = CallGate(max_concurrent_calls)
+    it leaves to the generated base class answers UNIMPLEMENTED, as on the gRPC port).
+
+    Streams are capped at ``max_concurrent_calls``, refused at once beyond it; unary calls at
+    ``max_unary_calls`` (default: the same), each waiting up to ``wait_s`` for room."""
+    streams = CallGate(max_concurrent_calls, what="streams")
+    unary_gate = CallGate(max_unary_calls or max_concurrent_calls, wait_s)
     endpoints: dict[str, Any] = {}
     for method in SERVICE.methods:
         info: MethodInfo = MethodInfo(name=method.name, service_name=SERVICE.full_name,
@@ -202,10 +267,10 @@ def game_service_endpoints(servicer: Any, max_concurrent_calls: int) -> dict[str
                                                                                  method.name, None)
         path = f"/{SERVICE.full_name}/{method.name}"
         if method.server_streaming:
-            stream = _server_stream(handler, gate, info.output) if implemented else _unimplemented_stream
+            stream = _server_stream(handler, streams, info.output) if implemented else _unimplemented_stream
             endpoints[path] = Endpoint.server_stream(method=info, function=stream)
         else:
-            unary = _unary(handler, gate) if implemented else _unimplemented_unary
+            unary = _unary(handler, unary_gate) if implemented else _unimplemented_unary
             endpoints[path] = Endpoint.unary(method=info, function=unary)
     return endpoints
 

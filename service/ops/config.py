@@ -16,6 +16,7 @@ from service.version import release
 
 MAX_STRONG_BOT_MS = 10_000   # a bot turn holds its game's commit: seconds at most
 MAX_HTTP_TIMEOUT_S = 86_400.0
+MAX_WAIT_S = 60.0            # the longest a call may be told to wait for a connection or an HTTP slot
 # Flags that carry a secret, and the forms that keep it out of /proc/<pid>/cmdline.
 SECRET_FLAG_ALTERNATIVES = {
     "--token-secret": "CARDGAME_TOKEN_SECRET_FILE or CARDGAME_TOKEN_SECRET",
@@ -58,6 +59,10 @@ class Config:
     max_streams_per_address: int = 200
     max_watchers_per_game: int = 500
     redis_max_connections: int = 64
+    redis_pool_wait_s: float = 0.5
+    max_streams_per_connection: int = 200
+    http_max_calls: int = 48
+    http_call_wait_s: float = 0.5
     token_secret: bytes = b""
     previous_token_secrets: tuple[bytes, ...] = ()
     api_keys: tuple[str, ...] = ()
@@ -128,6 +133,32 @@ def _http(p: argparse.ArgumentParser, a: argparse.Namespace) -> dict:
             "http_idle_timeout_s": a.http_idle_timeout}
 
 
+def _overload(p: argparse.ArgumentParser, a: argparse.Namespace) -> dict:
+    """The limits that shape the answers under overload (per-connection streams, the Redis pool's
+    wait, the HTTP port's calls), checked against each other."""
+    if a.max_streams_per_connection <= a.max_watches_per_connection:
+        p.error(f"--max-streams-per-connection ({a.max_streams_per_connection}) must be above "
+                f"--max-watches-per-connection ({a.max_watches_per_connection}), so that a connection holding "
+                "all the watches it may still has room for other calls")
+    for name in ("redis_pool_wait", "http_call_wait"):
+        if not 0 < getattr(a, name) <= MAX_WAIT_S:
+            p.error(f"--{name.replace('_', '-')} must be above 0 and at most {MAX_WAIT_S:g} seconds")
+    http_max_calls = a.http_max_calls
+    if http_max_calls < 0:
+        p.error("--http-max-calls must be 0 (automatic) or more")
+    if a.redis_url:
+        if a.redis_max_connections < 2:
+            p.error("--redis-max-connections must be at least 2 with a Redis store")
+        http_max_calls = http_max_calls or max(1, a.redis_max_connections * 3 // 4)
+        if http_max_calls >= a.redis_max_connections:
+            p.error(f"--http-max-calls ({http_max_calls}) must be below --redis-max-connections "
+                    f"({a.redis_max_connections}), so that the HTTP port alone cannot take every Redis connection "
+                    "and gRPC calls keep some")
+    http_max_calls = min(http_max_calls or a.max_concurrent_rpcs, a.max_concurrent_rpcs)
+    return {"redis_pool_wait_s": a.redis_pool_wait, "max_streams_per_connection": a.max_streams_per_connection,
+            "http_max_calls": http_max_calls, "http_call_wait_s": a.http_call_wait}
+
+
 def _operations(p: argparse.ArgumentParser, a: argparse.Namespace) -> dict:
     """The metrics, tracing and TLS options (see service.metrics, service.tracing, service.tls), checked."""
     if a.metrics_port is not None and not 0 <= a.metrics_port <= 65535:
@@ -182,8 +213,10 @@ def parse(argv: list[str] | None = None) -> Config:
                    help="use the standard asyncio loop even when uvloop is installed (NO_UVLOOP)")
     p.add_argument("--max-concurrent-rpcs", type=int,
                    default=int(env("MAX_CONCURRENT_RPCS", str(Config.max_concurrent_rpcs))),
-                   help="calls (open WatchGame streams included) one server process handles at once; "
-                        "beyond it calls are refused with RESOURCE_EXHAUSTED (MAX_CONCURRENT_RPCS)")
+                   help="calls of the API (open WatchGame streams included, gRPC and HTTP together) one server "
+                        "process handles at once; beyond it calls are refused with RESOURCE_EXHAUSTED, reason "
+                        "CONCURRENCY_LIMIT, and a RetryInfo delay; health checks keep room above it "
+                        "(MAX_CONCURRENT_RPCS)")
     p.add_argument("--max-watches-per-connection", type=int,
                    default=int(env("MAX_WATCHES_PER_CONNECTION", str(Config.max_watches_per_connection))),
                    help="WatchGame and WatchEvents streams one client connection may hold open at once "
@@ -200,7 +233,27 @@ def parse(argv: list[str] | None = None) -> Config:
                    help="open WatchGame streams of one game in one server process (MAX_WATCHERS_PER_GAME)")
     p.add_argument("--redis-max-connections", type=int,
                    default=int(env("REDIS_MAX_CONNECTIONS", str(Config.redis_max_connections))),
-                   help="Redis connections per server process (per node in a cluster) (REDIS_MAX_CONNECTIONS)")
+                   help="Redis connections per server process (per node in a cluster) that calls share; the "
+                        "health check's ping has one more of its own (REDIS_MAX_CONNECTIONS)")
+    p.add_argument("--redis-pool-wait", type=float,
+                   default=float(env("REDIS_POOL_WAIT_S", str(Config.redis_pool_wait_s))),
+                   help="seconds a call waits for a free Redis connection when all --redis-max-connections are in "
+                        "use; then it is refused with RESOURCE_EXHAUSTED and a retry delay, which tells an "
+                        "overloaded process apart from a store that is down (REDIS_POOL_WAIT_S)")
+    p.add_argument("--max-streams-per-connection", type=int,
+                   default=int(env("MAX_STREAMS_PER_CONNECTION", str(Config.max_streams_per_connection))),
+                   help="HTTP/2 streams (calls in flight) one client connection may have open on the gRPC port "
+                        "(SETTINGS_MAX_CONCURRENT_STREAMS); a client queues its further calls until one ends; "
+                        "above --max-watches-per-connection (MAX_STREAMS_PER_CONNECTION)")
+    p.add_argument("--http-max-calls", type=int, default=int(env("HTTP_MAX_CALLS", "0")),
+                   help="unary calls the HTTP port answers at once in one process (streams are capped by "
+                        "--max-streams); 0 = three quarters of --redis-max-connections with a Redis store, so "
+                        "the HTTP port alone cannot take every Redis connection, else --max-concurrent-rpcs "
+                        "(HTTP_MAX_CALLS)")
+    p.add_argument("--http-call-wait", type=float,
+                   default=float(env("HTTP_CALL_WAIT_S", str(Config.http_call_wait_s))),
+                   help="seconds an HTTP call waits for one of --http-max-calls to come free; then it is refused "
+                        "with RESOURCE_EXHAUSTED and a retry delay (HTTP_CALL_WAIT_S)")
     p.add_argument("--require-noeviction", action="store_true", default=_env_bool("REQUIRE_NOEVICTION"),
                    help="refuse to start unless Redis runs with maxmemory-policy noeviction (REQUIRE_NOEVICTION)")
     p.add_argument("--http-port", type=int, default=int(env("HTTP_PORT", "")) if env("HTTP_PORT") else None,
@@ -269,21 +322,24 @@ def parse(argv: list[str] | None = None) -> Config:
     a = p.parse_args(argv)
     if not 0 <= a.strong_bot_ms <= MAX_STRONG_BOT_MS:
         p.error(f"--strong-bot-ms must be between 0 and {MAX_STRONG_BOT_MS}")
-    workers = a.workers or available_cpus()
-    if not a.redis_url:
-        workers = 1  # the in-memory store cannot be shared between processes
+    if a.workers < 0:
+        p.error("--workers must be 0 (one per CPU) or more")
+    if a.workers > 1 and not a.redis_url:
+        p.error(f"--workers {a.workers} needs a shared store: without REDIS_URL games live in one process's "
+                "memory, which other worker processes cannot see; set REDIS_URL (or --redis-url) to run "
+                "several workers, or use --workers 1")
+    workers = (a.workers or available_cpus()) if a.redis_url else 1  # the in-memory store is one process
     for name in ("idle_ttl", "finished_ttl", "request_ttl", "max_requests", "max_concurrent_rpcs",
                  "max_watches_per_connection", "max_streams", "max_streams_per_address", "max_watchers_per_game",
-                 "redis_max_connections", "create_burst",
-                 "events_max_len"):
+                 "redis_max_connections", "create_burst", "events_max_len", "max_streams_per_connection"):
         if getattr(a, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be at least 1")
     if not a.create_rate > 0:
         p.error("--create-rate must be above 0")
     secret, api_keys = _secrets(p, a)
     previous = _previous_secrets(p, a.token_secret_previous)
-    return Config(**_http(p, a), **_operations(p, a), host=a.host, port=a.port, redis_url=a.redis_url,
-                  redis_cluster=a.redis_cluster, key_prefix=a.key_prefix, workers=workers,
+    return Config(**_http(p, a), **_operations(p, a), **_overload(p, a), host=a.host, port=a.port,
+                  redis_url=a.redis_url, redis_cluster=a.redis_cluster, key_prefix=a.key_prefix, workers=workers,
                   idle_ttl_s=a.idle_ttl, finished_ttl_s=a.finished_ttl, request_ttl_s=a.request_ttl,
                   max_requests=a.max_requests, log_level=a.log_level.upper(), grace_s=a.grace, drain_s=a.drain,
                   allow_prearranged_decks=a.allow_prearranged_decks, allow_seeded_shuffle=a.allow_seeded_shuffle,

@@ -24,7 +24,7 @@ from service.ops.config import Config, warn_about_secret_flags
 from service.ops.cpus import available_cpus
 from service.ops.tls import server_tls
 from service.ops.workers import check_port_free, stop_with_parent, supervise
-from service.rpc import reflection
+from service.rpc import calls, reflection
 from service.rpc.apikeys import ApiKeys
 from service.rpc.handlers import add_game_service
 from service.rpc.health import follow_store
@@ -47,6 +47,41 @@ SERVICE_NAME = game_service_pb2.DESCRIPTOR.services_by_name["GameService"].full_
 HEALTH_NAMES = ("", SERVICE_NAME)
 MAX_MESSAGE_BYTES = 1 << 20
 GC_GEN0_THRESHOLD = 50_000
+# Calls gRPC has received but this process has not yet taken up. Past grpc's own bound (1000,
+# at most 3000) it cancels them at random, and the client sees a bare CANCELLED; here the bound
+# is far above what the per-connection stream limit lets a client pile up, so every call is
+# taken up and answered (beyond --max-concurrent-rpcs with RESOURCE_EXHAUSTED).
+MAX_PENDING_CALLS = 100_000
+# gRPC's own limiter counts a call from its arrival until its status is sent, refusals included,
+# and answers a bare "Concurrent RPC limit exceeded!". The API's cap (service.rpc.calls) is the
+# one meant to answer, with a reason and RetryInfo: gRPC's stays far above it (twice the cap plus
+# RPC_HEADROOM), a last resort against a flood that also leaves room for health checks.
+RPC_HEADROOM = 1000
+
+
+def rpc_backstop(config: Config) -> int:
+    """gRPC's own cap on calls in progress, well above the API's (see RPC_HEADROOM)."""
+    return 2 * config.max_concurrent_rpcs + RPC_HEADROOM
+
+
+def grpc_options(config: Config) -> list[tuple[str, Any]]:
+    """The gRPC server's channel options: message size, keepalive, the per-connection stream
+    limit and the queue of calls not yet taken up."""
+    return [
+        ("grpc.so_reuseport", 1),
+        ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+        # ping idle connections so that streams to dead peers end instead of lingering
+        ("grpc.keepalive_time_ms", 30_000),
+        ("grpc.keepalive_timeout_ms", 10_000),
+        # SETTINGS_MAX_CONCURRENT_STREAMS: a client queues its calls beyond it on its side. gRPC's
+        # "overload protection" would instead refuse streams the client believes fit (RST_STREAM
+        # REFUSED_STREAM, UNAVAILABLE) while earlier ones are still being torn down: off, the
+        # limit is the plain HTTP/2 one.
+        ("grpc.max_concurrent_streams", config.max_streams_per_connection),
+        ("grpc.http.overload_protection", 0),
+        ("grpc.server.max_pending_requests", MAX_PENDING_CALLS),
+        ("grpc.server.max_pending_requests_hard_limit", MAX_PENDING_CALLS),
+    ]
 
 
 def configure_logging(level: str) -> None:
@@ -78,13 +113,8 @@ async def serve(config: Config, stop: asyncio.Event | None = None) -> None:
         store = metered(store)
     tls = server_tls(config.tls_cert, config.tls_key, config.tls_client_ca)
     server = grpc.aio.server(interceptors=[tracer.interceptor()] if tracer else None,
-                             maximum_concurrent_rpcs=config.max_concurrent_rpcs, options=[
-        ("grpc.so_reuseport", 1),
-        ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
-        # ping idle connections so that streams to dead peers end instead of lingering
-        ("grpc.keepalive_time_ms", 30_000),
-        ("grpc.keepalive_timeout_ms", 10_000),
-    ])
+                             maximum_concurrent_rpcs=rpc_backstop(config), options=grpc_options(config))
+    calls.limit_calls(config.max_concurrent_rpcs)
     bot_turns.configure(config.strong_bot_ms / 1000 if config.strong_bot_ms else None, available_cpus())
     servicer = GameServicer(store, _settings(config))
     add_game_service(servicer, server)
@@ -190,6 +220,7 @@ def _store_options(config: Config) -> dict[str, Any]:
         options["prefix"] = config.key_prefix
         options["cluster"] = config.redis_cluster
         options["max_connections"] = config.redis_max_connections
+        options["pool_wait_s"] = config.redis_pool_wait_s
     return options
 
 
@@ -202,7 +233,8 @@ async def serve_http(servicer: GameServicer, config: Config) -> HttpServer | Non
     from service.http.server import HttpServer
 
     app = build_app(servicer, cors_origins=config.cors_origins, web_root=config.web_root,
-                    max_concurrent_calls=config.max_concurrent_rpcs)
+                    max_concurrent_calls=config.max_concurrent_rpcs, max_unary_calls=config.http_max_calls,
+                    call_wait_s=config.http_call_wait_s)
     tls = server_tls(config.tls_cert, config.tls_key, config.tls_client_ca)
     server = HttpServer(app, config.host, config.http_port, config.grace_s, tls,
                         header_timeout_s=config.http_header_timeout_s, idle_timeout_s=config.http_idle_timeout_s)

@@ -1,8 +1,9 @@
 """What every call of the API goes through: its log line's facts (:class:`Call`), the mapping of
-errors to gRPC statuses (never UNKNOWN or INTERNAL for what a client can send), its metrics and
-its one structured log line (:func:`handled`, and :func:`rpc` around a unary handler), and the
-writing of stream messages to a caller that may be gone (:func:`send`). The HTTP port calls the
-same handlers, so all of it holds for Connect and gRPC-Web too.
+errors to gRPC statuses (never UNKNOWN or INTERNAL for what a client can send; a store that
+failed is UNAVAILABLE, a store whose connections were all busy RESOURCE_EXHAUSTED with
+RetryInfo), its metrics and its one structured log line (:func:`handled`, and :func:`rpc` around
+a unary handler), and the writing of stream messages to a caller that may be gone (:func:`send`).
+The HTTP port calls the same handlers, so all of it holds for Connect and gRPC-Web too.
 """
 
 from __future__ import annotations
@@ -15,14 +16,57 @@ from functools import wraps
 
 import grpc
 
-from service.errors import ServiceError, Unavailable, to_status
+from service.errors import ResourceExhausted, ServiceError, Unavailable, jittered, to_status
 from service.rpc import checks
-from service.store import StoreUnavailable
+from service.store import StoreBusy, StoreUnavailable
 from service.telemetry import metrics, tracing
 
 log = logging.getLogger("cardgame.requests")
 
 MAX_LOGGED_ID = 256  # characters of a request id that a log line shows
+STORE_BUSY_RETRY_S = 0.25  # the RetryInfo delay (jittered) of a call that found the store's connections busy
+CAP_RETRY_S = 0.1  # the RetryInfo delay (jittered) of a call refused at the cap on calls in progress
+BUSY_LOG_INTERVAL_S = 1.0  # at most one warning a second about a busy pool (each call has its log line)
+_busy_logged_at = -BUSY_LOG_INTERVAL_S
+
+
+class CallCap:
+    """The calls of the API this process handles at once (unary calls and open streams, over gRPC
+    and HTTP together); beyond ``limit``, RESOURCE_EXHAUSTED with a message and RetryInfo. None
+    = no cap (set by the server from ``--max-concurrent-rpcs``)."""
+
+    __slots__ = ("limit", "active")
+
+    def __init__(self) -> None:
+        self.limit: int | None = None
+        self.active = 0
+
+    def refusal(self) -> ResourceExhausted:
+        """The answer to a call that finds the cap reached."""
+        return ResourceExhausted(f"this server handles at most {self.limit} calls at once and is at that limit; "
+                                 "retry shortly", "CONCURRENCY_LIMIT", jittered(CAP_RETRY_S))
+
+
+CAP = CallCap()
+
+
+def limit_calls(limit: int | None) -> None:
+    """Cap the API calls this process handles at once (None: no cap)."""
+    CAP.limit = limit
+
+
+def store_busy() -> ResourceExhausted:
+    """The answer to a call that found every store connection of this process in use."""
+    return ResourceExhausted("the store's connections are all busy on this server (it is overloaded, the store "
+                             "is fine); retry shortly", "STORE_BUSY", jittered(STORE_BUSY_RETRY_S))
+
+
+def _log_busy(name: str, exc: StoreBusy) -> None:
+    global _busy_logged_at
+    now = time.monotonic()
+    if now - _busy_logged_at >= BUSY_LOG_INTERVAL_S:
+        _busy_logged_at = now
+        log.warning("game store connections all busy in %s: %s", name, exc)
 
 
 class Call:
@@ -38,18 +82,27 @@ class Call:
 
 @contextlib.asynccontextmanager
 async def handled(name: str, call: Call, context):
-    """Map errors to statuses (never UNKNOWN for client input), count the call in the metrics and
-    log one line for it."""
+    """Admit the call under the cap on calls in progress (:data:`CAP`), map errors to statuses
+    (never UNKNOWN for client input), count the call in the metrics and log one line for it."""
     start = time.perf_counter()
     metrics.rpc_started(name)
     code = grpc.StatusCode.OK
+    admitted = False
     try:
+        if CAP.limit is not None and CAP.active >= CAP.limit:
+            raise CAP.refusal()
+        CAP.active += 1
+        admitted = True
         yield
     except ServiceError as exc:
         code = exc.code
         if call.seat is None:
             call.seat = exc.seat
         await abort(context, to_status(exc))
+    except StoreBusy as exc:
+        code = grpc.StatusCode.RESOURCE_EXHAUSTED
+        _log_busy(name, exc)
+        await abort(context, to_status(store_busy()))
     except StoreUnavailable as exc:
         code = grpc.StatusCode.UNAVAILABLE
         log.warning("game store unavailable in %s: %s", name, exc)  # the details stay in the log
@@ -64,6 +117,8 @@ async def handled(name: str, call: Call, context):
         log.exception("internal error in %s", name)
         await abort(context, to_status(ServiceError("internal error")))
     finally:
+        if admitted:
+            CAP.active -= 1
         elapsed = time.perf_counter() - start
         metrics.rpc_finished(name, code.name, elapsed)
         log_request(name, call, code, elapsed, context)

@@ -3,6 +3,11 @@
 A background task pings the store every ``interval_s``; ``failures`` failed pings in a row turn
 the server's health NOT_SERVING, and ``successes`` good ones in a row turn it back to SERVING
 (hysteresis, so one slow ping does not make a load balancer flap).
+
+Only a store failure counts: the Redis store pings on a connection of its own, outside the pool
+the calls share, and a ping that still finds no free connection (StoreBusy: this process is
+overloaded, the store is fine) neither fails nor passes, so a busy instance is not drained as if
+its store were down.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from collections.abc import Sequence
 from grpc_health.v1 import health_pb2
 from grpc_health.v1._async import HealthServicer
 
-from service.store.port import Store, StoreUnavailable
+from service.store.port import Store, StoreBusy, StoreUnavailable
 
 log = logging.getLogger("cardgame.health")
 
@@ -32,6 +37,9 @@ async def follow_store(store: Store, health: HealthServicer, names: Sequence[str
         try:
             await store.ping()
             ok = True
+        except StoreBusy as exc:
+            log.info("game store ping found no free connection (this process is busy): %s", exc)
+            continue
         except StoreUnavailable as exc:
             ok = False
             if serving:

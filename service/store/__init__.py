@@ -13,7 +13,8 @@ from service.store.port import (
     GameExists,
     Loaded,
     Store,
+    StoreBusy,
     StoreUnavailable,
 )
 
-__all__ = ["Commit", "Committed", "GameExists", "Loaded", "Store", "StoreUnavailable"]
+__all__ = ["Commit", "Committed", "GameExists", "Loaded", "Store", "StoreBusy", "StoreUnavailable"]

@@ -13,6 +13,7 @@ import pytest
 
 from cardgame import errors
 from cardgame.client import CreatedGame, GameClient
+from cardgame.retry import DEFAULT_RETRY_POLICY
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from testkit.launcher import ServerProcess, free_port
@@ -329,7 +330,7 @@ def test_unreachable_server_and_deadlines():
         error = raises(errors.Unavailable, nowhere.get_game, "0" * 24)
     assert error.code == grpc.StatusCode.UNAVAILABLE and time.monotonic() - started < 10
     assert GameClient.__init__.__kwdefaults__ == {"timeout": 5.0, "retries": 3, "channel": None, "interceptors": (),
-                                               "api_key": None}
+                                               "api_key": None, "retry_policy": DEFAULT_RETRY_POLICY}
 
 
 def test_a_slow_server_is_deadline_exceeded_after_retries():

@@ -1,7 +1,8 @@
 """The TypeScript client (clients/typescript) against live servers: `npm test` plays whole games,
 over the gRPC port and over the HTTP port (Connect JSON and binary, gRPC-Web), and calls every
 lifecycle RPC on a second server that requires API keys (with a create rate limit small enough
-to reach, and RetryInfo to wait as it says).
+to reach, and RetryInfo to wait as it says), and retries bursts against a third whose HTTP port
+answers one call at a time.
 
 `make test` runs `make clients` first (npm ci + code generation), so node_modules and src/gen
 exist. Without Node.js, npm or those the test fails, saying what is missing: the TypeScript
@@ -60,37 +61,42 @@ def _logs(*servers: ServerProcess) -> str:
 
 def test_typescript_client_plays_whole_games(redis_url, redis_run_prefix):
     npm = _check_toolchain()
-    http_port, keyed_http_port = free_port(), free_port()
+    http_port, keyed_http_port, busy_http_port = free_port(), free_port(), free_port()
     server = ServerProcess("--http-port", str(http_port), redis_url=redis_url, prefix=f"{redis_run_prefix}-typescript")
     keyed = ServerProcess("--http-port", str(keyed_http_port), "--create-rate", "1",
                           "--create-burst", str(CREATE_BURST), redis_url=redis_url,
                           prefix=f"{redis_run_prefix}-typescript-keyed",
                           env={"CARDGAME_API_KEYS": ",".join(entry for _, entry in KEYS.values())})
+    busy = ServerProcess("--http-port", str(busy_http_port), "--http-max-calls", "1", "--http-call-wait", "0.001",
+                         redis_url=redis_url, prefix=f"{redis_run_prefix}-typescript-busy")
     try:
         server.start()
         keyed.start()
+        busy.start()
         env = {**os.environ, "CARDGAME_SERVER": f"http://{server.address}",
                "CARDGAME_HTTP_SERVER": f"http://127.0.0.1:{http_port}", "NO_COLOR": "1",
                "CARDGAME_KEYED_SERVER": f"http://{keyed.address}",
                "CARDGAME_KEYED_HTTP_SERVER": f"http://127.0.0.1:{keyed_http_port}",
                "CARDGAME_API_KEY": KEYS["backend"][0], "CARDGAME_OTHER_API_KEY": KEYS["other"][0],
                "CARDGAME_RATE_API_KEY": KEYS["rate"][0], "CARDGAME_RATE_HTTP_API_KEY": KEYS["rate-http"][0],
-               "CARDGAME_CREATE_BURST": str(CREATE_BURST)}
+               "CARDGAME_CREATE_BURST": str(CREATE_BURST),
+               "CARDGAME_BUSY_HTTP_SERVER": f"http://127.0.0.1:{busy_http_port}"}
         started = time.monotonic()
         try:
             result = subprocess.run([npm, "test"], cwd=TS, env=env, capture_output=True, text=True,
                                     timeout=NPM_TIMEOUT_S)
         except subprocess.TimeoutExpired as exc:
             pytest.fail(f"npm test did not finish in {NPM_TIMEOUT_S} s\n--- stdout ---\n{_text(exc.stdout)}\n"
-                        f"--- stderr ---\n{_text(exc.stderr)}\n{_logs(server, keyed)}", pytrace=False)
+                        f"--- stderr ---\n{_text(exc.stderr)}\n{_logs(server, keyed, busy)}", pytrace=False)
         elapsed = time.monotonic() - started
         if result.returncode != 0:
             pytest.fail(f"npm test exited with {result.returncode} after {elapsed:.1f} s\n"
                         f"--- stdout ---\n{result.stdout}\n--- stderr ---\n{result.stderr}\n"
-                        f"{_logs(server, keyed)}", pytrace=False)
+                        f"{_logs(server, keyed, busy)}", pytrace=False)
     finally:
+        busy.stop()
         keyed.stop()
         server.stop()
     assert "# fail 0" in result.stdout and "# SKIP" not in result.stdout, result.stdout
-    for name in ("lifecycle RPCs", "rate-limited createGame", "followEvents"):
+    for name in ("lifecycle RPCs", "rate-limited createGame", "followEvents", "answered in full with them"):
         assert name in result.stdout, f"no test of {name} ran"

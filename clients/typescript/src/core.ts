@@ -45,6 +45,11 @@ export interface ClientOptions {
   /** How often a unary call refused as UNAVAILABLE or RESOURCE_EXHAUSTED is tried again (default 3). */
   retries?: number;
   /**
+   * The retry policy of unary calls (see {@link retryInterceptor}): its fields override the
+   * defaults ({@link DEFAULT_RETRY}, `retries` from the option above); `false` turns retrying off.
+   */
+  retry?: RetryOptions | false;
+  /**
    * "grpc" (HTTP/2, Node only: the server's gRPC port), "connect" or "grpc-web" (HTTP/1.1 or
    * fetch: the server's HTTP port). Default: "grpc" in Node, "connect" in browsers.
    */
@@ -56,26 +61,75 @@ export interface ClientOptions {
 /** The longest wait a server's RetryInfo may ask for that the retry interceptor waits out. */
 export const MAX_RETRY_DELAY_MS = 5000;
 
+/** How {@link retryInterceptor} retries a unary call. */
+export interface RetryOptions {
+  /** Retries after the first attempt (0 = none). */
+  retries?: number;
+  /** The backoff before the first retry, doubled for each further one. */
+  baseDelayMs?: number;
+  /** The cap on a retry's backoff (before jitter). */
+  maxBackoffMs?: number;
+  /** A refusal whose RetryInfo asks for a longer wait is given up at once (the caller decides). */
+  maxRetryDelayMs?: number;
+}
+
+/** The retry policy of a client created without `retry` options. */
+export const DEFAULT_RETRY: Readonly<Required<RetryOptions>> = {
+  retries: 3,
+  baseDelayMs: 50,
+  maxBackoffMs: 1000,
+  maxRetryDelayMs: MAX_RETRY_DELAY_MS,
+};
+
+/** Whether a failed call may be tried again: UNAVAILABLE, or RESOURCE_EXHAUSTED with a RetryInfo delay. */
+export function isRetryable(err: unknown): boolean {
+  if (!(err instanceof ConnectError)) return false;
+  return err.code === Code.Unavailable || (err.code === Code.ResourceExhausted && retryDelayMs(err) !== undefined);
+}
+
 /**
- * Retries a unary call refused as UNAVAILABLE or RESOURCE_EXHAUSTED, after a jittered exponential
- * backoff (from `baseDelayMs`, at most one second), and never sooner than the `google.rpc.RetryInfo`
- * the refusal carries asks (a rate-limited CreateGame); a refusal asking for more than
- * `maxRetryDelayMs` is given up at once. The request is sent again unchanged, its `requestId`
- * included, so a move whose first answer was lost is never applied twice.
+ * Retries a unary call refused as UNAVAILABLE (a server restarting or failing over, a store
+ * failure) or as RESOURCE_EXHAUSTED with a `google.rpc.RetryInfo` delay (a busy server, a
+ * rate-limited CreateGame; one without a delay is a limit that waiting does not lift), at most
+ * `retries` times, each after an exponential backoff (`baseDelayMs` doubled per retry, at most
+ * `maxBackoffMs`) with jitter (x0.5 to x1.5), and never sooner than the RetryInfo asks; a refusal
+ * asking for more than `maxRetryDelayMs` is given up at once. The request is sent again
+ * unchanged, its `requestId` included, so a move whose first answer was lost is never applied
+ * twice. DeleteGame carries no request id: a retry of it answered NOT_FOUND means an earlier
+ * attempt deleted the game, and counts as done. Streams are not retried here (followEvents
+ * resumes its own). Also callable with the former positional arguments
+ * `(retries, baseDelayMs, maxRetryDelayMs)`.
  */
-export function retryInterceptor(retries = 3, baseDelayMs = 50, maxRetryDelayMs = MAX_RETRY_DELAY_MS): Interceptor {
+export function retryInterceptor(
+  options: RetryOptions | number = {},
+  baseDelayMs?: number,
+  maxRetryDelayMs?: number,
+): Interceptor {
+  const given = typeof options === "number" ? { retries: options, baseDelayMs, maxRetryDelayMs } : options;
+  const policy = { ...DEFAULT_RETRY };
+  for (const [key, value] of Object.entries(given) as [keyof RetryOptions, number | undefined][]) {
+    if (value === undefined) continue;
+    if (!Number.isFinite(value) || value < 0) throw new RangeError(`retry option ${key} must be a number >= 0`);
+    policy[key] = value;
+  }
   return (next) => async (req) => {
     for (let attempt = 0; ; attempt++) {
       let askedMs: number | undefined;
       try {
         return await next(req);
       } catch (err) {
-        const code = err instanceof ConnectError ? err.code : undefined;
-        const retryable = code === Code.Unavailable || code === Code.ResourceExhausted;
+        if (attempt > 0 && !req.stream && req.method?.name === "DeleteGame" && err instanceof ConnectError
+          && err.code === Code.NotFound) {
+          const done = { stream: false as const, service: req.service, method: req.method, header: new Headers(),
+            trailer: new Headers(), message: create(req.method.output) };
+          return done as Awaited<ReturnType<typeof next>>;
+        }
         askedMs = retryDelayMs(err);
-        if (req.stream || !retryable || attempt >= retries || (askedMs ?? 0) > maxRetryDelayMs) throw err;
+        if (req.stream || !isRetryable(err) || attempt >= policy.retries || (askedMs ?? 0) > policy.maxRetryDelayMs) {
+          throw err;
+        }
       }
-      const backoffMs = Math.min(baseDelayMs * 2 ** attempt, 1000) * (0.5 + Math.random());
+      const backoffMs = Math.min(policy.baseDelayMs * 2 ** attempt, policy.maxBackoffMs) * (0.5 + Math.random());
       await sleep(Math.max(backoffMs, askedMs ?? 0), req.signal);
     }
   };
@@ -127,8 +181,8 @@ export interface TransportSettings {
 
 /**
  * A GameService client on the transport `transportFor` makes: the request id interceptor first,
- * then the retry interceptor, then the ones adding the seat token and the API key, then the
- * caller's own.
+ * then the retry interceptor (unless `retry: false`), then the ones adding the seat token and the
+ * API key, then the caller's own.
  */
 export function clientOn(
   transportFor: (settings: TransportSettings) => Transport,
@@ -136,7 +190,10 @@ export function clientOn(
   defaultProtocol: Protocol,
   options: ClientOptions,
 ): GameServiceClient {
-  const interceptors: Interceptor[] = [requestIdInterceptor(), retryInterceptor(options.retries ?? 3)];
+  const interceptors: Interceptor[] = [requestIdInterceptor()];
+  if (options.retry !== false) {
+    interceptors.push(retryInterceptor({ retries: options.retries, ...options.retry }));
+  }
   const { token, apiKey } = options;
   if (token !== undefined) {
     interceptors.push((next) => (req) => {

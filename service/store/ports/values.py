@@ -14,6 +14,12 @@ class StoreUnavailable(Exception):
     """The store cannot be reached or answered with an error; maps to gRPC UNAVAILABLE."""
 
 
+class StoreBusy(StoreUnavailable):
+    """Every connection this process may open to the store is in use, and none came free within
+    the pool's wait: this process is overloaded, while the store itself may be fine. Maps to gRPC
+    RESOURCE_EXHAUSTED (a StoreUnavailable, so code that only knows the store failed still works)."""
+
+
 class GameExists(Exception):
     """``create`` was called for a game id that is already taken."""
 

@@ -28,6 +28,7 @@ from service.store.port import (
 )
 from service.store.redis.connection import (
     DEFAULT_MAX_CONNECTIONS,
+    DEFAULT_POOL_WAIT_S,
     Script,
     block_chunk_ms,
     connect,
@@ -57,6 +58,7 @@ class RedisBase:
         pubsub_client: Redis | None = None,
         cluster: bool = False,
         max_connections: int = DEFAULT_MAX_CONNECTIONS,
+        pool_wait_s: float = DEFAULT_POOL_WAIT_S,
         event_seq_ttl_s: float = DEFAULT_EVENT_SEQ_TTL_S,
         states_concurrency: int = 16,
     ) -> None:
@@ -72,6 +74,10 @@ class RedisBase:
         ``event_seq_ttl_s``: how long an owner's publish record outlives its last publish (longer
         than any game lives, so no event is published twice). ``states_concurrency``: how many
         reads of other slots ``loads`` and ``sweep_index`` keep in flight at once.
+
+        ``max_connections`` bounds the pool (per node in a cluster); a command waits up to
+        ``pool_wait_s`` for a free connection, then fails with StoreBusy. ``ping`` has a
+        connection of its own, outside that pool, so a busy pool never reads as a store failure.
         """
         if not prefix or "{" in prefix or "}" in prefix:
             raise ValueError(f"prefix must be non-empty and free of braces: {prefix!r}")
@@ -79,22 +85,32 @@ class RedisBase:
         if not event_seq_ttl_s > 0:
             raise ValueError(f"event_seq_ttl_s must be positive, got {event_seq_ttl_s!r}")
         validate_int("states_concurrency", states_concurrency, 1, 1000)
+        validate_int("max_connections", max_connections, 1, 1_000_000)
+        if not 0 < pool_wait_s <= 3600:
+            raise ValueError(f"pool_wait_s must be above 0 and at most 3600, got {pool_wait_s!r}")
         # redis-py types each command as returning "value or awaitable of value" (one class serves
         # both its sync and asyncio clients), so the client is held untyped here.
         self._client: Any
+        self._ping_client: Any
         if isinstance(url_or_client, str):
+            url, timeout, connect_timeout = url_or_client, socket_timeout_s, connect_timeout_s
             if cluster:
-                self._client = connect_cluster(url_or_client, socket_timeout_s=socket_timeout_s,
-                                               connect_timeout_s=connect_timeout_s, max_connections=max_connections)
+                self._client = connect_cluster(url, socket_timeout_s=timeout, connect_timeout_s=connect_timeout,
+                                               max_connections=max_connections)
+                self._ping_client = connect_cluster(url, socket_timeout_s=timeout, connect_timeout_s=connect_timeout,
+                                                    max_connections=1)
             else:
-                self._client = connect(url_or_client, socket_timeout_s=socket_timeout_s,
-                                       connect_timeout_s=connect_timeout_s, max_connections=max_connections)
+                self._client = connect(url, socket_timeout_s=timeout, connect_timeout_s=connect_timeout,
+                                       max_connections=max_connections, pool_wait_s=pool_wait_s)
+                self._ping_client = connect(url, socket_timeout_s=timeout, connect_timeout_s=connect_timeout,
+                                            max_connections=1, pool_wait_s=timeout)
             self._owns_client = True
         else:
             pool = getattr(url_or_client, "connection_pool", None)
             if pool is not None and pool.connection_kwargs.get("decode_responses"):
                 raise ValueError("RedisStore needs a client with decode_responses=False")
             self._client = url_or_client
+            self._ping_client = url_or_client
             self._owns_client = False
         self._prefix = prefix
         self._idle_ttl_ms = int(idle_ttl_s * 1000)

@@ -6,13 +6,17 @@ step. A script is sent by its SHA (EVALSHA) and, on any node that answers NOSCRI
 node, a replica just promoted by a failover, a SCRIPT FLUSH), sent whole with EVAL to the
 same node, which loads it there: a missing script never fails a call.
 
-Every Redis failure surfaces as StoreUnavailable. Commands are never retried by the client:
+Every Redis failure surfaces as StoreUnavailable, except a full connection pool: a command that
+finds every connection of this process in use waits a bounded time (``pool_wait_s``) for one,
+then fails with StoreBusy, so an overloaded process is told apart from a store that is down.
+Commands are never retried by the client:
 a write whose reply was lost may have been applied, and only a request id makes it safe to
 send again. Connections dropped by a restarted server are replaced by the pool on next use.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import logging
@@ -22,27 +26,42 @@ from typing import Any
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.cluster import RedisCluster
 from redis.backoff import NoBackoff
-from redis.exceptions import NoScriptError, RedisError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import MaxConnectionsError, NoScriptError, RedisError
 from redis.retry import Retry
 
-from service.store.port import StoreUnavailable
+from service.store.port import StoreBusy, StoreUnavailable
 
 log = logging.getLogger("service.store.redis.store")
 
 DEFAULT_MAX_CONNECTIONS = 64
+DEFAULT_POOL_WAIT_S = 0.5
+POOL_EXHAUSTED = "No connection available."  # what a blocking pool's timed-out wait raises
+
+
+def pool_exhausted(exc: BaseException) -> bool:
+    """Whether a Redis client error says that every connection of its pool stayed in use: a
+    cluster client's MaxConnectionsError, or the "No connection available." ConnectionError a
+    blocking pool raises when its wait for a free connection timed out (a dead server's
+    ConnectionError comes from a socket error instead)."""
+    if isinstance(exc, MaxConnectionsError):
+        return True
+    return (isinstance(exc, RedisConnectionError) and str(exc) == POOL_EXHAUSTED
+            and isinstance(exc.__cause__, asyncio.TimeoutError))
 
 
 def connect(url: str, *, socket_timeout_s: float = 2.0, connect_timeout_s: float = 2.0,
-            health_check_interval_s: int = 15, max_connections: int = DEFAULT_MAX_CONNECTIONS) -> Redis:
+            health_check_interval_s: int = 15, max_connections: int = DEFAULT_MAX_CONNECTIONS,
+            pool_wait_s: float = DEFAULT_POOL_WAIT_S) -> Redis:
     """Return a redis.asyncio client for url that fails fast and never retries a command.
 
-    Its pool holds at most ``max_connections``; a command that finds none free waits up to the
-    socket timeout for one (then StoreUnavailable), so a stall cannot open connections unbounded.
+    Its pool holds at most ``max_connections``; a command that finds none free waits up to
+    ``pool_wait_s`` for one (then StoreBusy), so a stall cannot open connections unbounded.
     """
     pool = BlockingConnectionPool.from_url(
         url,
         max_connections=max_connections,
-        timeout=socket_timeout_s,
+        timeout=pool_wait_s,
         decode_responses=False,
         socket_timeout=socket_timeout_s,
         socket_connect_timeout=connect_timeout_s,
@@ -55,7 +74,8 @@ def connect(url: str, *, socket_timeout_s: float = 2.0, connect_timeout_s: float
 def connect_cluster(url: str, *, socket_timeout_s: float = 2.0, connect_timeout_s: float = 2.0,
                     max_connections: int = DEFAULT_MAX_CONNECTIONS) -> RedisCluster:
     """Return a redis.asyncio cluster client for url (any node) that fails fast, with at most
-    ``max_connections`` per node."""
+    ``max_connections`` per node; a command that finds its node's connections all in use fails at
+    once with StoreBusy (the cluster client does not wait for one)."""
     return RedisCluster.from_url(
         url,
         decode_responses=False,
@@ -85,7 +105,8 @@ class Script:
 
 @contextlib.contextmanager
 def unavailable_on_error(operation: str) -> Iterator[None]:
-    """Turn any failure of the Redis client call inside the block into StoreUnavailable.
+    """Turn any failure of the Redis client call inside the block into StoreUnavailable (StoreBusy
+    when the pool had no free connection).
 
     Redis and socket errors are the expected ones. Anything else the client raises (its cluster
     code has raised IndexError and KeyError while its topology changed) is logged with its
@@ -94,6 +115,8 @@ def unavailable_on_error(operation: str) -> Iterator[None]:
     try:
         yield
     except (RedisError, OSError) as exc:
+        if pool_exhausted(exc):
+            raise StoreBusy(f"redis {operation}: every connection of the pool stayed in use: {exc}") from exc
         raise StoreUnavailable(f"redis {operation} failed: {type(exc).__name__}: {exc}") from exc
     except Exception as exc:
         log.warning("the redis client failed unexpectedly in %s", operation, exc_info=True)

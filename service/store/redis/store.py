@@ -35,9 +35,10 @@ class RedisStore(RedisGames, RedisEvents, RedisSchedule, RedisIndex, RedisRateLi
     """Store on Redis: atomic Lua compare-and-set, the game's log as a list, shared pub/sub watch."""
 
     async def ping(self) -> None:
-        """Raise StoreUnavailable unless Redis answers PING."""
+        """Raise StoreUnavailable unless Redis answers PING, sent on the ping's own connection
+        (outside the pool commands share, so a busy pool does not fail it)."""
         with unavailable_on_error("ping"):
-            await self._client.ping()
+            await self._ping_client.ping()
 
     async def eviction_policy(self) -> str | None:
         """Redis' ``maxmemory-policy`` (any node's, in a cluster), None when CONFIG GET is not allowed."""
@@ -53,6 +54,7 @@ class RedisStore(RedisGames, RedisEvents, RedisSchedule, RedisIndex, RedisRateLi
         """End all watches, drop the pub/sub connection and close the client if owned."""
         await self._hub.close()
         if self._owns_client:
-            for client in {id(c): c for c in (self._client, self._pubsub_client)}.values():
+            clients = (self._client, self._pubsub_client, self._ping_client)
+            for client in {id(c): c for c in clients}.values():
                 with contextlib.suppress(RedisError, OSError):
                     await client.aclose()

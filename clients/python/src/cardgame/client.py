@@ -2,7 +2,10 @@
 
 Every move goes through the Act RPC, by the notation of the action ("play AS", "bid 4", "pass",
 "exchange 2C 3D"). Every mutating call gets a fresh ``request_id`` that is reused on each retry,
-so a retry after a lost answer never applies a move twice. Failures are raised as
+so a retry after a lost answer never applies a move twice. Retries come in two layers: the
+channel's gRPC retry policy (:mod:`cardgame.retry`; ``retry_policy``, None = off) retries an
+attempt refused as UNAVAILABLE or RESOURCE_EXHAUSTED within the call's deadline, and ``send``
+retries the whole call ``retries`` times with a fresh deadline, waiting as RetryInfo says. Failures are raised as
 :mod:`cardgame.errors` exceptions that carry the ErrorInfo reason. A backend's calls (listing,
 deleting, reissuing tokens, events, rematches) send the client's ``api_key``.
 
@@ -38,6 +41,7 @@ import grpc
 
 from cardgame import errors, games
 from cardgame.moves import EXCHANGE, notation_for
+from cardgame.retry import DEFAULT_RETRY_POLICY, RetryPolicy, channel_options
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
@@ -237,14 +241,23 @@ class GameClient:
     """
 
     def __init__(self, target: str, token: str | None = None, *, timeout: float = 5.0, retries: int = 3,
-                 channel: grpc.Channel | None = None, interceptors: Sequence[object] = (), api_key: str | None = None):
+                 channel: grpc.Channel | None = None, interceptors: Sequence[object] = (), api_key: str | None = None,
+                 retry_policy: RetryPolicy | None = DEFAULT_RETRY_POLICY):
+        """A client of the server at ``target`` (host:port) acting with ``token``.
+
+        ``retry_policy`` is the gRPC retry policy of the channel the client opens (None: gRPC does
+        not retry); a caller's ``channel`` keeps its own. ``retries`` are the client's own retries
+        of a whole call (0: none).
+        """
         self.target = target
         self.token = token
         self.api_key = api_key
         self.timeout = timeout
         self.retries = retries
+        self.retry_policy = retry_policy
         self._owns_channel = channel is None
-        self._raw_channel = channel or grpc.insecure_channel(target, options=CHANNEL_OPTIONS)
+        self._raw_channel = channel or grpc.insecure_channel(target, options=CHANNEL_OPTIONS +
+                                                             channel_options(retry_policy))
         self._interceptors = tuple(interceptors)
         self.channel = grpc.intercept_channel(self._raw_channel, *interceptors) if interceptors else self._raw_channel
         self.stub = pb_grpc.GameServiceStub(self.channel)
@@ -255,7 +268,8 @@ class GameClient:
     def with_token(self, token: str | None) -> GameClient:
         """A client acting for another seat (or a spectator) over the same channel."""
         other = GameClient(self.target, token, timeout=self.timeout, retries=self.retries,
-                           channel=self._raw_channel, interceptors=self._interceptors, api_key=self.api_key)
+                           channel=self._raw_channel, interceptors=self._interceptors, api_key=self.api_key,
+                           retry_policy=self.retry_policy)
         other._closed = self._closed
         return other
 
