@@ -419,7 +419,8 @@ def config_rows() -> list[tuple[list[str], list[str]]]:
 
 def test_config_table_lists_every_flag(monkeypatch: pytest.MonkeyPatch) -> None:
     parser = server_parser(monkeypatch)
-    flags = {o for action in parser._actions for o in action.option_strings if o.startswith("--") and o not in ("--help", "--version")}
+    flags = {o for action in parser._actions for o in action.option_strings
+             if o.startswith("--") and o not in ("--help", "--version")}
     listed = [flag for row_flags, _ in config_rows() for flag in row_flags]
     assert len(listed) == len(set(listed)), "a flag has two rows"
     missing, unknown = sorted(flags - set(listed)), sorted(set(listed) - flags)
