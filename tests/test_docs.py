@@ -46,7 +46,8 @@ from testkit.launcher import ServerProcess, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 TS = ROOT / "clients" / "typescript"
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "clients/python/README.md",
+         ROOT / "clients/typescript/README.md"]
 README_MAX_LINES = 250
 CONFIG_PAGE = ROOT / "docs" / "operations.md"
 CONFIG_SECTION = "Configuration"

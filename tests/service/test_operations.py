@@ -297,6 +297,8 @@ def test_a_dead_worker_is_replaced_and_workers_stop_with_their_parent(redis_url,
         os.kill(first[0], signal.SIGKILL)
         _wait(lambda: len(_workers_of(proc.proc.pid)) == 2 and first[0] not in _workers_of(proc.proc.pid),
               15, "the dead worker was not replaced")
+        _wait(lambda: proc.log_text().count("cardgame server listening on") == 3, 15,
+              "the replacement worker did not listen")
         with grpc.insecure_channel(proc.address) as channel:
             for _ in range(4):   # whichever worker answers, it serves
                 assert create(pb_grpc.GameServiceStub(channel), "spades", first_dealer=0).view.version == 1
