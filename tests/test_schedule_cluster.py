@@ -35,14 +35,20 @@ async def test_wake_ups_and_leases_work_across_the_nodes(cluster):
         await first.follow(range(SHARDS))
         for shard in range(SHARDS):   # every shard's slot, on whichever node serves it
             await store.schedule(_game_on(shard), 10_000 + shard)
-            assert await asyncio.wait_for(first.wait(5), 5) == {shard}
+            assert (await asyncio.wait_for(first.wait(5), 5)).shards == {shard}
             assert await store.next_due(shard) == 10_000 + shard
-        assert await store.lease_shards("first", 60_000) == list(range(SHARDS))
-        mine = await store.lease_shards("second", 60_000)
-        assert len(mine) == SHARDS // 2
+        now = 1_700_000_000_000
+        assert (await store.lease_shards("first", now, 60_000)).held == list(range(SHARDS))
+        mine = await store.lease_shards("second", now, 60_000)
+        assert len(mine.held) == SHARDS // 2 and mine.holders == ["first"]
+        assert (await asyncio.wait_for(first.wait(5), 5)).leases    # told on its presence channel
+        assert await store.sweepers_present(["first", "second"]) is True
         await second.close()          # gone: seen at once, long before its membership ends
-        await asyncio.sleep(0.2)
-        assert await store.lease_shards("first", 60_000) == list(range(SHARDS))
+        for _ in range(100):
+            if not await store.sweepers_present(["second"]):
+                break
+            await asyncio.sleep(0.02)
+        assert await store.lease_shards("first", now, 60_000) == (list(range(SHARDS)), [], 1)
         await first.close()
     finally:
         await store.close()

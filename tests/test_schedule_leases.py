@@ -18,27 +18,11 @@ from service.store.redis.store import RedisStore
 WAIT_S = 5.0
 
 
-class FakeClock:
-    """A monotonic clock that moves only when told to."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
 @pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
-def store(request: pytest.FixtureRequest, clock: FakeClock,
-          event_loop: asyncio.AbstractEventLoop) -> Iterator[Store]:
+def store(request: pytest.FixtureRequest, event_loop: asyncio.AbstractEventLoop) -> Iterator[Store]:
     """Each store implementation, checked."""
     if request.param == "memory":
-        made: Store = checked(MemoryStore(clock=clock))
+        made: Store = checked(MemoryStore())
     else:
         made = checked(RedisStore(request.getfixturevalue("redis_url"), prefix=request.getfixturevalue("redis_prefix")))
     yield made
@@ -72,45 +56,53 @@ async def test_a_write_that_makes_a_shard_earlier_wakes_its_follower(store: Stor
     watch = await store.sweep_watch("wakes")
     try:
         await watch.follow([2, 6])
-        assert await watch.wait(0.05) == set()
+        assert await watch.wait(0.05) == (set(), False)
         game, later, elsewhere = game_on_shard(2), game_on_shard(2), game_on_shard(9)
         await store.schedule(game, 50_000)                # the shard's first time
-        assert await asyncio.wait_for(watch.wait(WAIT_S), WAIT_S) == {2}
+        assert (await asyncio.wait_for(watch.wait(WAIT_S), WAIT_S)).shards == {2}
         await store.schedule(later, 60_000)               # not earlier than the earliest: no wake-up
         await store.schedule(elsewhere, 1_000)            # a shard not followed
-        assert await watch.wait(0.2) == set()
+        assert (await watch.wait(0.2)).shards == set()
         await store.schedule(later, 40_000)               # earlier than the earliest
-        assert await watch.wait(WAIT_S) == {2}
+        assert (await watch.wait(WAIT_S)).shards == {2}
         claims = await store.claim_due(2, 50_000, 100, 10)
         assert sorted(claims) == sorted([(later, 50_100), (game, 50_100)])
         assert await store.settle(game, 50_100, 70_000) is True   # not earlier than the other claim
-        assert await watch.wait(0.2) == set()
+        assert (await watch.wait(0.2)).shards == set()
         assert await store.settle(later, 50_100, 45_000) is True  # earlier than anything left
-        assert await watch.wait(WAIT_S) == {2}
+        assert (await watch.wait(WAIT_S)).shards == {2}
         await watch.follow([6])                           # shard 2 no longer followed
         await store.schedule(game_on_shard(2), 1)
-        assert await watch.wait(0.2) == set()
+        assert (await watch.wait(0.2)).shards == set()
     finally:
         await watch.close()
+
+
+NOW = 1_700_000_000_000
 
 
 async def test_sweepers_share_the_shards_one_holder_each(store: Store) -> None:
     watches = {name: await store.sweep_watch(name) for name in ("a", "b", "c")}
     try:
-        assert await store.lease_shards("a", 60_000) == list(range(SHARDS))
-        b = await store.lease_shards("b", 60_000)
-        assert len(b) == SHARDS // 2                      # taken from the member above its share
-        a = await store.lease_shards("a", 60_000)
-        assert sorted(a + b) == list(range(SHARDS))
-        c = await store.lease_shards("c", 60_000)
-        held = {name: await store.lease_shards(name, 60_000) for name in ("a", "b", "c")}
-        assert held["c"] == c and 4 <= len(c) <= 6
+        first = await store.lease_shards("a", NOW, 60_000)
+        assert first == (list(range(SHARDS)), [], 1)
+        b = await store.lease_shards("b", NOW, 60_000)
+        assert len(b.held) == SHARDS // 2 and b.holders == ["a"] and b.members == 2   # from the one above its share
+        assert (await watches["a"].wait(WAIT_S)).leases                              # a is told
+        a = await store.lease_shards("a", NOW, 60_000)
+        assert sorted(a.held + b.held) == list(range(SHARDS)) and a.holders == ["b"]
+        c = await store.lease_shards("c", NOW, 60_000)
+        held = {name: (await store.lease_shards(name, NOW, 60_000)).held for name in ("a", "b", "c")}
+        assert held["c"] == c.held and 4 <= len(c.held) <= 6 and c.members == 3
         assert sorted(s for shards in held.values() for s in shards) == list(range(SHARDS))
         assert all(len(shards) <= 6 for shards in held.values())
+        assert await store.sweepers_present(["a", "b", "c"]) is True
         await store.release_shards("c")                   # a clean stop: its shards are free at once
-        a = await store.lease_shards("a", 60_000)
-        b = await store.lease_shards("b", 60_000)
-        assert sorted(a + b) == list(range(SHARDS)) and len(a) == len(b) == SHARDS // 2
+        a = await store.lease_shards("a", NOW, 60_000)
+        assert len(a.held) == 10 and a.members == 2       # every free shard ...
+        b = await store.lease_shards("b", NOW, 60_000)
+        assert len(b.held) == SHARDS // 2                 # ... until the other takes its share back
+        assert sorted((await store.lease_shards("a", NOW, 60_000)).held + b.held) == list(range(SHARDS))
     finally:
         for watch in watches.values():
             await watch.close()
@@ -119,27 +111,26 @@ async def test_sweepers_share_the_shards_one_holder_each(store: Store) -> None:
 async def test_a_sweeper_whose_watch_closed_loses_its_shards_at_once(store: Store) -> None:
     first, second = await store.sweep_watch("first"), await store.sweep_watch("second")
     try:
-        await store.lease_shards("first", 60_000)
-        mine = await store.lease_shards("second", 60_000)
-        theirs = await store.lease_shards("first", 60_000)
-        assert mine and theirs
+        await store.lease_shards("first", NOW, 60_000)
+        mine = await store.lease_shards("second", NOW, 60_000)
+        assert mine.held and await store.sweepers_present(mine.holders) is True
         await first.close()                               # the process died: its connection is gone
-        if isinstance(store.inner, RedisStore):  # type: ignore[attr-defined]
-            await asyncio.sleep(0.2)                      # the unsubscribe reaches Redis
-        assert await store.lease_shards("second", 60_000) == list(range(SHARDS))
+        deadline = asyncio.get_running_loop().time() + WAIT_S
+        while await store.sweepers_present(mine.holders):  # the unsubscribe reaches Redis
+            assert asyncio.get_running_loop().time() < deadline
+            await asyncio.sleep(0.02)
+        assert await store.lease_shards("second", NOW, 60_000) == (list(range(SHARDS)), [], 1)
     finally:
         await first.close()
         await second.close()
 
 
-async def test_a_sweeper_that_stops_renewing_loses_its_shards(store: Store, clock: FakeClock) -> None:
+async def test_a_sweeper_that_stops_renewing_loses_its_shards(store: Store) -> None:
     hung, live = await store.sweep_watch("hung"), await store.sweep_watch("live")
     try:
-        await store.lease_shards("hung", 200)             # still connected, but it renews no more
-        assert len(await store.lease_shards("live", 60_000)) == SHARDS // 2
-        clock.now += 0.3
-        await asyncio.sleep(0.3)                          # Redis judges by its own clock
-        assert await store.lease_shards("live", 60_000) == list(range(SHARDS))
+        await store.lease_shards("hung", NOW, 200)        # still connected, but it renews no more
+        assert len((await store.lease_shards("live", NOW + 100, 60_000)).held) == SHARDS // 2
+        assert await store.lease_shards("live", NOW + 200, 60_000) == (list(range(SHARDS)), [], 1)
     finally:
         await hung.close()
         await live.close()
@@ -148,10 +139,16 @@ async def test_a_sweeper_that_stops_renewing_loses_its_shards(store: Store, cloc
 async def test_sweeper_arguments_are_checked(store: Store) -> None:
     for bad in ("", "a b", "x{y}", "n" * 200):
         with pytest.raises(ValueError):
-            await store.lease_shards(bad, 1000)
+            await store.lease_shards(bad, NOW, 1000)
         with pytest.raises(ValueError):
             await store.sweep_watch(bad)
+        with pytest.raises(ValueError):
+            await store.sweepers_present([bad])
     with pytest.raises(ValueError):
-        await store.lease_shards("ok", 0)
+        await store.lease_shards("ok", NOW, 0)
+    with pytest.raises(ValueError):
+        await store.lease_shards("ok", -1, 10)
+    with pytest.raises(ValueError):
+        await store.sweepers_present("ok")
     with pytest.raises(ValueError):
         await store.next_due(SHARDS)

@@ -22,6 +22,7 @@ from service.store.port import (
     Committed,
     Loaded,
     ScheduleWatch,
+    ShardLeases,
     Store,
     parse_stream_id,
     validate_bucket,
@@ -171,10 +172,18 @@ class CheckedStore:
         validate_int("shard", shard, 0, SHARDS - 1)
         return await self.inner.next_due(shard)
 
-    async def lease_shards(self, sweeper: str, ttl_ms: int) -> list[int]:
-        """Renew the sweeper's membership for ``ttl_ms`` (1 ms .. 1 day); the shards it holds."""
+    async def lease_shards(self, sweeper: str, now_ms: int, ttl_ms: int) -> ShardLeases:
+        """Renew the sweeper's membership until ``now_ms + ttl_ms`` (1 ms .. 1 day); its shards."""
+        validate_int("now_ms", now_ms)
         validate_int("ttl_ms", ttl_ms, 1, 86_400_000)
-        return await self.inner.lease_shards(_sweeper(sweeper), ttl_ms)
+        validate_int("now_ms + ttl_ms", now_ms + ttl_ms)
+        return await self.inner.lease_shards(_sweeper(sweeper), now_ms, ttl_ms)
+
+    async def sweepers_present(self, sweepers: Sequence[str]) -> bool | None:
+        """Whether every named sweeper's watch is still open (at most SHARDS names)."""
+        if isinstance(sweepers, str) or len(sweepers) > SHARDS:
+            raise ValueError(f"sweepers_present takes a sequence of at most {SHARDS} names")
+        return await self.inner.sweepers_present([_sweeper(who) for who in sweepers])
 
     async def release_shards(self, sweeper: str) -> None:
         """End the sweeper's membership and free its shards."""

@@ -43,7 +43,7 @@ from service.store.ports.limits import (
     SHARDS,
 )
 from service.store.ports.ratelimit import RateLimitStore
-from service.store.ports.schedule import ScheduleStore, ScheduleWatch
+from service.store.ports.schedule import ScheduleStore, ScheduleWatch, ShardLeases, Wakes
 from service.store.ports.validation import (
     event_seq,
     index_scan_bound,
@@ -69,7 +69,7 @@ __all__ = [
     "DEFAULT_REQUEST_TTL_S", "INDEX_SCAN_MIN", "MAX_BATCH", "MAX_COUNT", "MAX_ID_LENGTH", "MAX_MS", "MAX_OUTBOX",
     "MAX_OWNER_LENGTH", "MAX_SEQ", "MAX_TERMS", "MAX_TERM_LENGTH", "SHARDS",
     "Commit", "Committed", "EventStore", "GameExists", "GameStore", "IndexStore", "Loaded", "RateLimitStore",
-    "ScheduleStore", "ScheduleWatch", "Store", "StoreUnavailable", "Watcher",
+    "ScheduleStore", "ScheduleWatch", "ShardLeases", "Store", "StoreUnavailable", "Wakes", "Watcher",
     "event_seq", "index_scan_bound", "parse_stream_id", "shard_of", "validate_bucket", "validate_commit",
     "validate_cursor", "validate_entries", "validate_events", "validate_game_id", "validate_game_ids",
     "validate_int", "validate_limits", "validate_owner", "validate_request_id", "validate_terms",

@@ -4,11 +4,12 @@ listing-index entries of games that expired.
 
 Games due for attention sit in ``SHARDS`` sorted sets in the store (``store.schedule``). Every
 server process runs one sweeper, and each shard is leased to one sweeper at a time
-(``store.lease_shards``): a sweeper renews its membership every ``HEARTBEAT_S`` and is handed its
-fair share of the shards, taken from sweepers that are gone (their membership ran out, or their
-watch closed: a killed process's connection drops at once) or that hold more than their share.
-So the fleet's idle cost is one lease call per process and heartbeat, whatever the instance
-count, and a dead sweeper's shards pass to the others within a heartbeat.
+(``store.lease_shards``): a sweeper that starts is handed its fair share of the shards, taken from
+those that hold more, and told when another takes some of its own; it renews its membership every
+``RENEW_S``. Between renewals it only looks whether the other holders are still there
+(``store.sweepers_present``: one command, and a killed process's watch is gone at once), each
+sweeper every ``CHECK_EVERY_S`` times the member count, so the fleet looks about every
+``CHECK_EVERY_S`` whatever its size; the first to see a holder gone takes its shards.
 
 A sweeper sleeps until the earliest time of its shards (``store.next_due``, read when it takes a
 shard, after it swept one, when woken, and at least every ``RECHECK_S``), its next heartbeat, or a
@@ -37,8 +38,10 @@ from service.table.table import Table, Timeout, now_ms
 
 log = logging.getLogger("cardgame.sweeper")
 
-HEARTBEAT_S = 1.0      # how often a sweeper renews its membership and leases (and takes up a dead one's)
-MEMBER_TTL_MS = 5000   # a sweeper that stopped renewing loses its shards this long after its last renewal
+RENEW_S = 60.0          # how often a sweeper renews its membership (a full lease_shards)
+MEMBER_TTL_MS = 180_000  # a sweeper that stopped renewing (hung, yet connected) loses its shards after this
+CHECK_EVERY_S = 0.6    # the fleet looks at the holders' presence about this often (each sweeper every
+                       # CHECK_EVERY_S x members, jittered): how soon a killed sweeper's shards move
 RECHECK_S = 60.0       # a held shard's earliest time is read again at least this often
 RETRY_S = 1.0          # pause after the store failed
 LEASE_MS = 5000        # a claimed game is due again this long after its claimer went silent
@@ -57,20 +60,22 @@ def sweeper_name() -> str:
 class Sweeper:
     """The sweeping task of one server process, acting on games through their table."""
 
-    def __init__(self, table: Table, name: str | None = None, heartbeat_s: float = HEARTBEAT_S) -> None:
+    def __init__(self, table: Table, name: str | None = None, check_every_s: float = CHECK_EVERY_S) -> None:
         self.table = table
         self.store = table.store
         self.name = name or sweeper_name()
-        self.heartbeat_s = heartbeat_s
+        self.check_every_s = check_every_s
         self.swept = 0
         self.held: list[int] = []
+        self._holders: list[str] = []            # the other sweepers holding shards, as last leased
+        self._members = 1
         self._next: dict[int, int | None] = {}   # held shard -> its earliest time as last read (None: empty)
         self._read_at: dict[int, float] = {}     # held shard -> when that was read (loop time)
         self._index_cursors: dict[str, int] = {}
 
     async def run(self) -> None:
         """Sweep until cancelled; store outages are waited out. On the way out the sweeper's
-        shards are given up, so the other sweepers take them at their next heartbeat."""
+        shards are given up, so the other sweepers take them at once."""
         try:
             while True:
                 try:
@@ -84,7 +89,7 @@ class Sweeper:
                 except StoreUnavailable as exc:
                     log.warning("sweeping paused (%s); retrying", exc)
                 finally:
-                    self.held, self._next, self._read_at = [], {}, {}
+                    self.held, self._holders, self._next, self._read_at = [], [], {}, {}
                     await watch.close()
                 await asyncio.sleep(RETRY_S)
         finally:
@@ -94,33 +99,46 @@ class Sweeper:
     async def _serve(self, watch: ScheduleWatch) -> None:
         """Hold shards and sweep them while the watch lasts."""
         loop = asyncio.get_running_loop()
-        next_beat = loop.time()
+        next_lease = next_check = loop.time()
         next_index = loop.time() + random.uniform(0, INDEX_EVERY_S)
         while True:
-            if loop.time() >= next_beat:
-                next_beat = loop.time() + self.heartbeat_s
-                await self._beat(watch)
+            if loop.time() >= next_lease:
+                await self._lease(watch)
+                next_lease, next_check = loop.time() + RENEW_S, loop.time() + self._check_interval()
+            elif self._holders and loop.time() >= next_check:
+                if not await self.store.sweepers_present(self._holders):   # gone, or the store cannot tell
+                    await self._lease(watch)
+                next_check = loop.time() + self._check_interval()
             if INDEX_SHARD in self.held and loop.time() >= next_index:
                 next_index = loop.time() + INDEX_EVERY_S
                 await self.sweep_index()
             if await self._sweep_due():
                 continue
+            wake_at = min(next_lease, next_check) if self._holders else next_lease
+            wait_s = wake_at - loop.time()
             known = [at for at in self._next.values() if at is not None]
-            wait_s = next_beat - loop.time()
             if known:
                 wait_s = min(wait_s, (min(known) - now_ms()) / 1000)
-            for shard in await watch.wait(wait_s):
+            heard = await watch.wait(wait_s)
+            for shard in heard.shards:
                 self._forget(shard)
+            if heard.leases:   # another member took shards of this one (or may have)
+                next_lease = loop.time()
 
-    async def _beat(self, watch: ScheduleWatch) -> None:
+    def _check_interval(self) -> float:
+        """Seconds to the next look at the holders: the fleet looks about every ``check_every_s``."""
+        return self.check_every_s * self._members * random.uniform(0.5, 1.5)
+
+    async def _lease(self, watch: ScheduleWatch) -> None:
         """Renew the membership; follow the shards held now (a new one's time is read next)."""
-        held = await self.store.lease_shards(self.name, MEMBER_TTL_MS)
-        if held != self.held:
-            await watch.follow(held)   # subscribed before the new shards' times are read
-            for shard in set(self._next) - set(held):
+        leases = await self.store.lease_shards(self.name, now_ms(), MEMBER_TTL_MS)
+        self._holders, self._members = leases.holders, leases.members
+        if leases.held != self.held:
+            await watch.follow(leases.held)   # subscribed before the new shards' times are read
+            for shard in set(self._next) - set(leases.held):
                 self._forget(shard)
-            log.info("sweeper %s holds shards %s", self.name, held)
-            self.held = held
+            log.info("sweeper %s holds shards %s", self.name, leases.held)
+            self.held = leases.held
 
     def _forget(self, shard: int) -> None:
         """Drop a shard's earliest time: it is read again before the shard is slept on."""

@@ -54,7 +54,7 @@ class MemoryBase:
         self._streams: dict[str, Stream] = {}
         self._published = asyncio.Condition()
         self._due: list[dict[str, int]] = [{} for _ in range(SHARDS)]
-        self._members: dict[str, int] = {}       # sweeper -> end of its membership (clock ms)
+        self._members: dict[str, int] = {}       # sweeper -> end of its membership (callers' ms)
         self._leases: dict[int, str] = {}        # shard -> the sweeper holding it
         self._present: dict[str, int] = {}       # sweeper -> its open watches
         self._schedule_watches: set[Any] = set()  # the open MemoryScheduleWatch objects

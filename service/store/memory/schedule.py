@@ -1,5 +1,5 @@
 """The schedule of the in-process store: one dict per shard, game id -> due ms or lease end; the
-sweepers' memberships (ends on the store's clock), the shards' leases, the sweepers present (an
+sweepers' memberships (ends on the callers' clock), the shards' leases, the sweepers present (an
 open watch) and the watches following each shard."""
 
 from __future__ import annotations
@@ -7,11 +7,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import heapq
-import math
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
 from service.store.memory.base import MemoryBase
-from service.store.port import SHARDS, StoreUnavailable, shard_of
+from service.store.port import SHARDS, ShardLeases, StoreUnavailable, Wakes, shard_of
 
 
 class MemorySchedule(MemoryBase):
@@ -62,30 +61,26 @@ class MemorySchedule(MemoryBase):
         self._check_open()
         return min(self._due[shard].values(), default=None)
 
-    async def lease_shards(self, sweeper: str, ttl_ms: int) -> list[int]:
-        """Renew the sweeper's membership, drop members gone (membership ended, or no watch open
-        any more), free their shards and give the caller its fair share; return its shards."""
+    async def lease_shards(self, sweeper: str, now_ms: int, ttl_ms: int) -> ShardLeases:
+        """Renew the sweeper's membership, drop members gone (membership ended, or no watch open),
+        free their shards, give the caller every free shard and up to its fair share from the
+        member holding the most (telling it); return its shards, the other holders and the count."""
         self._check_open()
-        now_ms = math.floor(self._clock() * 1000)
-        members = self._members
-        for who in [who for who, end in members.items() if end <= now_ms]:
-            del members[who]
+        members = {who: end for who, end in self._members.items() if end > now_ms}
         members[sweeper] = now_ms + ttl_ms
-        for who in {who for who in self._leases.values() if who != sweeper}:
-            if who in members and not self._present.get(who):
-                del members[who]
+        for who in [who for who in members if who != sweeper and not self._present.get(who)]:
+            del members[who]
+        self._members = members
         holder = {shard: who for shard, who in self._leases.items() if who in members}
-        self._leases = holder
         count: dict[str, int] = {}
         for who in holder.values():
             count[who] = count.get(who, 0) + 1
         share = -(-SHARDS // len(members))
         mine = count.get(sweeper, 0)
-        for shard in range(SHARDS):
-            if mine >= share:
-                break
+        for shard in range(SHARDS):   # every free shard: none waits for another member's next call
             if shard not in holder:
                 holder[shard], mine = sweeper, mine + 1
+        robbed: set[str] = set()
         while mine < share:
             most: str | None = None
             most_n = share
@@ -97,7 +92,18 @@ class MemorySchedule(MemoryBase):
                 break
             shard = max(s for s, who in holder.items() if who == most)
             holder[shard], count[most], mine = sweeper, count[most] - 1, mine + 1
-        return sorted(shard for shard, who in holder.items() if who == sweeper)
+            robbed.add(most)
+        self._leases = holder
+        for watch in self._schedule_watches:
+            if watch.sweeper in robbed:
+                watch.robbed()
+        others = dict.fromkeys(holder[shard] for shard in sorted(holder) if holder[shard] != sweeper)
+        return ShardLeases(sorted(s for s, who in holder.items() if who == sweeper), list(others), len(members))
+
+    async def sweepers_present(self, sweepers: Sequence[str]) -> bool | None:
+        """Whether every named sweeper has a watch open."""
+        self._check_open()
+        return all(self._present.get(who) for who in sweepers)
 
     async def release_shards(self, sweeper: str) -> None:
         """End the sweeper's membership and free its shards."""
@@ -122,9 +128,10 @@ class MemoryScheduleWatch:
     """A sweeper's presence in a MemoryStore and the shards whose wake-ups it takes."""
 
     def __init__(self, store: MemorySchedule, sweeper: str) -> None:
-        self._store, self._sweeper = store, sweeper
+        self._store, self.sweeper = store, sweeper
         self._followed: set[int] = set()
         self._woken: set[int] = set()
+        self._leases = False
         self._event = asyncio.Event()
         self._ended = False
         self._closed = False
@@ -133,6 +140,11 @@ class MemoryScheduleWatch:
         if shard in self._followed:
             self._woken.add(shard)
             self._event.set()
+
+    def robbed(self) -> None:
+        """Another member took some of the sweeper's shards."""
+        self._leases = True
+        self._event.set()
 
     def end(self) -> None:
         """The store closed."""
@@ -144,16 +156,17 @@ class MemoryScheduleWatch:
         self._followed = set(shards)
         self._woken &= self._followed
 
-    async def wait(self, timeout_s: float) -> set[int]:
-        """The followed shards woken since the last call, waiting up to ``timeout_s`` for one."""
-        if not self._woken and not self._ended:
+    async def wait(self, timeout_s: float) -> Wakes:
+        """What was heard since the last call, waiting up to ``timeout_s`` for something."""
+        if not self._woken and not self._leases and not self._ended:
             self._event.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._event.wait(), max(0.0, timeout_s))
         if self._ended:
             raise StoreUnavailable("memory store is closed")
-        woken, self._woken = self._woken, set()
-        return woken
+        heard = Wakes(self._woken, self._leases)
+        self._woken, self._leases = set(), False
+        return heard
 
     async def close(self) -> None:
         """End the sweeper's presence and its wake-ups."""
@@ -162,6 +175,6 @@ class MemoryScheduleWatch:
         self._closed = True
         self._store._schedule_watches.discard(self)
         present = self._store._present
-        present[self._sweeper] -= 1
-        if not present[self._sweeper]:
-            del present[self._sweeper]
+        present[self.sweeper] -= 1
+        if not present[self.sweeper]:
+            del present[self.sweeper]

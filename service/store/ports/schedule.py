@@ -9,17 +9,36 @@ earliest time. A write that makes a shard's earliest time earlier (``schedule``,
 wakes the sweeper following that shard.
 
 The shards are leased to sweepers (one per server process): ``lease_shards`` keeps a sweeper a
-member for a while, drops members that stopped renewing (or, where the store can tell, whose
-process is gone: its ``sweep_watch`` is no longer open), frees their shards, and gives the caller
-its fair share (``ceil(SHARDS / members)``) from the free shards, then from members holding more
-than that. So each shard has one sweeper at a time, and a dead sweeper's shards pass to the others
-at their next ``lease_shards``. ``release_shards`` gives a sweeper's shards up at once.
+member for a while (by the caller's clock), drops members whose membership ended or, where the
+store can tell, whose process is gone (their ``sweep_watch`` is no longer open), frees their
+shards, and gives the caller every free shard and, up to its fair share (``ceil(SHARDS /
+members)``), shards of the member holding the most above that share, whose watch is told
+(``Wakes.leases``). So each shard has one sweeper at a time, and a gone sweeper's shards pass to
+whichever member calls next. ``sweepers_present`` is the cheap look between two such calls: whether
+the named sweepers' watches are still open. ``release_shards`` gives a sweeper's shards up at once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from typing import Protocol, runtime_checkable
+from collections.abc import Collection, Sequence
+from typing import NamedTuple, Protocol, runtime_checkable
+
+
+class ShardLeases(NamedTuple):
+    """What ``lease_shards`` returns: the caller's shards (ascending), the other sweepers holding
+    shards, and how many members there are (the caller included)."""
+
+    held: list[int]
+    holders: list[str]
+    members: int
+
+
+class Wakes(NamedTuple):
+    """What a sweeper's watch heard: the followed shards whose earliest time got earlier (or that
+    may have, after a lost connection), and whether another member took some of its shards."""
+
+    shards: set[int]
+    leases: bool
 
 
 @runtime_checkable
@@ -30,9 +49,9 @@ class ScheduleWatch(Protocol):
         """Be woken by the schedule of exactly these shards from now on (subscribed on return)."""
         ...
 
-    async def wait(self, timeout_s: float) -> set[int]:
-        """Wait up to ``timeout_s`` for a wake-up; return the followed shards woken since the last
-        call (empty on timeout). A lost and re-made connection wakes every followed shard."""
+    async def wait(self, timeout_s: float) -> Wakes:
+        """Wait up to ``timeout_s`` for a wake-up; return what was heard since the last call
+        (nothing on timeout). A lost and re-made connection wakes every followed shard."""
         ...
 
     async def close(self) -> None:
@@ -64,9 +83,13 @@ class ScheduleStore(Protocol):
         """Return the shard's earliest time (a game's due time or a claim's end), None when empty."""
         ...
 
-    async def lease_shards(self, sweeper: str, ttl_ms: int) -> list[int]:
-        """Keep ``sweeper`` a member for ``ttl_ms`` more (the store's clock), drop the members
-        gone, and return the shards the sweeper holds now, ascending (see the module)."""
+    async def lease_shards(self, sweeper: str, now_ms: int, ttl_ms: int) -> ShardLeases:
+        """Keep ``sweeper`` a member until ``now_ms + ttl_ms``, drop the members gone, settle the
+        leases; return the sweeper's shards, the other holders and the member count (see the module)."""
+        ...
+
+    async def sweepers_present(self, sweepers: Sequence[str]) -> bool | None:
+        """Whether every named sweeper's watch is still open; None when the store cannot tell."""
         ...
 
     async def release_shards(self, sweeper: str) -> None:

@@ -7,26 +7,28 @@ sweeper holds which shard.
 - ``P:due:{n}:wake``  channel: the new earliest time of the shard, published (SPUBLISHed on a
   Redis Cluster) by the ``schedule`` or ``settle`` that made it earlier; the shard's sweeper
   subscribes to it
-- ``P:sweepers:{sweep}``  sorted set, sweeper -> end of its membership (Redis' clock, ms)
+- ``P:sweepers:{sweep}``  sorted set, sweeper -> end of its membership (the callers' clock, ms)
 - ``P:sweepers:{sweep}:leases``  hash, shard -> the sweeper holding it
-- ``P:sweepers:{sweep}:alive:<sweeper>``  channel nobody publishes on: the sweeper subscribes to
-  it while it runs, so ``lease_shards`` sees a killed sweeper gone at once (PUBSUB NUMSUB, or
-  SHARDNUMSUB on a Redis Cluster) instead of when its membership ends
+- ``P:sweepers:{sweep}:alive:<sweeper>``  channel: the sweeper subscribes to it while it runs, so
+  a killed sweeper is seen gone at once (PUBSUB NUMSUB, or SHARDNUMSUB on a Redis Cluster) instead
+  of when its membership ends; ``lease_shards`` publishes on it when it takes the sweeper's shards
 
 The sweepers' keys share the hash tag ``{sweep}``: one script renews a membership and settles
-every lease. With a caller-owned RedisCluster client (plain PUBLISH, subscribers on any node) the
-presence cannot be seen from the leases' node, and members are judged by their renewals alone.
+every lease, and one PUBSUB NUMSUB there checks every holder. With a caller-owned RedisCluster
+client (plain PUBLISH, subscribers on any node) the presence cannot be seen from the leases' node,
+and members are judged by their renewals alone.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
+from typing import Any
 
 from redis.asyncio.cluster import RedisCluster
 
-from service.store.port import SHARDS, StoreUnavailable, shard_of
+from service.store.port import SHARDS, ShardLeases, StoreUnavailable, Wakes, shard_of
 from service.store.redis.base import RedisBase
 from service.store.redis.connection import unavailable_on_error
 
@@ -84,14 +86,33 @@ class RedisSchedule(RedisBase):
             first = await self._client.zrange(self.due_key(shard), 0, 0, withscores=True)
         return int(first[0][1]) if first else None
 
-    async def lease_shards(self, sweeper: str, ttl_ms: int) -> list[int]:
+    async def lease_shards(self, sweeper: str, now_ms: int, ttl_ms: int) -> ShardLeases:
         """Renew the sweeper's membership and settle the leases, in one script on the ``{sweep}``
-        slot; return the shards it holds."""
+        slot; return its shards, the other holders and the member count."""
         key = self.sweepers_key()
         with unavailable_on_error("lease_shards"):
-            held = await self._run("lease_shards", keys=[key, key + ":leases"],
-                                   args=[sweeper, ttl_ms, SHARDS, key + ":alive:", self._presence_command()])
-        return [int(shard) for shard in held]
+            held, holders, members = await self._run(
+                "lease_shards", keys=[key, key + ":leases"],
+                args=[sweeper, now_ms, ttl_ms, SHARDS, key + ":alive:", self._presence_command()])
+        return ShardLeases([int(shard) for shard in held], [who.decode() for who in holders], int(members))
+
+    async def sweepers_present(self, sweepers: Sequence[str]) -> bool | None:
+        """Whether each named sweeper still subscribes to its presence channel: one PUBSUB NUMSUB
+        (SHARDNUMSUB on the ``{sweep}`` slot's node of a Redis Cluster); None without presence."""
+        command = self._presence_command()
+        if not command:
+            return None
+        if not sweepers:
+            return True
+        channels = [f"{self.sweepers_key()}:alive:{who}" for who in sweepers]
+        with unavailable_on_error("sweepers_present"):
+            if self._sharded:
+                node = self._client.get_node_from_key(channels[0])
+                reply = await self._client.execute_command("PUBSUB SHARDNUMSUB", *channels, target_nodes=node)
+            else:
+                reply = await self._client.execute_command("PUBSUB NUMSUB", *channels)
+        counts = list(reply.values()) if isinstance(reply, dict) else [count for _, count in _pairs(reply)]
+        return len(counts) == len(channels) and all(int(count) > 0 for count in counts)
 
     async def release_shards(self, sweeper: str) -> None:
         """End the sweeper's membership and free its shards, in one script on the ``{sweep}`` slot."""
@@ -107,7 +128,9 @@ class RedisSchedule(RedisBase):
 
 
 class _Listener:
-    """Hands one channel's messages to a watch: a shard's wake-ups, or (shard None) the presence."""
+    """Hands one channel's messages to a watch: a shard's wake-ups, or (shard None) what comes on
+    the presence channel: another member took some of the sweeper's shards (or, after a lost
+    connection, may have)."""
 
     __slots__ = ("shard", "watch")
 
@@ -115,7 +138,9 @@ class _Listener:
         self.watch, self.shard = watch, shard
 
     def notify(self, version: int) -> None:
-        if self.shard is not None:
+        if self.shard is None:
+            self.watch.robbed()
+        else:
             self.watch.woke(self.shard)
 
     def end(self) -> None:
@@ -131,6 +156,7 @@ class RedisScheduleWatch:
         self._presence = (f"{store.sweepers_key()}:alive:{sweeper}".encode(), _Listener(self, None))
         self._followed: dict[int, _Listener] = {}
         self._woken: set[int] = set()
+        self._leases = False
         self._event = asyncio.Event()
         self._ended = False
 
@@ -142,6 +168,10 @@ class RedisScheduleWatch:
         if shard in self._followed:
             self._woken.add(shard)
             self._event.set()
+
+    def robbed(self) -> None:
+        self._leases = True
+        self._event.set()
 
     def ended(self) -> None:
         self._ended = True
@@ -161,16 +191,17 @@ class RedisScheduleWatch:
                 del self._followed[shard]
                 raise
 
-    async def wait(self, timeout_s: float) -> set[int]:
-        """The followed shards woken since the last call, waiting up to ``timeout_s`` for one."""
-        if not self._woken and not self._ended:
+    async def wait(self, timeout_s: float) -> Wakes:
+        """What was heard since the last call, waiting up to ``timeout_s`` for something."""
+        if not self._woken and not self._leases and not self._ended:
             self._event.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._event.wait(), max(0.0, timeout_s))
         if self._ended:
             raise StoreUnavailable("the store closed under the sweeper's watch")
-        woken, self._woken = self._woken, set()
-        return woken
+        heard = Wakes(self._woken, self._leases)
+        self._woken, self._leases = set(), False
+        return heard
 
     async def close(self) -> None:
         """Unsubscribe from every channel (the presence last)."""
@@ -179,3 +210,11 @@ class RedisScheduleWatch:
         self._followed.clear()
         channel, listener = self._presence
         self._store._hub.remove(channel, listener)
+
+
+def _pairs(reply: Any) -> list[tuple[Any, Any]]:
+    """The (channel, count) pairs of a PUBSUB NUMSUB reply given as a flat list or as pairs."""
+    items = list(reply or ())
+    if items and isinstance(items[0], (list, tuple)):
+        return [(channel, count) for channel, count in items]
+    return list(zip(items[0::2], items[1::2], strict=True))
