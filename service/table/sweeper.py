@@ -12,8 +12,8 @@ sweeper every ``CHECK_EVERY_S`` times the member count, so the fleet looks about
 ``CHECK_EVERY_S`` whatever its size; the first to see a holder gone takes its shards.
 
 A sweeper sleeps until the earliest time of its shards (``store.next_due``, read when it takes a
-shard, after it swept one, when woken, and at least every ``RECHECK_S``), its next heartbeat, or a
-wake-up: a ``schedule`` or ``settle`` that makes a shard's earliest time earlier notifies the
+shard, after it swept one, when woken, and at least every ``RECHECK_S``), its next renewal or look
+at the holders, or a wake-up: a ``schedule`` or ``settle`` that makes a shard's earliest time earlier notifies the
 shard's sweeper (``store.sweep_watch``). When a shard is due it claims due games a few at a time
 with a lease (a game whose claimer dies is due again when the lease ends), publishes what the
 game's outbox still holds, plays a passed deadline's turn with the seat's fallback bot through the
@@ -42,7 +42,7 @@ RENEW_S = 60.0          # how often a sweeper renews its membership (a full leas
 MEMBER_TTL_MS = 180_000  # a sweeper that stopped renewing (hung, yet connected) loses its shards after this
 CHECK_EVERY_S = 0.6    # the fleet looks at the holders' presence about this often (each sweeper every
                        # CHECK_EVERY_S x members, jittered): how soon a killed sweeper's shards move
-RECHECK_S = 60.0       # a held shard's earliest time is read again at least this often
+RECHECK_S = 300.0      # a held shard's earliest time is read again at least this often (a wake-up missed)
 RETRY_S = 1.0          # pause after the store failed
 LEASE_MS = 5000        # a claimed game is due again this long after its claimer went silent
 BATCH = 32             # games claimed per shard and round
