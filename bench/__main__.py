@@ -1,6 +1,6 @@
 """`make bench`: every benchmark, one `name value` line per figure."""
 
-from bench import engine_hands, lifecycle, redis_bytes, service_moves, views, watch_fanout
+from bench import engine_hands, idle, lifecycle, redis_bytes, service_moves, views, watch_fanout
 
 if __name__ == "__main__":
     engine_hands.main()
@@ -9,3 +9,4 @@ if __name__ == "__main__":
     redis_bytes.main()
     lifecycle.main()
     watch_fanout.main()
+    idle.main()

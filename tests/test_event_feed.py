@@ -65,3 +65,45 @@ def test_a_failed_blocking_read_reaches_every_waiting_stream():
         await feed.close()
 
     asyncio.run(scenario())
+
+
+class _Reads(_Counting):
+    """Also counts the reads that do not block."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.at_once = 0
+
+    async def read_events(self, owner, after, count, block_ms):
+        if not block_ms:
+            self.at_once += 1
+        return await super().read_events(owner, after, count, block_ms)
+
+
+def test_idle_followers_cost_one_blocking_read_however_many_they_are():
+    async def scenario() -> None:
+        store = _Reads()
+        feed = EventFeed(store, block_ms=100)
+        got: list[list[bytes]] = [[] for _ in range(200)]
+
+        async def stream(i: int) -> None:
+            async for found in feed.follow("o", "0", 10):
+                got[i] += [event for _, _, event in found]
+
+        streams = [asyncio.create_task(stream(i)) for i in range(200)]
+        await asyncio.sleep(0.55)
+        assert store.at_once == 200          # one read each when it opened, none while idle since
+        assert store.blocking <= 7           # the owner's one blocking read, every 100 ms
+        await store.publish("o", "g", [b"1 news"], 100)
+        for _ in range(100):
+            if all(got):
+                break
+            await asyncio.sleep(0.01)
+        assert all(events == [b"1 news"] for events in got)
+        for task in streams:
+            task.cancel()
+        await asyncio.gather(*streams, return_exceptions=True)
+        assert feed._owners == {} or not feed._owners["o"].after   # nothing kept for streams gone
+        await feed.close()
+
+    asyncio.run(scenario())

@@ -7,6 +7,7 @@ truth: whoever acts on it reads the game first.
 from __future__ import annotations
 
 import base64
+import contextlib
 import logging
 
 import engine
@@ -28,7 +29,6 @@ log = logging.getLogger("cardgame.requests")
 DEFAULT_LIST_PAGE = 50
 MAX_LIST_PAGE = 200
 EVENTS_BATCH = 100
-EVENTS_BLOCK_MS = 1000
 
 
 def _list_token(owner: str, created_ms: int, game_id: str) -> str:
@@ -194,9 +194,8 @@ class LifecycleRpcs:
         """Every event of the caller's games after ``after_id``, as Event messages, waiting for
         new ones while none come (the stream ends only when the caller leaves)."""
         owner = lifecycle.owner_of(caller)
-        last = checks.event_id(after_id)
-        while True:
-            found = await self.event_feed.read(owner, last, EVENTS_BATCH, EVENTS_BLOCK_MS)
-            for stream_id, _, raw in found:
-                last = stream_id
-                yield lifecycle_messages.event_message(stream_id, raw)
+        batches = self.event_feed.follow(owner, checks.event_id(after_id), EVENTS_BATCH)
+        async with contextlib.aclosing(batches):
+            async for found in batches:
+                for stream_id, _, raw in found:
+                    yield lifecycle_messages.event_message(stream_id, raw)

@@ -15,11 +15,14 @@ from collections.abc import AsyncGenerator, Mapping, Sequence
 
 from service.store.port import (
     MAX_COUNT,
+    MAX_OWNER_LENGTH,
     MAX_SEQ,
     SHARDS,
     Commit,
     Committed,
     Loaded,
+    ScheduleWatch,
+    ShardLeases,
     Store,
     parse_stream_id,
     validate_bucket,
@@ -164,6 +167,32 @@ class CheckedStore:
             validate_int("next_ms", next_ms)
         return await self.inner.settle(game_id, claim, next_ms)
 
+    async def next_due(self, shard: int) -> int | None:
+        """Return the shard's earliest time, None when it is empty."""
+        validate_int("shard", shard, 0, SHARDS - 1)
+        return await self.inner.next_due(shard)
+
+    async def lease_shards(self, sweeper: str, now_ms: int, ttl_ms: int) -> ShardLeases:
+        """Renew the sweeper's membership until ``now_ms + ttl_ms`` (1 ms .. 1 day); its shards."""
+        validate_int("now_ms", now_ms)
+        validate_int("ttl_ms", ttl_ms, 1, 86_400_000)
+        validate_int("now_ms + ttl_ms", now_ms + ttl_ms)
+        return await self.inner.lease_shards(_sweeper(sweeper), now_ms, ttl_ms)
+
+    async def sweepers_present(self, sweepers: Sequence[str]) -> bool | None:
+        """Whether every named sweeper's watch is still open (at most SHARDS names)."""
+        if isinstance(sweepers, str) or len(sweepers) > SHARDS:
+            raise ValueError(f"sweepers_present takes a sequence of at most {SHARDS} names")
+        return await self.inner.sweepers_present([_sweeper(who) for who in sweepers])
+
+    async def release_shards(self, sweeper: str) -> None:
+        """End the sweeper's membership and free its shards."""
+        await self.inner.release_shards(_sweeper(sweeper))
+
+    async def sweep_watch(self, sweeper: str) -> ScheduleWatch:
+        """Open the sweeper's watch: its presence and its wake-ups."""
+        return await self.inner.sweep_watch(_sweeper(sweeper))
+
     # --- index
 
     async def index_game(self, owner: str, game_id: str, created_ms: int, terms: Sequence[str]) -> None:
@@ -232,3 +261,13 @@ class CheckedStore:
 def checked(store: Store) -> Store:
     """``store``, with every argument of its calls checked first (once, however often wrapped)."""
     return store if isinstance(store, CheckedStore) else CheckedStore(store)
+
+
+def _sweeper(name: str) -> str:
+    """Return a sweeper's name if usable in keys and channels (1..MAX_OWNER_LENGTH characters, no
+    braces or whitespace); else ValueError."""
+    if not isinstance(name, str) or not name or len(name) > MAX_OWNER_LENGTH:
+        raise ValueError(f"a sweeper's name has 1 to {MAX_OWNER_LENGTH} characters, got {name!r:.40}")
+    if "{" in name or "}" in name or any(c.isspace() for c in name):
+        raise ValueError(f"a sweeper's name has no braces or spaces: {name!r}")
+    return name

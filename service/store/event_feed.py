@@ -8,6 +8,9 @@ stream, from the oldest position any of them waits at (or past the last entry it
 and wakes them all when it sees an entry; each stream then reads its own entries, again without
 blocking. The task ends once no stream waits.
 So a process blocks on at most one connection per owner with streams waiting, however many streams.
+A stream that ``follow``s the owner's entries reads only when woken, so idle streams cost the store
+one blocking read per owner and ``block_ms`` however many are open; ``read`` waits at most its
+``block_ms`` and reads again when that ends.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import asyncio
 import contextlib
 import logging
 from collections import Counter
+from collections.abc import AsyncGenerator
 
 from service.store.port import Store, parse_stream_id
 
@@ -76,6 +80,40 @@ class EventFeed:
                 del waiters.after[position]
             if not waiters.after and waiters.task is None and self._owners.get(owner) is waiters:
                 del self._owners[owner]   # nobody waits and no read runs: nothing to keep
+
+    async def follow(self, owner: str, after: str, count: int) -> AsyncGenerator[list[Entry], None]:
+        """Yield the owner's entries after ``after``, oldest first, up to ``count`` at a time, for as
+        long as the caller iterates: it reads (without blocking) at the start and then only when
+        the owner's shared blocking read saw a new entry or failed, so an idle stream costs the
+        store nothing of its own. A failed read raises."""
+        position = parse_stream_id(after)
+        waiters = self._owners.get(owner)
+        if waiters is None:
+            waiters = self._owners[owner] = _Waiters()
+        waiters.after[position] += 1
+        try:
+            while True:
+                woken = waiters.woken   # taken before the read: an entry after it wakes this one
+                found = await self.store.read_events(owner, after, count, 0)
+                if found:
+                    after = found[-1][0]
+                    waiters.after[position] -= 1
+                    if not waiters.after[position]:
+                        del waiters.after[position]
+                    position = parse_stream_id(after)
+                    waiters.after[position] += 1
+                    yield found
+                    continue
+                if waiters.task is None:
+                    waiters.task = asyncio.get_running_loop().create_task(self._follow(owner, waiters),
+                                                                          name=f"events:{owner}")
+                await woken.wait()
+        finally:
+            waiters.after[position] -= 1
+            if not waiters.after[position]:
+                del waiters.after[position]
+            if not waiters.after and waiters.task is None and self._owners.get(owner) is waiters:
+                del self._owners[owner]
 
     async def _follow(self, owner: str, waiters: _Waiters) -> None:
         """Block on the owner's stream for its waiting streams, waking them at every new entry

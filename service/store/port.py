@@ -3,10 +3,11 @@ around the games, for their lifecycle, their events, schedule, index and rate li
 
 The port is split by concern in ``service.store.ports``: ``GameStore`` (the games: state, log,
 hands, retry records, change feed; ``ports/games.py``), ``EventStore`` (outboxes and the owners'
-event streams), ``ScheduleStore`` (when games are due), ``IndexStore`` (each owner's games by
-creation time and term) and ``RateLimitStore`` (token buckets); each module says what its part
-keeps. ``Store``, here, is all of them together with ``ping``, ``eviction_policy`` and ``close``.
-Everything of the port, its limits, values and argument checks included, is importable from here.
+event streams), ``ScheduleStore`` (when games are due, and which sweeper attends to which
+shard), ``IndexStore`` (each owner's games by creation time and term) and ``RateLimitStore``
+(token buckets); each module says what its part keeps. ``Store``, here, is all of them together
+with ``ping``, ``eviction_policy`` and ``close``. Everything of the port, its limits, values and
+argument checks included, is importable from here.
 
 Two implementations pass one contract suite (tests/test_store_contract.py): ``RedisStore``
 (service/store/redis/, shared by many server processes) and ``MemoryStore``
@@ -42,7 +43,7 @@ from service.store.ports.limits import (
     SHARDS,
 )
 from service.store.ports.ratelimit import RateLimitStore
-from service.store.ports.schedule import ScheduleStore
+from service.store.ports.schedule import ScheduleStore, ScheduleWatch, ShardLeases, Wakes
 from service.store.ports.validation import (
     event_seq,
     index_scan_bound,
@@ -68,7 +69,7 @@ __all__ = [
     "DEFAULT_REQUEST_TTL_S", "INDEX_SCAN_MIN", "MAX_BATCH", "MAX_COUNT", "MAX_ID_LENGTH", "MAX_MS", "MAX_OUTBOX",
     "MAX_OWNER_LENGTH", "MAX_SEQ", "MAX_TERMS", "MAX_TERM_LENGTH", "SHARDS",
     "Commit", "Committed", "EventStore", "GameExists", "GameStore", "IndexStore", "Loaded", "RateLimitStore",
-    "ScheduleStore", "Store", "StoreBusy", "StoreUnavailable", "Watcher",
+    "ScheduleStore", "ScheduleWatch", "ShardLeases", "Store", "StoreBusy", "StoreUnavailable", "Wakes", "Watcher",
     "event_seq", "index_scan_bound", "parse_stream_id", "shard_of", "validate_bucket", "validate_commit",
     "validate_cursor", "validate_entries", "validate_events", "validate_game_id", "validate_game_ids",
     "validate_int", "validate_limits", "validate_owner", "validate_request_id", "validate_terms",

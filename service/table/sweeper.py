@@ -1,68 +1,170 @@
-"""The sweeper: every instance takes up games whose turn deadline passed or whose events are
-still unpublished, so nothing waits on the instance that last touched a game; and, now and
-then, drops listing-index entries of games that expired.
+"""The sweeper: takes up games whose turn deadline passed or whose events are still unpublished,
+so nothing waits on the instance that last touched a game; and, now and then, drops
+listing-index entries of games that expired.
 
-Games due for attention sit in sharded sorted sets in the store (``store.schedule``). Each
-instance claims due games a few at a time with a lease (a game whose claimer dies is due again
-when the lease ends), publishes what the game's outbox still holds, plays a passed deadline's
-turn with the seat's fallback bot through the ordinary compare-and-set commit (so it happens
-once, however many instances race for it), and settles the game's next time, if any.
+Games due for attention sit in ``SHARDS`` sorted sets in the store (``store.schedule``). Every
+server process runs one sweeper, and each shard is leased to one sweeper at a time
+(``store.lease_shards``): a sweeper that starts is handed its fair share of the shards, taken from
+those that hold more, and told when another takes some of its own; it renews its membership every
+``RENEW_S``. Between renewals it only looks whether the other holders are still there
+(``store.sweepers_present``: one command, and a killed process's watch is gone at once), each
+sweeper every ``CHECK_EVERY_S`` times the member count, so the fleet looks about every
+``CHECK_EVERY_S`` whatever its size; the first to see a holder gone takes its shards.
+
+A sweeper sleeps until the earliest time of its shards (``store.next_due``, read when it takes a
+shard, after it swept one, when woken, and at least every ``RECHECK_S``), its next renewal or look
+at the holders, or a wake-up: a ``schedule`` or ``settle`` that makes a shard's earliest time earlier notifies the
+shard's sweeper (``store.sweep_watch``). When a shard is due it claims due games a few at a time
+with a lease (a game whose claimer dies is due again when the lease ends), publishes what the
+game's outbox still holds, plays a passed deadline's turn with the seat's fallback bot through the
+ordinary compare-and-set commit (so it happens once, whoever else races for it: two sweepers may
+briefly both think they hold a shard while it changes hands), and settles the game's next time.
+The holder of shard ``INDEX_SHARD`` also sweeps the listing index, every ``INDEX_EVERY_S``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import os
 import random
+import secrets
+import socket
 
-from service.store.port import SHARDS, StoreUnavailable
+from service.store.port import ScheduleWatch, StoreUnavailable
 from service.table.record import GameRecord, UnsupportedRecord
 from service.table.table import Table, Timeout, now_ms
 
 log = logging.getLogger("cardgame.sweeper")
 
-INTERVAL_S = 0.1     # how often an idle sweeper looks again
-LEASE_MS = 5000      # a claimed game is due again this long after its claimer went silent
-BATCH = 32           # games claimed per shard and round
-INDEX_EVERY_S = 30.0  # how often each owner's listing index is swept of expired games
-INDEX_BATCH = 500     # index entries visited per owner and sweep
+RENEW_S = 60.0          # how often a sweeper renews its membership (a full lease_shards)
+MEMBER_TTL_MS = 180_000  # a sweeper that stopped renewing (hung, yet connected) loses its shards after this
+CHECK_EVERY_S = 0.6    # the fleet looks at the holders' presence about this often (each sweeper every
+                       # CHECK_EVERY_S x members, jittered): how soon a killed sweeper's shards move
+RECHECK_S = 300.0      # a held shard's earliest time is read again at least this often (a wake-up missed)
+RETRY_S = 1.0          # pause after the store failed
+LEASE_MS = 5000        # a claimed game is due again this long after its claimer went silent
+BATCH = 32             # games claimed per shard and round
+INDEX_EVERY_S = 30.0   # how often the holder of INDEX_SHARD sweeps each owner's listing index
+INDEX_SHARD = 0
+INDEX_BATCH = 500      # index entries visited per owner and sweep
+
+
+def sweeper_name() -> str:
+    """A name for this process's sweeper, unique in the fleet: host, process id, random part."""
+    host = "".join(c for c in socket.gethostname() if c.isalnum() or c in "-.")[:60] or "host"
+    return f"{host}-{os.getpid()}-{secrets.token_hex(4)}"
 
 
 class Sweeper:
     """The sweeping task of one server process, acting on games through their table."""
 
-    def __init__(self, table: Table, interval_s: float = INTERVAL_S) -> None:
+    def __init__(self, table: Table, name: str | None = None, check_every_s: float = CHECK_EVERY_S) -> None:
         self.table = table
         self.store = table.store
-        self.interval_s = interval_s
+        self.name = name or sweeper_name()
+        self.check_every_s = check_every_s
         self.swept = 0
+        self.held: list[int] = []
+        self._holders: list[str] = []            # the other sweepers holding shards, as last leased
+        self._members = 1
+        self._next: dict[int, int | None] = {}   # held shard -> its earliest time as last read (None: empty)
+        self._read_at: dict[int, float] = {}     # held shard -> when that was read (loop time)
         self._index_cursors: dict[str, int] = {}
 
     async def run(self) -> None:
-        """Sweep until cancelled; store outages are waited out."""
-        shards = list(range(SHARDS))
-        random.shuffle(shards)  # instances start on different shards
+        """Sweep until cancelled; store outages are waited out. On the way out the sweeper's
+        shards are given up, so the other sweepers take them at once."""
+        try:
+            while True:
+                try:
+                    watch = await self.store.sweep_watch(self.name)
+                except StoreUnavailable as exc:
+                    log.warning("sweeper cannot watch the schedule (%s); retrying", exc)
+                    await asyncio.sleep(RETRY_S)
+                    continue
+                try:
+                    await self._serve(watch)
+                except StoreUnavailable as exc:
+                    log.warning("sweeping paused (%s); retrying", exc)
+                finally:
+                    self.held, self._holders, self._next, self._read_at = [], [], {}, {}
+                    await watch.close()
+                await asyncio.sleep(RETRY_S)
+        finally:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.store.release_shards(self.name), RETRY_S)
+
+    async def _serve(self, watch: ScheduleWatch) -> None:
+        """Hold shards and sweep them while the watch lasts."""
         loop = asyncio.get_running_loop()
+        next_lease = next_check = loop.time()
         next_index = loop.time() + random.uniform(0, INDEX_EVERY_S)
         while True:
-            if loop.time() >= next_index:
+            if loop.time() >= next_lease:
+                await self._lease(watch)
+                next_lease, next_check = loop.time() + RENEW_S, loop.time() + self._check_interval()
+            elif self._holders and loop.time() >= next_check:
+                if not await self.store.sweepers_present(self._holders):   # gone, or the store cannot tell
+                    await self._lease(watch)
+                next_check = loop.time() + self._check_interval()
+            if INDEX_SHARD in self.held and loop.time() >= next_index:
                 next_index = loop.time() + INDEX_EVERY_S
-                try:
-                    await self.sweep_index()
-                except StoreUnavailable as exc:
-                    log.warning("index sweep failed (%s); retrying later", exc)
-            busy = False
-            for shard in shards:
-                try:
-                    busy |= await self.sweep(shard)
-                except StoreUnavailable as exc:
-                    log.warning("sweep of shard %d failed (%s); retrying", shard, exc)
-                    await asyncio.sleep(1.0)
-                except Exception:  # never let one game stop the sweeping of all the others
-                    log.exception("sweep of shard %d failed; its games are due again after their lease", shard)
-                    await asyncio.sleep(1.0)
-            if not busy:
-                await asyncio.sleep(self.interval_s)
+                await self.sweep_index()
+            if await self._sweep_due():
+                continue
+            wake_at = min(next_lease, next_check) if self._holders else next_lease
+            wait_s = wake_at - loop.time()
+            known = [at for at in self._next.values() if at is not None]
+            if known:
+                wait_s = min(wait_s, (min(known) - now_ms()) / 1000)
+            heard = await watch.wait(wait_s)
+            for shard in heard.shards:
+                self._forget(shard)
+            if heard.leases:   # another member took shards of this one (or may have)
+                next_lease = loop.time()
+
+    def _check_interval(self) -> float:
+        """Seconds to the next look at the holders: the fleet looks about every ``check_every_s``."""
+        return self.check_every_s * self._members * random.uniform(0.5, 1.5)
+
+    async def _lease(self, watch: ScheduleWatch) -> None:
+        """Renew the membership; follow the shards held now (a new one's time is read next)."""
+        leases = await self.store.lease_shards(self.name, now_ms(), MEMBER_TTL_MS)
+        self._holders, self._members = leases.holders, leases.members
+        if leases.held != self.held:
+            await watch.follow(leases.held)   # subscribed before the new shards' times are read
+            for shard in set(self._next) - set(leases.held):
+                self._forget(shard)
+            log.info("sweeper %s holds shards %s", self.name, leases.held)
+            self.held = leases.held
+
+    def _forget(self, shard: int) -> None:
+        """Drop a shard's earliest time: it is read again before the shard is slept on."""
+        self._next.pop(shard, None)
+        self._read_at.pop(shard, None)
+
+    async def _sweep_due(self) -> bool:
+        """Read the times not known (or stale), sweep the held shards that are due; whether any was."""
+        loop = asyncio.get_running_loop()
+        busy = False
+        for shard in self.held:
+            if shard not in self._next or loop.time() - self._read_at[shard] >= RECHECK_S:
+                self._next[shard] = await self.store.next_due(shard)
+                self._read_at[shard] = loop.time()
+            at = self._next[shard]
+            if at is None or at > now_ms():
+                continue
+            try:
+                busy |= await self.sweep(shard)
+                self._forget(shard)
+            except StoreUnavailable:
+                raise
+            except Exception:  # never let one game stop the sweeping of all the others
+                log.exception("sweep of shard %d failed; its games are due again after their lease", shard)
+                self._next[shard] = now_ms() + int(RETRY_S * 1000)
+        return busy
 
     async def sweep(self, shard: int) -> bool:
         """Attend to the due games of one shard; whether there were any."""
@@ -107,6 +209,3 @@ class Sweeper:
         for owner in await self.store.owners():
             cursor = self._index_cursors.get(owner, 0)
             self._index_cursors[owner] = await self.store.sweep_index(owner, cursor, INDEX_BATCH)
-
-
-

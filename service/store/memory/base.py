@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from typing import Any
 
 from service.store.memory.structures import Game, OwnerIndex, Stream, unindex
 from service.store.port import (
@@ -53,6 +54,10 @@ class MemoryBase:
         self._streams: dict[str, Stream] = {}
         self._published = asyncio.Condition()
         self._due: list[dict[str, int]] = [{} for _ in range(SHARDS)]
+        self._members: dict[str, int] = {}       # sweeper -> end of its membership (callers' ms)
+        self._leases: dict[int, str] = {}        # shard -> the sweeper holding it
+        self._present: dict[str, int] = {}       # sweeper -> its open watches
+        self._schedule_watches: set[Any] = set()  # the open MemoryScheduleWatch objects
         self._index: dict[str, OwnerIndex] = {}
         self._owners: set[str] = set()
         self._next_sweep = clock() + SWEEP_INTERVAL_S

@@ -1,22 +1,32 @@
-"""The schedule of the in-process store: one dict per shard, game id -> due ms or lease end."""
+"""The schedule of the in-process store: one dict per shard, game id -> due ms or lease end; the
+sweepers' memberships (ends on the callers' clock), the shards' leases, the sweepers present (an
+open watch) and the watches following each shard."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import heapq
+from collections.abc import Collection, Sequence
 
 from service.store.memory.base import MemoryBase
-from service.store.port import shard_of
+from service.store.port import SHARDS, ShardLeases, StoreUnavailable, Wakes, shard_of
 
 
 class MemorySchedule(MemoryBase):
-    """Due times of games, claimed by leases."""
+    """Due times of games, claimed by leases; shards leased to sweepers."""
 
     async def schedule(self, game_id: str, at_ms: int) -> None:
-        """Make the game due at ``at_ms`` unless it is already due earlier."""
-        shard = self._due[shard_of(game_id)]
+        """Make the game due at ``at_ms`` unless it is already due earlier; wake the shard's
+        followers when that is its earliest time now."""
+        index = shard_of(game_id)
+        shard = self._due[index]
         self._check_open()
         if shard.get(game_id, at_ms) >= at_ms:
+            earliest = min(shard.values(), default=None)
             shard[game_id] = at_ms
+            if earliest is None or at_ms < earliest:
+                self._wake(index)
 
     async def claim_due(self, shard: int, now_ms: int, lease_ms: int, count: int) -> list[tuple[str, int]]:
         """Lease up to ``count`` games of the shard due at ``now_ms``, earliest first (ties: by id);
@@ -31,13 +41,140 @@ class MemorySchedule(MemoryBase):
 
     async def settle(self, game_id: str, claim: int, next_ms: int | None) -> bool:
         """If the game is still due at ``claim``, make it due at ``next_ms`` or unschedule it (None);
-        return whether the claim still held."""
-        due = self._due[shard_of(game_id)]
+        return whether the claim still held. A new earliest time of the shard wakes its followers."""
+        index = shard_of(game_id)
+        due = self._due[index]
         self._check_open()
         if due.get(game_id) != claim:
             return False
         if next_ms is None:
             del due[game_id]
         else:
+            earliest = min(due.values())
             due[game_id] = next_ms
+            if next_ms < earliest:
+                self._wake(index)
         return True
+
+    async def next_due(self, shard: int) -> int | None:
+        """Return the shard's earliest time, None when it is empty."""
+        self._check_open()
+        return min(self._due[shard].values(), default=None)
+
+    async def lease_shards(self, sweeper: str, now_ms: int, ttl_ms: int) -> ShardLeases:
+        """Renew the sweeper's membership, drop members gone (membership ended, or no watch open),
+        free their shards, give the caller every free shard and up to its fair share from the
+        member holding the most (telling it); return its shards, the other holders and the count."""
+        self._check_open()
+        members = {who: end for who, end in self._members.items() if end > now_ms}
+        members[sweeper] = now_ms + ttl_ms
+        for who in [who for who in members if who != sweeper and not self._present.get(who)]:
+            del members[who]
+        self._members = members
+        holder = {shard: who for shard, who in self._leases.items() if who in members}
+        count: dict[str, int] = {}
+        for who in holder.values():
+            count[who] = count.get(who, 0) + 1
+        share = -(-SHARDS // len(members))
+        mine = count.get(sweeper, 0)
+        for shard in range(SHARDS):   # every free shard: none waits for another member's next call
+            if shard not in holder:
+                holder[shard], mine = sweeper, mine + 1
+        robbed: set[str] = set()
+        while mine < share:
+            most: str | None = None
+            most_n = share
+            for shard in range(SHARDS):
+                held_by = holder.get(shard)
+                if held_by is not None and held_by != sweeper and count[held_by] > most_n:
+                    most, most_n = held_by, count[held_by]
+            if most is None:
+                break
+            shard = max(s for s, who in holder.items() if who == most)
+            holder[shard], count[most], mine = sweeper, count[most] - 1, mine + 1
+            robbed.add(most)
+        self._leases = holder
+        for watch in self._schedule_watches:
+            if watch.sweeper in robbed:
+                watch.robbed()
+        others = dict.fromkeys(holder[shard] for shard in sorted(holder) if holder[shard] != sweeper)
+        return ShardLeases(sorted(s for s, who in holder.items() if who == sweeper), list(others), len(members))
+
+    async def sweepers_present(self, sweepers: Sequence[str]) -> bool | None:
+        """Whether every named sweeper has a watch open."""
+        self._check_open()
+        return all(self._present.get(who) for who in sweepers)
+
+    async def release_shards(self, sweeper: str) -> None:
+        """End the sweeper's membership and free its shards."""
+        self._check_open()
+        self._members.pop(sweeper, None)
+        self._leases = {shard: who for shard, who in self._leases.items() if who != sweeper}
+
+    async def sweep_watch(self, sweeper: str) -> MemoryScheduleWatch:
+        """Mark the sweeper present while the returned watch is open."""
+        self._check_open()
+        watch = MemoryScheduleWatch(self, sweeper)
+        self._present[sweeper] = self._present.get(sweeper, 0) + 1
+        self._schedule_watches.add(watch)
+        return watch
+
+    def _wake(self, shard: int) -> None:
+        for watch in self._schedule_watches:
+            watch.woke(shard)
+
+
+class MemoryScheduleWatch:
+    """A sweeper's presence in a MemoryStore and the shards whose wake-ups it takes."""
+
+    def __init__(self, store: MemorySchedule, sweeper: str) -> None:
+        self._store, self.sweeper = store, sweeper
+        self._followed: set[int] = set()
+        self._woken: set[int] = set()
+        self._leases = False
+        self._event = asyncio.Event()
+        self._ended = False
+        self._closed = False
+
+    def woke(self, shard: int) -> None:
+        if shard in self._followed:
+            self._woken.add(shard)
+            self._event.set()
+
+    def robbed(self) -> None:
+        """Another member took some of the sweeper's shards."""
+        self._leases = True
+        self._event.set()
+
+    def end(self) -> None:
+        """The store closed."""
+        self._ended = True
+        self._event.set()
+
+    async def follow(self, shards: Collection[int]) -> None:
+        """Take the wake-ups of exactly these shards from now on."""
+        self._followed = set(shards)
+        self._woken &= self._followed
+
+    async def wait(self, timeout_s: float) -> Wakes:
+        """What was heard since the last call, waiting up to ``timeout_s`` for something."""
+        if not self._woken and not self._leases and not self._ended:
+            self._event.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._event.wait(), max(0.0, timeout_s))
+        if self._ended:
+            raise StoreUnavailable("memory store is closed")
+        heard = Wakes(self._woken, self._leases)
+        self._woken, self._leases = set(), False
+        return heard
+
+    async def close(self) -> None:
+        """End the sweeper's presence and its wake-ups."""
+        if self._closed:
+            return
+        self._closed = True
+        self._store._schedule_watches.discard(self)
+        present = self._store._present
+        present[self.sweeper] -= 1
+        if not present[self.sweeper]:
+            del present[self.sweeper]

@@ -31,5 +31,7 @@ class MemoryStore(MemoryGames, MemoryEvents, MemorySchedule, MemoryIndex, Memory
         self._streams.clear()
         self._index.clear()
         self._due = [{} for _ in range(SHARDS)]
+        for watch in self._schedule_watches:
+            watch.end()
         async with self._published:
             self._published.notify_all()

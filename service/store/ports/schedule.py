@@ -1,22 +1,71 @@
-"""The schedule of the Store port: when each game is due next (a bot's turn, a timeout).
+"""The schedule of the Store port: when each game is due next (a bot's turn, a timeout), and which
+sweeper attends to which part of it.
 
 ``SHARDS`` sorted sets of game ids scored by epoch milliseconds (the caller's clock), a game in
 shard ``shard_of(game_id)``: ``schedule`` only ever moves a game's time earlier, ``claim_due``
 leases due games (their score becomes the lease's end, which is the claim token) and ``settle``
-reschedules or drops a game only if its score is still that token.
+reschedules or drops a game only if its score is still that token. ``next_due`` reads a shard's
+earliest time. A write that makes a shard's earliest time earlier (``schedule``, ``settle``)
+wakes the sweeper following that shard.
+
+The shards are leased to sweepers (one per server process): ``lease_shards`` keeps a sweeper a
+member for a while (by the caller's clock), drops members whose membership ended or, where the
+store can tell, whose process is gone (their ``sweep_watch`` is no longer open), frees their
+shards, and gives the caller every free shard and, up to its fair share (``ceil(SHARDS /
+members)``), shards of the member holding the most above that share, whose watch is told
+(``Wakes.leases``). So each shard has one sweeper at a time, and a gone sweeper's shards pass to
+whichever member calls next. ``sweepers_present`` is the cheap look between two such calls: whether
+the named sweepers' watches are still open. ``release_shards`` gives a sweeper's shards up at once.
 """
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from collections.abc import Collection, Sequence
+from typing import NamedTuple, Protocol, runtime_checkable
+
+
+class ShardLeases(NamedTuple):
+    """What ``lease_shards`` returns: the caller's shards (ascending), the other sweepers holding
+    shards, and how many members there are (the caller included)."""
+
+    held: list[int]
+    holders: list[str]
+    members: int
+
+
+class Wakes(NamedTuple):
+    """What a sweeper's watch heard: the followed shards whose earliest time got earlier (or that
+    may have, after a lost connection), and whether another member took some of its shards."""
+
+    shards: set[int]
+    leases: bool
+
+
+@runtime_checkable
+class ScheduleWatch(Protocol):
+    """A sweeper's presence (while open) and its wake-ups from the shards it follows."""
+
+    async def follow(self, shards: Collection[int]) -> None:
+        """Be woken by the schedule of exactly these shards from now on (subscribed on return)."""
+        ...
+
+    async def wait(self, timeout_s: float) -> Wakes:
+        """Wait up to ``timeout_s`` for a wake-up; return what was heard since the last call
+        (nothing on timeout). A lost and re-made connection wakes every followed shard."""
+        ...
+
+    async def close(self) -> None:
+        """End the presence and every wake-up."""
+        ...
 
 
 @runtime_checkable
 class ScheduleStore(Protocol):
-    """Due times of games, claimed by leases."""
+    """Due times of games, claimed by leases; the shards leased to sweepers."""
 
     async def schedule(self, game_id: str, at_ms: int) -> None:
-        """Make the game due at ``at_ms`` unless it is already due earlier (a score only goes down)."""
+        """Make the game due at ``at_ms`` unless it is already due earlier (a score only goes down);
+        wake the shard's sweeper when that is the shard's earliest time now."""
         ...
 
     async def claim_due(self, shard: int, now_ms: int, lease_ms: int, count: int) -> list[tuple[str, int]]:
@@ -26,5 +75,27 @@ class ScheduleStore(Protocol):
 
     async def settle(self, game_id: str, claim: int, next_ms: int | None) -> bool:
         """If the game is still due at ``claim`` (nobody scheduled it earlier since), make it due at
-        ``next_ms``, or unschedule it when None; return whether the claim still held."""
+        ``next_ms``, or unschedule it when None; return whether the claim still held. Wakes the
+        shard's sweeper when ``next_ms`` is the shard's earliest time now."""
+        ...
+
+    async def next_due(self, shard: int) -> int | None:
+        """Return the shard's earliest time (a game's due time or a claim's end), None when empty."""
+        ...
+
+    async def lease_shards(self, sweeper: str, now_ms: int, ttl_ms: int) -> ShardLeases:
+        """Keep ``sweeper`` a member until ``now_ms + ttl_ms``, drop the members gone, settle the
+        leases; return the sweeper's shards, the other holders and the member count (see the module)."""
+        ...
+
+    async def sweepers_present(self, sweepers: Sequence[str]) -> bool | None:
+        """Whether every named sweeper's watch is still open; None when the store cannot tell."""
+        ...
+
+    async def release_shards(self, sweeper: str) -> None:
+        """End the sweeper's membership and free its shards."""
+        ...
+
+    async def sweep_watch(self, sweeper: str) -> ScheduleWatch:
+        """Open the sweeper's watch: its presence for ``lease_shards`` and its wake-ups."""
         ...

@@ -15,15 +15,25 @@ import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from redis.asyncio.client import PubSub
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisError
+from redis.exceptions import RedisError, SlotNotCoveredError
 
-from service.store.port import StoreUnavailable, Watcher
+from service.store.port import StoreUnavailable
+from service.store.redis.connection import unavailable_on_error
 
 log = logging.getLogger("service.store.redis.store")
+
+
+class Listener(Protocol):
+    """What a hub hands a channel's messages to: a game's watcher (``service.store.port.Watcher``)
+    or a sweeper's shard wake-up."""
+
+    def notify(self, version: int) -> None: ...
+
+    def end(self) -> None: ...
 
 
 @dataclass
@@ -32,7 +42,7 @@ class _Subscription:
 
     game_id: str
     ready: asyncio.Future[None]
-    watchers: set[Watcher] = field(default_factory=set)
+    watchers: set[Listener] = field(default_factory=set)
 
 
 def _consume_exception(future: asyncio.Future[None]) -> None:
@@ -66,8 +76,10 @@ class PubSubHub:
         self._backoff_s = 0.05
         self._failed = False  # the last connection failed: the next one may go to another node
 
-    async def add(self, channel: bytes, game_id: str, watcher: Watcher) -> None:
-        """Register a watcher and return once its channel is subscribed (else StoreUnavailable)."""
+    async def add(self, channel: bytes, game_id: str, watcher: Listener) -> None:
+        """Register a watcher and return once its channel is subscribed (else StoreUnavailable).
+        A channel of no game (``game_id`` "": a schedule shard's wake-ups, a sweeper's presence)
+        has its listeners notified with 0 after a reconnection instead of a re-read version."""
         if self._closed:
             raise StoreUnavailable("redis store is closed")
         sub = self._subs.get(channel)
@@ -91,7 +103,7 @@ class PubSubHub:
                 raise StoreUnavailable("redis store closed while subscribing") from exc
             raise
 
-    def remove(self, channel: bytes, watcher: Watcher) -> None:
+    def remove(self, channel: bytes, watcher: Listener) -> None:
         """Unregister a watcher; the channel is unsubscribed when its last watcher leaves."""
         sub = self._subs.get(channel)
         if sub is None:
@@ -215,7 +227,7 @@ class PubSubHub:
             if not sub.ready.done():
                 sub.ready.set_result(None)
             else:  # re-subscribed after a reconnect: anything may have been missed
-                version = await self._store.version(sub.game_id)
+                version = await self._store.version(sub.game_id) if sub.game_id else 0
                 for watcher in list(sub.watchers):
                     watcher.notify(version)
 
@@ -291,13 +303,24 @@ class ShardedFeed:
                                          sharded=True)
         return self._hubs[node]
 
-    async def add(self, channel: bytes, game_id: str, watcher: Watcher) -> None:
-        """Register a watcher on the hub of the channel's node; return once subscribed."""
-        node = self._where.get(channel) or self.node_of(channel)
+    async def add(self, channel: bytes, game_id: str, watcher: Listener) -> None:
+        """Register a watcher on the hub of the channel's node; return once subscribed (the cluster's
+        slots are learnt first when the client has sent nothing yet)."""
+        node = self._where.get(channel)
+        if node is None:
+            try:
+                node = self.node_of(channel)
+            except SlotNotCoveredError:
+                with unavailable_on_error("watch"):
+                    await self.store.client.nodes_manager.initialize()
+                try:
+                    node = self.node_of(channel)
+                except SlotNotCoveredError as exc:
+                    raise StoreUnavailable(f"redis cluster: {exc}") from exc
         self._where[channel] = node
         await self._hub(node).add(channel, game_id, watcher)
 
-    def remove(self, channel: bytes, watcher: Watcher) -> None:
+    def remove(self, channel: bytes, watcher: Listener) -> None:
         """Unregister a watcher; the channel is unsubscribed when its last watcher leaves."""
         node = self._where.get(channel)
         if node is not None:
