@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import logging
 import os
 from dataclasses import dataclass
@@ -11,6 +12,7 @@ from pathlib import Path
 from service.ops import tls
 from service.ops.cpus import available_cpus
 from service.rpc import apikeys
+from service.rpc.lifecycle_messages import MIN_TURN_TIMEOUT_MS, SHORT_TURN_TIMEOUT_MS
 from service.table import tokens
 from service.version import release
 
@@ -46,6 +48,7 @@ class Config:
     drain_s: float = 1.0
     allow_prearranged_decks: bool = False
     allow_seeded_shuffle: bool = False
+    allow_short_deadlines: bool = False
     handler_modules: tuple[str, ...] = ()
     uvloop: bool = True
     game_modules: tuple[str, ...] = ()
@@ -171,6 +174,16 @@ def _operations(p: argparse.ArgumentParser, a: argparse.Namespace) -> dict:
             "tls_client_ca": a.tls_client_ca}
 
 
+def is_loopback(host: str) -> bool:
+    """Whether a listening address is reachable from this machine only."""
+    if host.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
 def parse(argv: list[str] | None = None) -> Config:
     """The configuration from ``argv`` and the environment (flags win)."""
     env = os.environ.get
@@ -202,6 +215,10 @@ def parse(argv: list[str] | None = None) -> Config:
                    help="seconds health says NOT_SERVING before the server stops taking calls (DRAIN_S)")
     p.add_argument("--allow-prearranged-decks", action="store_true", default=_env_bool("ALLOW_PREARRANGED_DECKS"),
                    help="accept CreateGame.decks (tests, duplicate tournaments) (ALLOW_PREARRANGED_DECKS)")
+    p.add_argument("--allow-short-deadlines", action="store_true", default=_env_bool("ALLOW_SHORT_DEADLINES"),
+                   help=f"test mode: turn deadlines (lifecycle.turn_timeout_ms) from {SHORT_TURN_TIMEOUT_MS} ms "
+                        f"instead of {MIN_TURN_TIMEOUT_MS}, so tests of timeouts wait milliseconds; refused unless "
+                        "--host is a loopback address (ALLOW_SHORT_DEADLINES)")
     p.add_argument("--allow-seeded-shuffle", action="store_true", default=_env_bool("ALLOW_SEEDED_SHUFFLE"),
                    help="accept CreateGame.shuffle_seed for reproducible runs (ALLOW_SEEDED_SHUFFLE)")
     p.add_argument("--handler-module", action="append", dest="handler_modules",
@@ -336,6 +353,9 @@ def parse(argv: list[str] | None = None) -> Config:
             p.error(f"--{name.replace('_', '-')} must be at least 1")
     if not a.create_rate > 0:
         p.error("--create-rate must be above 0")
+    if a.allow_short_deadlines and not is_loopback(a.host):
+        p.error(f"--allow-short-deadlines is a test mode: it needs --host on a loopback address "
+                f"(127.0.0.1, ::1, localhost), not {a.host!r}")
     secret, api_keys = _secrets(p, a)
     previous = _previous_secrets(p, a.token_secret_previous)
     return Config(**_http(p, a), **_operations(p, a), **_overload(p, a), host=a.host, port=a.port,
@@ -343,6 +363,7 @@ def parse(argv: list[str] | None = None) -> Config:
                   idle_ttl_s=a.idle_ttl, finished_ttl_s=a.finished_ttl, request_ttl_s=a.request_ttl,
                   max_requests=a.max_requests, log_level=a.log_level.upper(), grace_s=a.grace, drain_s=a.drain,
                   allow_prearranged_decks=a.allow_prearranged_decks, allow_seeded_shuffle=a.allow_seeded_shuffle,
+                  allow_short_deadlines=a.allow_short_deadlines,
                   handler_modules=tuple(m.strip() for m in a.handler_modules), uvloop=not a.no_uvloop,
                   game_modules=tuple(m.strip() for m in a.game_modules), require_noeviction=a.require_noeviction,
                   max_concurrent_rpcs=a.max_concurrent_rpcs, max_watches_per_connection=a.max_watches_per_connection,

@@ -28,6 +28,7 @@ from service.rpc import calls, reflection
 from service.rpc.apikeys import ApiKeys
 from service.rpc.handlers import add_game_service
 from service.rpc.health import follow_store
+from service.rpc.lifecycle_messages import MIN_TURN_TIMEOUT_MS, SHORT_TURN_TIMEOUT_MS
 from service.rpc.servicer import GameServicer
 from service.rpc.settings import Settings
 from service.rpc.watching import StreamLimits
@@ -173,6 +174,7 @@ def _settings(config: Config) -> Settings:
         log.warning("no API keys configured: any caller may create games (configure CARDGAME_API_KEYS)")
     return Settings(allow_prearranged_decks=config.allow_prearranged_decks,
                     allow_seeded_shuffle=config.allow_seeded_shuffle, stream_limits=stream_limits(config),
+                    min_turn_timeout_ms=SHORT_TURN_TIMEOUT_MS if config.allow_short_deadlines else MIN_TURN_TIMEOUT_MS,
                     token_secret=secret, api_keys=keys, create_rate=config.create_rate,
                     create_burst=config.create_burst, events_max_len=config.events_max_len,
                     previous_token_secrets=config.previous_token_secrets)

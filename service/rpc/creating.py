@@ -50,7 +50,7 @@ def new_game(request: pb.CreateGameRequest, owner: str, settings: Settings) -> N
     except ValueError as exc:
         raise InvalidArgument(str(exc)) from None
     return NewGame(owner, state, seats, seed, lifecycle.check_labels(dict(request.labels)),
-                   lifecycle_messages.lifecycle_of(request.lifecycle),
+                   lifecycle_messages.lifecycle_of(request.lifecycle, settings.min_turn_timeout_ms),
                    request.spectators or pb.SPECTATOR_POLICY_ANYONE)
 
 

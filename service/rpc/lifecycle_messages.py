@@ -25,6 +25,7 @@ from service.table.lifecycle import DELETE, GAME_OVER, HAND_END, LEAVE, TIMEOUT,
 from service.table.record import AWAY, GameRecord, Lifecycle
 
 MIN_TURN_TIMEOUT_MS = 1000
+SHORT_TURN_TIMEOUT_MS = 10   # the least with --allow-short-deadlines, a test mode of loopback servers
 MAX_TURN_TIMEOUT_MS = 86_400_000
 DEFAULT_TIMEOUTS_BEFORE_AWAY = 3
 MAX_TIMEOUTS_BEFORE_AWAY = 100
@@ -67,11 +68,12 @@ def event_message(stream_id: str, raw: bytes) -> lc.Event:
     return message
 
 
-def lifecycle_of(message: lc.LifecycleOptions) -> Lifecycle:
-    """The lifecycle options of a CreateGame request, checked."""
+def lifecycle_of(message: lc.LifecycleOptions, min_timeout_ms: int = MIN_TURN_TIMEOUT_MS) -> Lifecycle:
+    """The lifecycle options of a CreateGame request, checked (a turn deadline of at least
+    ``min_timeout_ms``: :data:`MIN_TURN_TIMEOUT_MS`, or less in a server's test mode)."""
     timeout = message.turn_timeout_ms
-    if timeout and not MIN_TURN_TIMEOUT_MS <= timeout <= MAX_TURN_TIMEOUT_MS:
-        raise InvalidArgument(f"lifecycle.turn_timeout_ms must be 0 (none) or {MIN_TURN_TIMEOUT_MS} to "
+    if timeout and not min_timeout_ms <= timeout <= MAX_TURN_TIMEOUT_MS:
+        raise InvalidArgument(f"lifecycle.turn_timeout_ms must be 0 (none) or {min_timeout_ms} to "
                               f"{MAX_TURN_TIMEOUT_MS}, not {timeout}")
     away = message.timeouts_before_away or DEFAULT_TIMEOUTS_BEFORE_AWAY
     if not 1 <= away <= MAX_TIMEOUTS_BEFORE_AWAY:

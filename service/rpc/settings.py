@@ -17,6 +17,7 @@ class Settings:
 
     allow_prearranged_decks: bool = False
     allow_seeded_shuffle: bool = False
+    min_turn_timeout_ms: int = 1000   # lower only in the test mode --allow-short-deadlines
     stream_limits: StreamLimits = field(default_factory=StreamLimits)
     token_secret: bytes = field(default_factory=lambda: secrets.token_bytes(32))
     api_keys: ApiKeys = field(default_factory=ApiKeys)

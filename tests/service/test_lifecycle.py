@@ -36,8 +36,10 @@ def key(value: str = KEY) -> list[tuple[str, str]]:
 
 @pytest.fixture(scope="module")
 def servers(redis_url: str, module_prefix: str):
-    """Three instances on one Redis and prefix, with API keys; games are swept by all three."""
-    with instances(3, "--create-burst", "1000", "--create-rate", "1000", redis_url=redis_url, prefix=module_prefix,
+    """Three instances on one Redis and prefix, with API keys and deadlines from 10 ms (the test
+    mode --allow-short-deadlines); games are swept by all three."""
+    with instances(3, "--create-burst", "1000", "--create-rate", "1000", "--allow-short-deadlines",
+                   redis_url=redis_url, prefix=module_prefix,
                    env=ENV) as procs:
         yield procs
 
@@ -233,7 +235,7 @@ def test_a_seat_that_keeps_timing_out_is_away_until_it_says_back(stubs):
 
 
 def test_a_timed_out_bid_is_a_bid_not_only_a_look_at_the_cards(stubs):
-    game = _new(stubs[0], variant="spades", timeout_ms=1000, away_after=100)
+    game = _new(stubs[0], variant="spades", timeout_ms=100, away_after=100)
     stubs[0].Act(pb.ActRequest(game_id=game.game_id, action="deal"), metadata=auth(tokens_of(game)[0]), timeout=10)
     deadline = time.monotonic() + 10
     while (view := stubs[1].GetGame(pb.GetGameRequest(game_id=game.game_id), timeout=10).view).seats[0].timeouts < 1:
@@ -384,7 +386,7 @@ def test_a_server_without_keys_keeps_every_game_under_one_open_owner(stub):
 def test_the_strong_bot_stands_in_for_a_seat_whose_turn_timed_out(stubs):
     seats = [pb.SeatConfig(name="you", fallback=enums.PLAYER_KIND_BOT_STRONG)] + [pb.SeatConfig(kind=BASIC)] * 3
     game = stubs[0].CreateGame(pb.CreateGameRequest(
-        variant_name="buck_euchre", seats=seats, first_dealer=0, lifecycle=lc.LifecycleOptions(turn_timeout_ms=1000)),
+        variant_name="buck_euchre", seats=seats, first_dealer=0, lifecycle=lc.LifecycleOptions(turn_timeout_ms=200)),
         metadata=key(), timeout=10)
     deadline = time.monotonic() + 15
     while (view := stubs[1].GetGame(pb.GetGameRequest(game_id=game.game_id), timeout=10).view).seats[0].timeouts < 2:
