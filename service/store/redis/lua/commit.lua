@@ -19,12 +19,12 @@ local v = string.format('%d', cur + #ARGV - first_entry + 1)
 redis.call('HSET', KEYS[1], 'v', v, 's', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
-if redis.call('EXISTS', KEYS[3]) == 1 then redis.call('PEXPIRE', KEYS[3], ARGV[3]) end
+redis.call('PEXPIRE', KEYS[3], ARGV[3])   -- nothing to do while no hand has ended
 append_outbox(KEYS[5], first_event, first_entry - 1, tonumber(ARGV[9]), ARGV[3])
 if ARGV[7] ~= '' then
   remember(KEYS[4], ARGV[7], ARGV[8], now, tonumber(ARGV[6]), ARGV[3])
-elseif redis.call('EXISTS', KEYS[4]) == 1 then
-  redis.call('PEXPIRE', KEYS[4], ARGV[3])
+else
+  redis.call('PEXPIRE', KEYS[4], ARGV[3])   -- nothing to do while no request id was given
 end
 redis.call('PUBLISH', ARGV[4], v)
 return {1, tonumber(v)}
