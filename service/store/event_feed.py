@@ -41,6 +41,12 @@ class _Waiters:
         woken, self.woken = self.woken, asyncio.Event()
         woken.set()
 
+    def leave(self, position: tuple[int, int]) -> None:
+        """A stream stopped waiting at ``position``."""
+        self.after[position] -= 1
+        if not self.after[position]:
+            del self.after[position]
+
 
 class EventFeed:
     """Reads of owners' event streams that wait for new entries (the store's ``read_events``)
@@ -59,10 +65,7 @@ class EventFeed:
         position = parse_stream_id(after)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + block_ms / 1000
-        waiters = self._owners.get(owner)
-        if waiters is None:
-            waiters = self._owners[owner] = _Waiters()
-        waiters.after[position] += 1
+        waiters = self._join(owner, position)
         try:
             while True:
                 woken = waiters.woken   # taken before the read: an entry after it wakes this one
@@ -75,11 +78,7 @@ class EventFeed:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(woken.wait(), left)
         finally:
-            waiters.after[position] -= 1
-            if not waiters.after[position]:
-                del waiters.after[position]
-            if not waiters.after and waiters.task is None and self._owners.get(owner) is waiters:
-                del self._owners[owner]   # nobody waits and no read runs: nothing to keep
+            self._leave(owner, waiters, position)
 
     async def follow(self, owner: str, after: str, count: int) -> AsyncGenerator[list[Entry], None]:
         """Yield the owner's entries after ``after``, oldest first, up to ``count`` at a time, for as
@@ -87,19 +86,14 @@ class EventFeed:
         the owner's shared blocking read saw a new entry or failed, so an idle stream costs the
         store nothing of its own. A failed read raises."""
         position = parse_stream_id(after)
-        waiters = self._owners.get(owner)
-        if waiters is None:
-            waiters = self._owners[owner] = _Waiters()
-        waiters.after[position] += 1
+        waiters = self._join(owner, position)
         try:
             while True:
                 woken = waiters.woken   # taken before the read: an entry after it wakes this one
                 found = await self.store.read_events(owner, after, count, 0)
                 if found:
                     after = found[-1][0]
-                    waiters.after[position] -= 1
-                    if not waiters.after[position]:
-                        del waiters.after[position]
+                    waiters.leave(position)
                     position = parse_stream_id(after)
                     waiters.after[position] += 1
                     yield found
@@ -109,11 +103,21 @@ class EventFeed:
                                                                           name=f"events:{owner}")
                 await woken.wait()
         finally:
-            waiters.after[position] -= 1
-            if not waiters.after[position]:
-                del waiters.after[position]
-            if not waiters.after and waiters.task is None and self._owners.get(owner) is waiters:
-                del self._owners[owner]
+            self._leave(owner, waiters, position)
+
+    def _join(self, owner: str, position: tuple[int, int]) -> _Waiters:
+        """The owner's waiting streams, with one more waiting at ``position``."""
+        waiters = self._owners.get(owner)
+        if waiters is None:
+            waiters = self._owners[owner] = _Waiters()
+        waiters.after[position] += 1
+        return waiters
+
+    def _leave(self, owner: str, waiters: _Waiters, position: tuple[int, int]) -> None:
+        """A stream stopped waiting; an owner nobody waits for and no read runs for is dropped."""
+        waiters.leave(position)
+        if not waiters.after and waiters.task is None and self._owners.get(owner) is waiters:
+            del self._owners[owner]
 
     async def _follow(self, owner: str, waiters: _Waiters) -> None:
         """Block on the owner's stream for its waiting streams, waking them at every new entry

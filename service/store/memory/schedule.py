@@ -4,13 +4,12 @@ open watch) and the watches following each shard."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import heapq
 from collections.abc import Collection, Sequence
 
 from service.store.memory.base import MemoryBase
-from service.store.port import SHARDS, ShardLeases, StoreUnavailable, Wakes, shard_of
+from service.store.port import SHARDS, ShardLeases, shard_of
+from service.store.ports.schedule import WakeSignals
 
 
 class MemorySchedule(MemoryBase):
@@ -124,49 +123,19 @@ class MemorySchedule(MemoryBase):
             watch.woke(shard)
 
 
-class MemoryScheduleWatch:
+class MemoryScheduleWatch(WakeSignals):
     """A sweeper's presence in a MemoryStore and the shards whose wake-ups it takes."""
 
     def __init__(self, store: MemorySchedule, sweeper: str) -> None:
+        super().__init__("memory store is closed")
         self._store, self.sweeper = store, sweeper
         self._followed: set[int] = set()
-        self._woken: set[int] = set()
-        self._leases = False
-        self._event = asyncio.Event()
-        self._ended = False
         self._closed = False
-
-    def woke(self, shard: int) -> None:
-        if shard in self._followed:
-            self._woken.add(shard)
-            self._event.set()
-
-    def robbed(self) -> None:
-        """Another member took some of the sweeper's shards."""
-        self._leases = True
-        self._event.set()
-
-    def end(self) -> None:
-        """The store closed."""
-        self._ended = True
-        self._event.set()
 
     async def follow(self, shards: Collection[int]) -> None:
         """Take the wake-ups of exactly these shards from now on."""
         self._followed = set(shards)
         self._woken &= self._followed
-
-    async def wait(self, timeout_s: float) -> Wakes:
-        """What was heard since the last call, waiting up to ``timeout_s`` for something."""
-        if not self._woken and not self._leases and not self._ended:
-            self._event.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._event.wait(), max(0.0, timeout_s))
-        if self._ended:
-            raise StoreUnavailable("memory store is closed")
-        heard = Wakes(self._woken, self._leases)
-        self._woken, self._leases = set(), False
-        return heard
 
     async def close(self) -> None:
         """End the sweeper's presence and its wake-ups."""

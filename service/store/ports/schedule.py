@@ -20,8 +20,12 @@ the named sweepers' watches are still open. ``release_shards`` gives a sweeper's
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Collection, Sequence
 from typing import NamedTuple, Protocol, runtime_checkable
+
+from service.store.ports.values import StoreUnavailable
 
 
 class ShardLeases(NamedTuple):
@@ -57,6 +61,49 @@ class ScheduleWatch(Protocol):
     async def close(self) -> None:
         """End the presence and every wake-up."""
         ...
+
+
+class WakeSignals:
+    """What a sweeper's watch heard since it last asked, for the stores' ScheduleWatch: the shards
+    woken among those it follows (``_followed``, set by the store's ``follow``), whether another
+    sweeper took shards of its own, and whether the store ended the watch."""
+
+    def __init__(self, ended: str) -> None:
+        self._followed: Collection[int] = ()
+        self._woken: set[int] = set()
+        self._leases = False
+        self._event = asyncio.Event()
+        self._ended = False
+        self._ended_message = ended
+
+    def woke(self, shard: int) -> None:
+        """The shard's earliest time became earlier (heard only for a followed shard)."""
+        if shard in self._followed:
+            self._woken.add(shard)
+            self._event.set()
+
+    def robbed(self) -> None:
+        """Another sweeper took some of this sweeper's shards."""
+        self._leases = True
+        self._event.set()
+
+    def end(self) -> None:
+        """The store closed under the watch."""
+        self._ended = True
+        self._event.set()
+
+    async def wait(self, timeout_s: float) -> Wakes:
+        """What was heard since the last call, waiting up to ``timeout_s`` for something;
+        StoreUnavailable once the store ended the watch."""
+        if not self._woken and not self._leases and not self._ended:
+            self._event.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._event.wait(), max(0.0, timeout_s))
+        if self._ended:
+            raise StoreUnavailable(self._ended_message)
+        heard = Wakes(self._woken, self._leases)
+        self._woken, self._leases = set(), False
+        return heard
 
 
 @runtime_checkable

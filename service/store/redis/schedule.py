@@ -21,14 +21,13 @@ and members are judged by their renewals alone.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from collections.abc import Collection, Sequence
 from typing import Any
 
 from redis.asyncio.cluster import RedisCluster
 
-from service.store.port import SHARDS, ShardLeases, StoreUnavailable, Wakes, shard_of
+from service.store.port import SHARDS, ShardLeases, shard_of
+from service.store.ports.schedule import WakeSignals
 from service.store.redis.base import RedisBase
 from service.store.redis.connection import unavailable_on_error
 
@@ -144,38 +143,22 @@ class _Listener:
             self.watch.woke(self.shard)
 
     def end(self) -> None:
-        self.watch.ended()
+        self.watch.end()
 
 
-class RedisScheduleWatch:
+class RedisScheduleWatch(WakeSignals):
     """A sweeper's subscriptions on the store's pub/sub hub: its presence channel, and the wake
     channel of every shard it follows."""
 
     def __init__(self, store: RedisSchedule, sweeper: str) -> None:
+        super().__init__("the store closed under the sweeper's watch")
         self._store = store
         self._presence = (f"{store.sweepers_key()}:alive:{sweeper}".encode(), _Listener(self, None))
         self._followed: dict[int, _Listener] = {}
-        self._woken: set[int] = set()
-        self._leases = False
-        self._event = asyncio.Event()
-        self._ended = False
 
     async def open(self) -> None:
         channel, listener = self._presence
         await self._store._hub.add(channel, "", listener)
-
-    def woke(self, shard: int) -> None:
-        if shard in self._followed:
-            self._woken.add(shard)
-            self._event.set()
-
-    def robbed(self) -> None:
-        self._leases = True
-        self._event.set()
-
-    def ended(self) -> None:
-        self._ended = True
-        self._event.set()
 
     async def follow(self, shards: Collection[int]) -> None:
         """Subscribe to the wake channels of the shards not followed yet; drop the others."""
@@ -190,18 +173,6 @@ class RedisScheduleWatch:
             except BaseException:
                 del self._followed[shard]
                 raise
-
-    async def wait(self, timeout_s: float) -> Wakes:
-        """What was heard since the last call, waiting up to ``timeout_s`` for something."""
-        if not self._woken and not self._leases and not self._ended:
-            self._event.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._event.wait(), max(0.0, timeout_s))
-        if self._ended:
-            raise StoreUnavailable("the store closed under the sweeper's watch")
-        heard = Wakes(self._woken, self._leases)
-        self._woken, self._leases = set(), False
-        return heard
 
     async def close(self) -> None:
         """Unsubscribe from every channel (the presence last)."""
