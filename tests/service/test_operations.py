@@ -292,6 +292,7 @@ def test_a_dead_worker_is_replaced_and_workers_stop_with_their_parent(redis_url,
 
     proc = ServerProcess("--workers", "2", redis_url=redis_url, prefix=redis_prefix).start()
     try:
+        _wait(lambda: proc.log_text().count("cardgame server listening on") == 2, 15, "both workers did not listen")
         first = _workers_of(proc.proc.pid)
         assert len(first) == 2
         os.kill(first[0], signal.SIGKILL)
