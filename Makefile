@@ -45,8 +45,9 @@ run: install $(DEV_SECRET)
 	exec $(PY) -m service $(ARGS)
 
 # Test files run in parallel (pytest-xdist, one file per worker at a time: each file's servers,
-# ports and Redis key prefix are its own); TEST_JOBS=0 runs them in this process.
-TEST_JOBS ?= auto
+# ports and Redis key prefix are its own), one worker more than the cores since many tests wait on
+# servers and sockets; TEST_JOBS=0 runs them in this process.
+TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 test: install clients
 	$(PY) -m pytest -n $(TEST_JOBS) --dist loadfile $(ARGS)
 
