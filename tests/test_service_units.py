@@ -16,7 +16,7 @@ from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from engine.games import BUILTIN
 from service.errors import InvalidArgument, PermissionDenied, Unauthenticated
-from service.ops import config
+from service.ops import config, credentials
 from service.rpc import apikeys, checks, convert, requests
 from service.table import tokens as auth
 from service.table.record import SPECTATORS_ANYONE, SPECTATORS_NONE, SPECTATORS_TOKEN, GameRecord, Seat
@@ -138,7 +138,7 @@ SECRET_ENV = ("CARDGAME_TOKEN_SECRET", "CARDGAME_TOKEN_SECRET_FILE", "CARDGAME_T
 def _warnings(caplog, cfg: config.Config) -> list[logging.LogRecord]:
     caplog.clear()
     with caplog.at_level(logging.WARNING):
-        config.warn_about_secret_flags(cfg)
+        credentials.warn_about_secret_flags(cfg.secret_flags)
     return [r for r in caplog.records if r.levelno >= logging.WARNING]
 
 

@@ -11,20 +11,13 @@ from pathlib import Path
 
 from service.ops import tls
 from service.ops.cpus import available_cpus
-from service.rpc import apikeys
+from service.ops.credentials import SECRET_DESTS, SecretFlag, read_secrets
 from service.rpc.lifecycle_messages import MIN_TURN_TIMEOUT_MS, SHORT_TURN_TIMEOUT_MS
-from service.table import tokens
 from service.version import release
 
 MAX_STRONG_BOT_MS = 10_000   # a bot turn holds its game's commit: seconds at most
 MAX_HTTP_TIMEOUT_S = 86_400.0
 MAX_WAIT_S = 60.0            # the longest a call may be told to wait for a connection or an HTTP slot
-# Flags that carry a secret, and the forms that keep it out of /proc/<pid>/cmdline.
-SECRET_FLAG_ALTERNATIVES = {
-    "--token-secret": "CARDGAME_TOKEN_SECRET_FILE or CARDGAME_TOKEN_SECRET",
-    "--token-secret-previous": "CARDGAME_TOKEN_SECRET_PREVIOUS",
-    "--api-keys": "CARDGAME_API_KEYS_FILE or CARDGAME_API_KEYS",
-}
 
 log = logging.getLogger("cardgame.config")
 
@@ -80,46 +73,19 @@ class Config:
     tls_client_ca: str = ""
     http_header_timeout_s: float = 10.0
     http_idle_timeout_s: float = 30.0
-    secret_flags: tuple[str, ...] = ()  # the flags of SECRET_FLAG_ALTERNATIVES given on the command line
+    secret_flags: tuple[str, ...] = ()  # the secret-carrying flags given on the command line
 
 
 def _env_bool(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
 
 
-class _SecretFlag(argparse.Action):
-    """Stores a flag's value and notes that a secret came on the command line (argparse calls an
-    action only for a flag given there, whatever abbreviation or ``--flag=value`` form it takes)."""
-
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
-                 option_string: str | None = None) -> None:
-        setattr(namespace, self.dest, values)
-        if values:
-            given = getattr(namespace, "secret_flags", [])
-            namespace.secret_flags = [*given, self.option_strings[0]]
-
-
-def warn_about_secret_flags(config: Config) -> None:
-    """Log one WARNING when secrets came as command-line flags: any local user can read a process's
-    command line in /proc/<pid>/cmdline, while its environment is its own user's and a file has
-    its own permissions."""
-    if not config.secret_flags:
-        return
-    instead = "; ".join(f"{flag}: {SECRET_FLAG_ALTERNATIVES[flag]}" for flag in config.secret_flags)
-    log.warning("secrets given as command-line flags (%s), which every local user can read in "
-                "/proc/<pid>/cmdline: give them through a file or the environment instead (%s)",
-                ", ".join(config.secret_flags), instead,
-                extra={"flags": list(config.secret_flags)})
-
-
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
     """``--help`` shows every flag's default (its environment variable's value when set), but
-    never the value of a flag in ``SECRET_FLAGS``."""
-
-    SECRET_FLAGS = frozenset({"token_secret", "token_secret_previous", "api_keys"})
+    never the value of a flag that carries a secret (``SECRET_DESTS``)."""
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
-        if action.dest in self.SECRET_FLAGS:
+        if action.dest in SECRET_DESTS:
             return action.help
         return super()._get_help_string(action)
 
@@ -309,18 +275,18 @@ def parse(argv: list[str] | None = None) -> Config:
                    default=[m for m in env("GAME_MODULES", "").split(",") if m.strip()],
                    help="a Python module to import at start-up that registers more games with "
                         "engine.register (repeatable; GAME_MODULES, comma-separated)")
-    p.add_argument("--token-secret", default=env("CARDGAME_TOKEN_SECRET", ""), action=_SecretFlag,
+    p.add_argument("--token-secret", default=env("CARDGAME_TOKEN_SECRET", ""), action=SecretFlag,
                    help="secret (at least 32 bytes) from which seat tokens of games created with a request id "
                         "are derived; the same on every instance, never stored in Redis (CARDGAME_TOKEN_SECRET); "
                         "required with a Redis store")
     p.add_argument("--token-secret-file", default=env("CARDGAME_TOKEN_SECRET_FILE", ""),
                    help="read the token secret from this file instead (CARDGAME_TOKEN_SECRET_FILE)")
     p.add_argument("--token-secret-previous", default=env("CARDGAME_TOKEN_SECRET_PREVIOUS", ""),
-                   action=_SecretFlag,
+                   action=SecretFlag,
                    help="earlier token secrets, comma-separated, kept after a rotation so that retries of "
                         "CreateGame and ReissueSeatToken made under them still return their tokens; new tokens "
                         "always come from --token-secret (CARDGAME_TOKEN_SECRET_PREVIOUS)")
-    p.add_argument("--api-keys", default=env("CARDGAME_API_KEYS", ""), action=_SecretFlag,
+    p.add_argument("--api-keys", default=env("CARDGAME_API_KEYS", ""), action=SecretFlag,
                    help="accepted API keys as '<key id>:<sha256 hex>' entries, comma-separated; with any, "
                         "CreateGame needs an x-api-key header (CARDGAME_API_KEYS)")
     p.add_argument("--api-keys-file", default=env("CARDGAME_API_KEYS_FILE", ""),
@@ -356,8 +322,7 @@ def parse(argv: list[str] | None = None) -> Config:
     if a.allow_short_deadlines and not is_loopback(a.host):
         p.error(f"--allow-short-deadlines is a test mode: it needs --host on a loopback address "
                 f"(127.0.0.1, ::1, localhost), not {a.host!r}")
-    secret, api_keys = _secrets(p, a)
-    previous = _previous_secrets(p, a.token_secret_previous)
+    secret, api_keys, previous = read_secrets(p, a)
     return Config(**_http(p, a), **_operations(p, a), **_overload(p, a), host=a.host, port=a.port,
                   redis_url=a.redis_url, redis_cluster=a.redis_cluster, key_prefix=a.key_prefix, workers=workers,
                   idle_ttl_s=a.idle_ttl, finished_ttl_s=a.finished_ttl, request_ttl_s=a.request_ttl,
@@ -373,42 +338,3 @@ def parse(argv: list[str] | None = None) -> Config:
                   previous_token_secrets=previous,
                   create_rate=a.create_rate, create_burst=a.create_burst, events_max_len=a.events_max_len,
                   strong_bot_ms=a.strong_bot_ms, secret_flags=tuple(dict.fromkeys(a.secret_flags)))
-
-
-def _read(p: argparse.ArgumentParser, path: str, what: str) -> str:
-    try:
-        return Path(path).read_text()
-    except OSError as exc:
-        p.error(f"cannot read the {what} file {path!r}: {exc.strerror}")
-
-
-def _previous_secrets(p: argparse.ArgumentParser, text: str) -> tuple[bytes, ...]:
-    """The earlier token secrets of ``--token-secret-previous``, each checked."""
-    found = tuple(part.strip().encode() for part in text.split(",") if part.strip())
-    for secret in found:
-        try:
-            tokens.check_secret(secret)
-        except ValueError as exc:
-            p.error(f"--token-secret-previous: {exc}")
-    return found
-
-
-def _secrets(p: argparse.ArgumentParser, a: argparse.Namespace) -> tuple[bytes, tuple[str, ...]]:
-    """The token secret and API key entries from flags, environment and files, checked."""
-    secret = a.token_secret.encode()
-    if a.token_secret_file:
-        if secret:
-            p.error("give --token-secret or --token-secret-file, not both")
-        secret = _read(p, a.token_secret_file, "token secret").strip().encode()
-    if secret:
-        try:
-            tokens.check_secret(secret)
-        except ValueError as exc:
-            p.error(str(exc))
-    text = a.api_keys + "\n" + (_read(p, a.api_keys_file, "API keys") if a.api_keys_file else "")
-    entries = apikeys.split_entries(text)
-    try:
-        apikeys.ApiKeys(entries)
-    except ValueError as exc:
-        p.error(str(exc))
-    return secret, entries

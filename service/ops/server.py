@@ -20,8 +20,9 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 
 from cardgame.v1 import game_service_pb2
-from service.ops.config import Config, warn_about_secret_flags
+from service.ops.config import Config
 from service.ops.cpus import available_cpus
+from service.ops.credentials import warn_about_secret_flags
 from service.ops.tls import server_tls
 from service.ops.workers import check_port_free, stop_with_parent, supervise
 from service.rpc import calls, reflection
@@ -303,7 +304,7 @@ def run(config: Config) -> None:
 
     With several workers this process supervises them and serves their metrics' sum."""
     configure_logging(config.log_level)
-    warn_about_secret_flags(config)
+    warn_about_secret_flags(config.secret_flags)
     with _exit_logged():
         check_token_secret(config)
         check_port_free(config.host, config.port)
