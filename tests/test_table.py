@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import pytest
 
@@ -13,7 +14,7 @@ from service.store.memory import MemoryStore
 from service.table import gamelog
 from service.table import tokens as auth
 from service.table.record import AWAY, LEFT, GameRecord, Lifecycle, Seat
-from service.table.table import Back, Leave, Move, Reissue, Table, Timeout
+from service.table.table import Back, Leave, Move, Reissue, Table, Timeout, now_ms
 
 GAME = "0123456789abcdef01234567"
 
@@ -84,3 +85,38 @@ async def test_a_timeout_plays_the_passed_turn_once_and_marks_the_seat_away() ->
         done = await short.transact(GAME, Timeout())
         assert done is not None and done.version > before
     assert any(seat.presence == AWAY for seat in (await short.load(GAME))[1].seats)
+
+
+async def test_a_fault_in_one_sweeping_round_does_not_end_the_sweeper(monkeypatch) -> None:
+    """A round that fails with an unexpected error (here the first lease) is logged and started
+    again: the sweeper goes on to hold the shards and play the game's passed turn."""
+    from service.table import sweeper as sweeping
+
+    table, tokens = await _table_with_game(timeout_ms=1)
+    await table.transact(GAME, Move(tokens[0], engine.DEAL))
+    await table.store.schedule(GAME, now_ms())
+    faults = []
+    lease = table.store.lease_shards
+
+    async def failing_once(*args):
+        if not faults:
+            faults.append(args)
+            raise RuntimeError("a fault of this round")
+        return await lease(*args)
+
+    monkeypatch.setattr(table.store, "lease_shards", failing_once)
+    monkeypatch.setattr(sweeping, "RETRY_S", 0.01)
+    before = (await table.load(GAME))[0]
+    sweeper = sweeping.Sweeper(table)
+    task = asyncio.create_task(sweeper.run())
+    try:
+        for _ in range(500):
+            if sweeper.swept:
+                break
+            await asyncio.sleep(0.01)
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    assert faults and sweeper.swept >= 1   # (the shards it held are given up as it stops)
+    assert (await table.load(GAME))[0] > before

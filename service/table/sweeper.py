@@ -88,6 +88,8 @@ class Sweeper:
                     await self._serve(watch)
                 except StoreUnavailable as exc:
                     log.warning("sweeping paused (%s); retrying", exc)
+                except Exception:   # a fault of one round (a lease, the index) never ends the sweeping
+                    log.exception("sweeping failed; starting again")
                 finally:
                     self.held, self._holders, self._next, self._read_at = [], [], {}, {}
                     await watch.close()
