@@ -5,26 +5,15 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 
 import { ActionKind, Phase, PlayerKind } from "@cardgame/client";
-import type { BrowserContext } from "playwright-core";
 
-import { ARTIFACTS, HTTP_SERVER, api, openBrowser, requireServer } from "./browser.js";
-import { GAME_TIMEOUT_MS, type Policy, first, handsFinished, play, player, shootOnce } from "./players.js";
+import { ARTIFACTS, HTTP_SERVER, api } from "./browser.js";
+import { GAME_TIMEOUT_MS, type Policy, first, handsFinished, play, player, shootOnce, suiteBrowser } from "./players.js";
 
 describe("Hearts at the web table in Chromium", { concurrency: false }, () => {
-  let context: BrowserContext;
-  let closeBrowser: () => Promise<void>;
-
-  before(async () => {
-    requireServer();
-    ({ context, close: closeBrowser } = await openBrowser());
-  });
-
-  after(async () => {
-    await closeBrowser?.();
-  });
+  const browser = suiteBrowser();
 
   test("a Hearts hand against three bots: the pass, then every trick", { timeout: GAME_TIMEOUT_MS }, async () => {
     const created = await api().createGame({
@@ -35,7 +24,7 @@ describe("Hearts at the web table in Chromium", { concurrency: false }, () => {
       shuffleSeed: 5n,
     });
     const token = created.seatTokens[0]!.token;
-    const ana = await player(context, "Ana", 0, `${HTTP_SERVER}/#game=${created.gameId}&seat=0&token=${token}`, token);
+    const ana = await player(browser.context, "Ana", 0, `${HTTP_SERVER}/#game=${created.gameId}&seat=0&token=${token}`, token);
     let passed: string[] = [];
     let received: string[] = [];
     const policy: Policy = (view) => {

@@ -2,11 +2,12 @@
 // same seat, and the loop that plays through the pages by a policy, checking after every move that
 // each page shows exactly its seat's view and that every finished hand brings up the score table.
 import assert from "node:assert/strict";
+import { after, before } from "node:test";
 
 import { ActionKind, type GameServiceClient, type GameView, type LegalAction, Phase } from "@cardgame/client";
 import type { BrowserContext, Page } from "playwright-core";
 
-import { api, checkScoreDialog, moved, newPage, screenshot, settle } from "./browser.js";
+import { api, checkScoreDialog, moved, newPage, openBrowser, requireServer, screenshot, settle } from "./browser.js";
 
 export const MAX_STEPS = 400;
 export const GAME_TIMEOUT_MS = 60_000;
@@ -109,3 +110,18 @@ export async function player(context: BrowserContext, name: string, seat: number
   return { name, seat, page, errors, client: api(token), handsSeen: 0, shots: new Set() };
 }
 
+/** The browser of a `describe` block: opened before its tests (which need a live server), closed after them. */
+export function suiteBrowser(): { readonly context: BrowserContext } {
+  const suite = {} as { context: BrowserContext };
+  let close: (() => Promise<void>) | undefined;
+  before(async () => {
+    requireServer();
+    const opened = await openBrowser();
+    suite.context = opened.context;
+    close = opened.close;
+  });
+  after(async () => {
+    await close?.();
+  });
+  return suite;
+}

@@ -9,7 +9,7 @@
 // lobby's default names and a seat named "You" are seen from both sides. Screenshots of the key
 // states go to CARDGAME_ARTIFACTS. Run by tests/web/test_browser.py.
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 
 import {
   ActionKind,
@@ -18,20 +18,18 @@ import {
   PlayerKind,
   Variant,
 } from "@cardgame/client";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 
 import {
   HTTP_SERVER,
   api,
   newPage,
-  openBrowser,
   readTable,
-  requireServer,
   screenshot,
   seatLabel,
   settle,
 } from "./browser.js";
-import { GAME_TIMEOUT_MS, type Player, type Policy, first, handsFinished, play, player, shootOnce } from "./players.js";
+import { GAME_TIMEOUT_MS, type Player, type Policy, first, handsFinished, play, player, shootOnce, suiteBrowser } from "./players.js";
 
 /** The lobby set for four-player Spades: Ana at seat 1, her friend Cy at the partner's seat. */
 async function spadesLobbyWithCy(page: Page): Promise<void> {
@@ -44,17 +42,7 @@ async function spadesLobbyWithCy(page: Page): Promise<void> {
 }
 
 describe("the web table in Chromium", { concurrency: false }, () => {
-  let context: BrowserContext;
-  let closeBrowser: () => Promise<void>;
-
-  before(async () => {
-    requireServer();
-    ({ context, close: closeBrowser } = await openBrowser());
-  });
-
-  after(async () => {
-    await closeBrowser?.();
-  });
+  const browser = suiteBrowser();
 
   test("a whole Buck Euchre game against three bots", { timeout: GAME_TIMEOUT_MS }, async () => {
     const created = await api().createGame({
@@ -66,7 +54,7 @@ describe("the web table in Chromium", { concurrency: false }, () => {
       options: { variant: { case: "buckEuchre", value: { startingScore: 5 } } },
     });
     const token = created.seatTokens[0]!.token;
-    const ana = await player(context, "Ana", 0, `${HTTP_SERVER}/#game=${created.gameId}&seat=0&token=${token}`, token);
+    const ana = await player(browser.context, "Ana", 0, `${HTTP_SERVER}/#game=${created.gameId}&seat=0&token=${token}`, token);
     const kinds = new Set<ActionKind>();
     const discards = new Set<string>();
     let oneCard = "";
@@ -101,7 +89,7 @@ describe("the web table in Chromium", { concurrency: false }, () => {
 
   test("a four-player Spades hand, created in the lobby, with a friend at the partner's seat",
     { timeout: GAME_TIMEOUT_MS }, async () => {
-      const { page, errors } = await newPage(context);
+      const { page, errors } = await newPage(browser.context);
       await spadesLobbyWithCy(page);
       const kinds = await page.locator('select[name="seat-3-kind"] option')
         .evaluateAll((options) => options.map((o) => [(o as HTMLOptionElement).value, o.textContent]));
@@ -118,7 +106,7 @@ describe("the web table in Chromium", { concurrency: false }, () => {
       assert.ok(friendLink, "no seat link for the friend");
       const friendToken = new URLSearchParams(new URL(friendLink).hash.slice(1)).get("token") ?? "";
       const ana: Player = { name: "Ana", seat: 0, page, errors, client: api(token), handsSeen: 0, shots: new Set() };
-      const cy = await player(context, "Cy", 2, friendLink, friendToken);
+      const cy = await player(browser.context, "Cy", 2, friendLink, friendToken);
       const created = (await ana.client.getGame({ gameId })).view!;
       assert.deepEqual(created.seats.map((s) => [s.name, s.kind]),
         [["Ana", PlayerKind.HUMAN], ["West", PlayerKind.BOT_BASIC], ["Cy", PlayerKind.HUMAN], ["East", PlayerKind.BOT_BASIC]]);
@@ -176,7 +164,7 @@ describe("the web table in Chromium", { concurrency: false }, () => {
       shuffleSeed: 5n,
     });
     const token = created.seatTokens[0]!.token;
-    const ana = await player(context, "Ana", 0, `${HTTP_SERVER}/#game=${created.gameId}&seat=0&token=${token}`, token);
+    const ana = await player(browser.context, "Ana", 0, `${HTTP_SERVER}/#game=${created.gameId}&seat=0&token=${token}`, token);
     let kept = 0;
     const policy: Policy = (view) => {
       const keep = first(view, ActionKind.DRAW_KEEP);
@@ -203,7 +191,7 @@ describe("the web table in Chromium", { concurrency: false }, () => {
 
   test("a four-player Spades hand from the lobby with a strong bot, a basic bot and a friend",
     { timeout: GAME_TIMEOUT_MS }, async () => {
-      const { page, errors } = await newPage(context);
+      const { page, errors } = await newPage(browser.context);
       await spadesLobbyWithCy(page);
       await page.selectOption('select[name="seat-3-kind"]', "strong");
       await page.click("#create");
@@ -214,7 +202,7 @@ describe("the web table in Chromium", { concurrency: false }, () => {
         shots: new Set() };
       const friendLink = await page.locator('.invites a[data-seat="2"]').getAttribute("href");
       assert.ok(friendLink, "no seat link for the friend");
-      const cy = await player(context, "Cy", 2, friendLink,
+      const cy = await player(browser.context, "Cy", 2, friendLink,
         new URLSearchParams(new URL(friendLink).hash.slice(1)).get("token") ?? "");
       const { view } = await settle(page, ana.client, gameId, "spades with a strong bot");
       assert.deepEqual(view.seats.map((s) => s.kind),
@@ -244,7 +232,7 @@ describe("the web table in Chromium", { concurrency: false }, () => {
     });
 
   test("the lobby's default names, as the creator and a friend read them", { timeout: GAME_TIMEOUT_MS }, async () => {
-    const { page, errors } = await newPage(context);
+    const { page, errors } = await newPage(browser.context);
     await page.goto(`${HTTP_SERVER}/`);
     await page.locator("form.lobby").waitFor();
     await page.selectOption("#game", "spades");
@@ -258,7 +246,7 @@ describe("the web table in Chromium", { concurrency: false }, () => {
       shots: new Set() };
     const friendLink = await page.locator('.invites a[data-seat="2"]').getAttribute("href");
     assert.ok(friendLink, "no seat link for the friend");
-    const north = await player(context, "North", 2, friendLink,
+    const north = await player(browser.context, "North", 2, friendLink,
       new URLSearchParams(new URL(friendLink).hash.slice(1)).get("token") ?? "");
     const created = (await api().getGame({ gameId })).view!;
     assert.deepEqual(created.seats.map((s) => s.name), ["South", "West", "North", "East"]);
@@ -295,7 +283,7 @@ describe("the web table in Chromium", { concurrency: false }, () => {
 
   test("a seat named You is You to itself alone", { timeout: GAME_TIMEOUT_MS }, async () => {
     // The lobby does not let "you" through as a name: the seat keeps its default.
-    const { page, errors } = await newPage(context);
+    const { page, errors } = await newPage(browser.context);
     await page.goto(`${HTTP_SERVER}/`);
     await page.locator("form.lobby").waitFor();
     await page.selectOption("#game", "buck_euchre");
@@ -316,8 +304,8 @@ describe("the web table in Chromium", { concurrency: false }, () => {
       firstDealer: 0,
     });
     const [mine, theirs] = created.seatTokens.map((t) => t.token);
-    const you = await player(context, "You", 0, `${HTTP_SERVER}/#game=${created.gameId}&seat=0&token=${mine}`, mine!);
-    const bo = await player(context, "Bo", 1, `${HTTP_SERVER}/#game=${created.gameId}&seat=1&token=${theirs}`, theirs!);
+    const you = await player(browser.context, "You", 0, `${HTTP_SERVER}/#game=${created.gameId}&seat=0&token=${mine}`, mine!);
+    const bo = await player(browser.context, "Bo", 1, `${HTTP_SERVER}/#game=${created.gameId}&seat=1&token=${theirs}`, theirs!);
     const { shown: byYou } = await settle(you.page, you.client, created.gameId, "the page of the seat named You");
     const { shown: byBo, view } = await settle(bo.page, bo.client, created.gameId, "Bo's page");
     assert.deepEqual(byYou.seats.map((s) => s.label), ["You", "Bo"]);
