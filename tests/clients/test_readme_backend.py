@@ -18,10 +18,11 @@ import pytest
 from service.rpc import apikeys
 from testkit.launcher import ServerProcess
 from tests.conftest import SERVER_TEST_FLAGS
+from tests.test_docs import section as page_section
 
 ROOT = Path(__file__).resolve().parents[2]
 TS = ROOT / "clients" / "typescript"
-README = (ROOT / "docs" / "backend.md").read_text()
+PAGE = ROOT / "docs" / "backend.md"
 TITLE = "Integrating with your backend"
 RUN_TIMEOUT_S = 120
 KEY, ENTRY = apikeys.new_key("lobby")
@@ -29,18 +30,8 @@ TS_KEY, TS_ENTRY = apikeys.new_key("lobby-ts")  # its own key: its own games and
 
 
 def section(title: str) -> str:
-    """The page's text from the heading ``title`` to the next heading of the same level or above
-    (lines inside code blocks are no headings)."""
-    lines = README.splitlines(keepends=True)
-    start = next((i for i, line in enumerate(lines) if re.fullmatch(rf"#+ {re.escape(title)}\n", line)), None)
-    assert start is not None, f"docs/backend.md has no section {title!r}"
-    level = lines[start].index(" ")
-    fenced = False
-    for end in range(start + 1, len(lines)):
-        fenced ^= lines[end].startswith("```")
-        if not fenced and re.match(rf"#{{1,{level}}} ", lines[end]):
-            return "".join(lines[start + 1:end])
-    return "".join(lines[start + 1:])
+    """The page's text from the heading ``title`` to the next heading of the same level or above."""
+    return page_section(PAGE, title)
 
 
 def blocks(language: str) -> list[str]:
