@@ -39,3 +39,11 @@ def test_a_game_without_a_layout_of_its_own_is_drawn_from_its_view_message(monke
     console = Console(width=100, record=True, color_system=None)
     console.print(render.view_panel(view))
     assert "Turn up: 9♠" in console.export_text()
+
+
+def test_an_enum_value_is_drawn_without_its_enum_prefix():
+    from cardgame.v1 import enums_pb2 as enums
+
+    kind = view_pb2.LegalAction.DESCRIPTOR.fields_by_name["kind"]   # ActionKind: ACTION_KIND_ORDER_UP
+    assert render.value_text(view_pb2.GameView(), kind, enums.ACTION_KIND_ORDER_UP).plain == "order up"
+    assert render.value_text(view_pb2.GameView(), kind, 99).plain == "99"

@@ -292,8 +292,9 @@ class GameClient:
         return metadata + [("x-api-key", self.api_key)] if self.api_key else metadata
 
     def send(self, method: str, request, *, timeout: float | None = None):
-        """Call ``method`` with ``request``, retrying UNAVAILABLE / DEADLINE_EXCEEDED / RESOURCE_EXHAUSTED with
-        jittered exponential backoff; returns the response.
+        """Call ``method`` with ``request``, retrying UNAVAILABLE / DEADLINE_EXCEEDED, and RESOURCE_EXHAUSTED
+        that carries a RetryInfo delay (a limit that waiting lifts), with jittered exponential backoff;
+        returns the response.
 
         A mutating request without a ``request_id`` gets a fresh one, the same on every retry.
         """
@@ -306,7 +307,8 @@ class GameClient:
             except grpc.RpcError as exc:
                 error = errors.from_rpc_error(exc)
                 error.attempts = attempt + 1
-                if (error.code not in RETRYABLE or attempt == self.retries
+                waiting_helps = error.code != grpc.StatusCode.RESOURCE_EXHAUSTED or error.retry_delay is not None
+                if (error.code not in RETRYABLE or not waiting_helps or attempt == self.retries
                         or (error.retry_delay or 0.0) > MAX_RETRY_DELAY_S):
                     raise error from None
             backoff = min(BACKOFF_S * 2 ** attempt, MAX_BACKOFF_S) * (0.5 + random.random())

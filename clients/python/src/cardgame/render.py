@@ -230,13 +230,16 @@ def value_text(view: view_pb2.GameView, field, value) -> Text | None:
     (a nested message)."""
     if field.type == field.TYPE_MESSAGE:
         return None
-    if field.type == field.TYPE_ENUM:
-        values = [field.enum_type.values_by_number[v].name if v in field.enum_type.values_by_number else str(v)
-                  for v in (value if field.is_repeated else [value])]
-        return Text(", ".join(v.split("_", 1)[-1].lower().replace("_", " ") for v in values))
+    # protobuf 6.31 has ``is_repeated`` (and deprecates ``label``); older releases only ``label``
+    repeated = field.is_repeated if hasattr(field, "is_repeated") else field.label == field.LABEL_REPEATED
+    if field.type == field.TYPE_ENUM:   # VARIANT_BUCK_EUCHRE -> "buck euchre": the enum's own prefix off
+        prefix = re.sub(r"(?<!^)(?=[A-Z])", "_", field.enum_type.name).upper() + "_"
+        names = field.enum_type.values_by_number
+        return Text(", ".join(names[v].name.removeprefix(prefix).lower().replace("_", " ") if v in names else str(v)
+                              for v in (value if repeated else [value])))
     if field.type == field.TYPE_BOOL:
         return Text("yes" if value else "no")
-    if not field.is_repeated:
+    if not repeated:
         return card_text(value) if isinstance(value, str) and normalize_card(value) == value else Text(str(value))
     values = list(value)
     if values and all(isinstance(v, str) and normalize_card(v) == v for v in values):

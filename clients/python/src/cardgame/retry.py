@@ -67,6 +67,12 @@ def _seconds(value: float) -> str:
     return f"{value:.9f}".rstrip("0").rstrip(".") + "s"
 
 
+RETRY_THROTTLING = {"maxTokens": 10, "tokenRatio": 0.1}
+"""gRPC's retry throttling per server: once failures outnumber successes (each failure takes a token,
+each success gives back a tenth) the channel stops retrying, so retries never multiply a server's
+overload."""
+
+
 def service_config(policy: RetryPolicy) -> str:
     """The JSON service config that applies ``policy`` to every GameService method but those of
     NOT_RETRIED."""
@@ -76,7 +82,7 @@ def service_config(policy: RetryPolicy) -> str:
     return json.dumps({"methodConfig": [
         {"name": [{"service": SERVICE}], "retryPolicy": retry},
         {"name": [{"service": SERVICE, "method": method} for method in NOT_RETRIED]},
-    ]})
+    ], "retryThrottling": RETRY_THROTTLING})
 
 
 def channel_options(policy: RetryPolicy | None) -> list[tuple[str, str | int]]:
