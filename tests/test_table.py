@@ -120,3 +120,34 @@ async def test_a_fault_in_one_sweeping_round_does_not_end_the_sweeper(monkeypatc
             await task
     assert faults and sweeper.swept >= 1   # (the shards it held are given up as it stops)
     assert (await table.load(GAME))[0] > before
+
+
+async def test_a_sweep_that_finds_nothing_claimable_reads_the_shard_again_before_sleeping(monkeypatch) -> None:
+    """A due game another sweeper had just claimed (here: the first claim finds nothing) is still
+    on the shard: the sweeper reads the shard's next time again and plays the turn when it falls
+    due, instead of sleeping until its next lease renewal."""
+    from service.table import sweeper as sweeping
+
+    table, tokens = await _table_with_game(timeout_ms=1)
+    await table.transact(GAME, Move(tokens[0], engine.DEAL))
+    await table.store.schedule(GAME, now_ms())
+    claims = []
+    claim_due = table.store.claim_due
+
+    async def nothing_the_first_time(*args):
+        claims.append(args)
+        return [] if len(claims) == 1 else await claim_due(*args)
+
+    monkeypatch.setattr(table.store, "claim_due", nothing_the_first_time)
+    sweeper = sweeping.Sweeper(table)
+    task = asyncio.create_task(sweeper.run())
+    try:
+        for _ in range(300):   # well under the 60 s until the sweeper would lease again
+            if sweeper.swept:
+                break
+            await asyncio.sleep(0.01)
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    assert len(claims) >= 2 and sweeper.swept >= 1

@@ -32,7 +32,7 @@ import random
 import secrets
 import socket
 
-from service.store.port import ScheduleWatch, StoreUnavailable
+from service.store.port import ScheduleWatch, StoreBusy, StoreUnavailable
 from service.table.record import GameRecord, UnsupportedRecord
 from service.table.table import Table, Timeout, now_ms
 
@@ -117,6 +117,8 @@ class Sweeper:
             if await self._sweep_due():
                 continue
             wake_at = min(next_lease, next_check) if self._holders else next_lease
+            if INDEX_SHARD in self.held:
+                wake_at = min(wake_at, next_index)
             wait_s = wake_at - loop.time()
             known = [at for at in self._next.values() if at is not None]
             if known:
@@ -160,7 +162,12 @@ class Sweeper:
                 continue
             try:
                 busy |= await self.sweep(shard)
-                self._forget(shard)
+                # read again now: games left leased by another claimer or a failed sweep fall due
+                # later without any wake-up, so the shard's next time must be known before sleeping
+                self._next[shard] = await self.store.next_due(shard)
+                self._read_at[shard] = loop.time()
+            except StoreBusy:   # the process is busy, the store fine: this shard waits, the watch stays
+                self._next[shard] = now_ms() + int(RETRY_S * 1000)
             except StoreUnavailable:
                 raise
             except Exception:  # never let one game stop the sweeping of all the others
