@@ -10,7 +10,6 @@ the RetryInfo), not a channel's to sit out inside one call.
 from __future__ import annotations
 
 import random
-from typing import NamedTuple
 
 import grpc
 from google.protobuf import duration_pb2
@@ -96,16 +95,6 @@ def jittered(seconds: float) -> float:
     return seconds * (0.5 + random.random())
 
 
-class _Status(NamedTuple):
-    code: grpc.StatusCode
-    details: str
-    trailing_metadata: tuple[tuple[str, str | bytes], ...]
-
-
-class Status(_Status, grpc.Status):
-    """A gRPC status with its trailing metadata (rich details, retry pushback)."""
-
-
 def pushback_ms(error: ServiceError) -> str | None:
     """The retry pushback of an error's status: for UNAVAILABLE and RESOURCE_EXHAUSTED its RetryInfo
     delay in milliseconds, "-1" (do not retry) for a delay above MAX_PUSHBACK_S or a
@@ -134,4 +123,4 @@ def to_status(error: ServiceError) -> grpc.Status:
     pushback = pushback_ms(error)
     if pushback is None:
         return plain
-    return Status(plain.code, plain.details, (*plain.trailing_metadata, (PUSHBACK_KEY, pushback)))
+    return plain._replace(trailing_metadata=(*plain.trailing_metadata, (PUSHBACK_KEY, pushback)))

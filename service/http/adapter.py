@@ -33,17 +33,18 @@ from connectrpc.errors import ConnectError, ErrorDetail
 from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
 from connectrpc.request import RequestContext
 from connectrpc.server import Endpoint
-from google.protobuf import duration_pb2, json_format, message_factory
+from google.protobuf import json_format, message_factory
 from google.protobuf import message as protobuf_message
-from google.rpc import error_details_pb2, status_pb2
+from google.rpc import status_pb2
 from protobuf.wkt import Any as AnyDetail
 
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
-from service.errors import jittered
+from service.errors import ResourceExhausted, jittered, to_status
 from service.rpc.handlers import SERVICE, Undecodable
 
 STATUS_DETAILS_KEY = "grpc-status-details-bin"
-GATE_RETRY_MS = 250  # the RetryInfo delay (jittered) of a call refused for want of room
+GATE_RETRY_S = 0.25  # the RetryInfo delay (jittered) of a call refused for want of room
+WAITERS_PER_SLOT = 8  # calls that may wait for room, per call the gate lets run; beyond, refused at once
 
 
 def connect_code(code: grpc.StatusCode) -> Code:
@@ -118,16 +119,12 @@ class CallGate:
         self._waiters: collections.deque[asyncio.Future] = collections.deque()
 
     def refusal(self) -> ConnectError:
-        """The error of a call that found no room."""
+        """The error of a call that found no room: RESOURCE_EXHAUSTED with a RetryInfo delay, made
+        as every refusal's status is (:func:`service.errors.to_status`)."""
         waited = f" and none came free within {self.wait_s:g} s" if self.wait_s > 0 else ""
-        delay = duration_pb2.Duration()
-        delay.FromMilliseconds(round(jittered(GATE_RETRY_MS)))
-        detail = error_details_pb2.RetryInfo(retry_delay=delay)
-        return ConnectError(Code.RESOURCE_EXHAUSTED,
-                            f"this server answers at most {self.limit} {self.what} at once over HTTP{waited}; "
-                            "retry shortly",
-                            [ErrorDetail(AnyDetail(type_url=f"type.googleapis.com/{detail.DESCRIPTOR.full_name}",
-                                                   value=detail.SerializeToString()))])
+        return connect_error(to_status(ResourceExhausted(
+            f"this server answers at most {self.limit} {self.what} at once over HTTP{waited}; retry shortly",
+            None, jittered(GATE_RETRY_S))))
 
     @contextlib.contextmanager
     def enter(self) -> Iterator[None]:
@@ -153,7 +150,7 @@ class CallGate:
         if self.active < self.limit and not self._waiters:
             self.active += 1
             return
-        if self.wait_s <= 0:
+        if self.wait_s <= 0 or len(self._waiters) >= WAITERS_PER_SLOT * self.limit:   # the queue is bounded too
             raise self.refusal()
         handed = asyncio.get_running_loop().create_future()
         self._waiters.append(handed)

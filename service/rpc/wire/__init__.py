@@ -19,7 +19,7 @@ import importlib
 import pkgutil
 from typing import cast
 
-from cardgame.games import declared_games
+from cardgame.games import GAMES
 from cardgame.v1 import enums_pb2 as enums
 
 from .base import EVERY_SEAT, SUITS, WireAdapter, names
@@ -34,7 +34,7 @@ GENERIC = WireAdapter(name="")
 """The adapter of a game without one of its own: the common part of every message."""
 
 VARIANTS: dict[enums.Variant, str] = {cast(enums.Variant, game.variant): game.name
-                                      for game in declared_games() if game.variant}
+                                      for game in GAMES if game.variant}
 """The game each ``Variant`` value names, as the schema declares (the enum is kept for compatibility)."""
 
 VARIANT_ENUM: dict[str, enums.Variant] = {name: value for value, name in VARIANTS.items()}
