@@ -318,6 +318,47 @@ class LoseFirstDeleteAnswer(grpc.UnaryUnaryClientInterceptor):
         return outcome
 
 
+class RefuseFirstDelete(grpc.UnaryUnaryClientInterceptor):
+    """The first DeleteGame is refused before it runs (RESOURCE_EXHAUSTED with a RetryInfo delay)."""
+
+    def __init__(self):
+        self.methods: list[str] = []
+
+    def intercept_unary_unary(self, continuation, client_call_details, request):
+        name = client_call_details.method.rsplit("/", 1)[-1]
+        self.methods.append(name)
+        if name == "DeleteGame" and self.methods.count("DeleteGame") == 1:
+            raise Refused()
+        return continuation(client_call_details, request)
+
+
+class Refused(grpc.RpcError):
+    """RESOURCE_EXHAUSTED with a 10 ms RetryInfo delay: a call the server never ran."""
+
+    def code(self):
+        return grpc.StatusCode.RESOURCE_EXHAUSTED
+
+    def details(self):
+        return "busy (test)"
+
+    def trailing_metadata(self):
+        from google.protobuf import duration_pb2
+        from google.rpc import code_pb2, error_details_pb2, status_pb2
+
+        status = status_pb2.Status(code=code_pb2.RESOURCE_EXHAUSTED, message="busy (test)")
+        status.details.add().Pack(error_details_pb2.RetryInfo(retry_delay=duration_pb2.Duration(nanos=10_000_000)))
+        return (("grpc-status-details-bin", status.SerializeToString()),)
+
+
+def test_a_retried_delete_after_a_refusal_still_says_the_game_is_not_there(keyed):
+    """A refusal deleted nothing, so the retry's NOT_FOUND is the answer: no such game."""
+    refusing = RefuseFirstDelete()
+    with GameClient(keyed.address, api_key=KEY, interceptors=[refusing]) as client:
+        with pytest.raises(errors.NotFound) as missing:
+            client.delete_game("0" * 24)
+        assert refusing.methods == ["DeleteGame", "DeleteGame"] and missing.value.attempts == 2
+
+
 def test_delete_game_removes_the_game_once_even_when_its_answer_is_lost(keyed, backend):
     created = short_euchre(backend)
     backend.delete_game(created.game_id)

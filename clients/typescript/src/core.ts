@@ -113,12 +113,13 @@ export function retryInterceptor(
     policy[key] = value;
   }
   return (next) => async (req) => {
+    let mayHaveRun = false;   // an earlier attempt's answer was lost: it may have run on the server
     for (let attempt = 0; ; attempt++) {
       let askedMs: number | undefined;
       try {
         return await next(req);
       } catch (err) {
-        if (attempt > 0 && !req.stream && req.method?.name === "DeleteGame" && err instanceof ConnectError
+        if (mayHaveRun && !req.stream && req.method?.name === "DeleteGame" && err instanceof ConnectError
           && err.code === Code.NotFound) {
           const done = { stream: false as const, service: req.service, method: req.method, header: new Headers(),
             trailer: new Headers(), message: create(req.method.output) };
@@ -128,6 +129,8 @@ export function retryInterceptor(
         if (req.stream || !isRetryable(err) || attempt >= policy.retries || (askedMs ?? 0) > policy.maxRetryDelayMs) {
           throw err;
         }
+        // a refusal (RESOURCE_EXHAUSTED) was never applied; a lost answer may have been
+        mayHaveRun ||= err instanceof ConnectError && err.code !== Code.ResourceExhausted;
       }
       const backoffMs = Math.min(policy.baseDelayMs * 2 ** attempt, policy.maxBackoffMs) * (0.5 + Math.random());
       await sleep(Math.max(backoffMs, askedMs ?? 0), req.signal);

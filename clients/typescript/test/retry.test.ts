@@ -94,6 +94,10 @@ test("a retried DeleteGame answered NOT_FOUND is done (an earlier attempt delete
   const missing = fakeNext([new ConnectError("no game", Code.NotFound)]);
   await assert.rejects(retryInterceptor({ baseDelayMs: 1 })(missing.next as never)(request() as never) as Promise<unknown>,
     (e) => e instanceof ConnectError && e.code === Code.NotFound);
+  const refused = fakeNext([exhausted(1), new ConnectError("no game", Code.NotFound)]);   // a refusal deleted nothing
+  await assert.rejects(retryInterceptor({ baseDelayMs: 1 })(refused.next as never)(request() as never) as Promise<unknown>,
+    (e) => e instanceof ConnectError && e.code === Code.NotFound);
+  assert.equal(refused.calls.length, 2);
 });
 
 test("bad retry options are refused", () => {

@@ -301,12 +301,15 @@ class GameClient:
         if "request_id" in type(request).DESCRIPTOR.fields_by_name and not request.request_id:
             request.request_id = uuid.uuid4().hex
         rpc = getattr(self.stub, method)
+        may_have_run = False   # an earlier attempt's answer was lost: it may have run on the server
         for attempt in range(self.retries + 1):
             try:
                 return rpc(request, timeout=timeout or self.timeout, metadata=self.metadata())
             except grpc.RpcError as exc:
                 error = errors.from_rpc_error(exc)
                 error.attempts = attempt + 1
+                error.may_have_run = may_have_run
+                may_have_run |= error.code != grpc.StatusCode.RESOURCE_EXHAUSTED   # a refusal never ran
                 waiting_helps = error.code != grpc.StatusCode.RESOURCE_EXHAUSTED or error.retry_delay is not None
                 if (error.code not in RETRYABLE or not waiting_helps or attempt == self.retries
                         or (error.retry_delay or 0.0) > MAX_RETRY_DELAY_S):
@@ -485,12 +488,13 @@ class GameClient:
     def delete_game(self, game_id: str) -> None:
         """Remove a game and everything kept about it (a delete event follows in the event stream).
 
-        A retry that finds the game gone (its first attempt's answer was lost) counts as done.
+        A retry that finds the game gone after an attempt whose answer was lost counts as done (not
+        after a refusal, which deleted nothing).
         """
         try:
             self.send("DeleteGame", pb.DeleteGameRequest(game_id=game_id))
         except errors.NotFound as error:
-            if error.attempts == 1:
+            if not error.may_have_run:
                 raise
 
     def watch_events(self, after_id: str = "", *, reconnect_timeout: float = 30.0) -> Iterator[Event]:

@@ -39,6 +39,7 @@ class GameError(Exception):
     rpc_error: grpc.RpcError | None = None
     retry_delay: float | None = None  # seconds the server asked to wait before a retry (RetryInfo)
     attempts: int = 1  # how many times GameClient sent the call before giving up with this error
+    may_have_run: bool = False  # whether an earlier attempt's answer was lost (it may have run on the server)
 
     def __init__(self, message: str = "", *, code: grpc.StatusCode | None = None, reason: str | None = None):
         super().__init__(message)
