@@ -87,14 +87,38 @@ async def test_a_timeout_plays_the_passed_turn_once_and_marks_the_seat_away() ->
     assert any(seat.presence == AWAY for seat in (await short.load(GAME))[1].seats)
 
 
+async def _table_with_a_passed_turn() -> Table:
+    """A table whose game has a turn already past its 1 ms deadline, on the schedule."""
+    table, tokens = await _table_with_game(timeout_ms=1)
+    await table.transact(GAME, Move(tokens[0], engine.DEAL))
+    await table.store.schedule(GAME, now_ms())
+    return table
+
+
+async def _sweep_until_played(table: Table, within_s: float):
+    """Run a sweeper on the table until it has played a passed turn or ``within_s`` went by; the sweeper."""
+    from service.table.sweeper import Sweeper
+
+    sweeper = Sweeper(table)
+    task = asyncio.create_task(sweeper.run())
+    try:
+        for _ in range(int(within_s / 0.01)):
+            if sweeper.swept:
+                break
+            await asyncio.sleep(0.01)
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    return sweeper
+
+
 async def test_a_fault_in_one_sweeping_round_does_not_end_the_sweeper(monkeypatch) -> None:
     """A round that fails with an unexpected error (here the first lease) is logged and started
     again: the sweeper goes on to hold the shards and play the game's passed turn."""
     from service.table import sweeper as sweeping
 
-    table, tokens = await _table_with_game(timeout_ms=1)
-    await table.transact(GAME, Move(tokens[0], engine.DEAL))
-    await table.store.schedule(GAME, now_ms())
+    table = await _table_with_a_passed_turn()
     faults = []
     lease = table.store.lease_shards
 
@@ -107,17 +131,7 @@ async def test_a_fault_in_one_sweeping_round_does_not_end_the_sweeper(monkeypatc
     monkeypatch.setattr(table.store, "lease_shards", failing_once)
     monkeypatch.setattr(sweeping, "RETRY_S", 0.01)
     before = (await table.load(GAME))[0]
-    sweeper = sweeping.Sweeper(table)
-    task = asyncio.create_task(sweeper.run())
-    try:
-        for _ in range(500):
-            if sweeper.swept:
-                break
-            await asyncio.sleep(0.01)
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+    sweeper = await _sweep_until_played(table, 5.0)
     assert faults and sweeper.swept >= 1   # (the shards it held are given up as it stops)
     assert (await table.load(GAME))[0] > before
 
@@ -126,11 +140,7 @@ async def test_a_sweep_that_finds_nothing_claimable_reads_the_shard_again_before
     """A due game another sweeper had just claimed (here: the first claim finds nothing) is still
     on the shard: the sweeper reads the shard's next time again and plays the turn when it falls
     due, instead of sleeping until its next lease renewal."""
-    from service.table import sweeper as sweeping
-
-    table, tokens = await _table_with_game(timeout_ms=1)
-    await table.transact(GAME, Move(tokens[0], engine.DEAL))
-    await table.store.schedule(GAME, now_ms())
+    table = await _table_with_a_passed_turn()
     claims = []
     claim_due = table.store.claim_due
 
@@ -139,15 +149,5 @@ async def test_a_sweep_that_finds_nothing_claimable_reads_the_shard_again_before
         return [] if len(claims) == 1 else await claim_due(*args)
 
     monkeypatch.setattr(table.store, "claim_due", nothing_the_first_time)
-    sweeper = sweeping.Sweeper(table)
-    task = asyncio.create_task(sweeper.run())
-    try:
-        for _ in range(300):   # well under the 60 s until the sweeper would lease again
-            if sweeper.swept:
-                break
-            await asyncio.sleep(0.01)
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+    sweeper = await _sweep_until_played(table, 3.0)   # well under the 60 s until the sweeper would lease again
     assert len(claims) >= 2 and sweeper.swept >= 1
