@@ -2,9 +2,10 @@
 commands and round trips one move costs; and how moves per second scale from one worker
 process to two.
 
-The no-op RPC runs on the same server stack and does only the store's read and
-compare-and-set, so ``service_vs_noop_ratio`` shows what the rules, views and protobuf
-conversion cost on top of the unavoidable I/O. Each game's moves are worked out before the
+The no-op RPC (``bench.noop``) takes a request shaped like a move's through the same server
+stack (the cap on calls in progress, metrics, the log line) and does only the store's read and
+compare-and-set, so ``service_vs_noop_ratio`` shows what the rules, the token check, the view
+and their protobuf conversion cost on top of the unavoidable I/O. Each game's moves are worked out before the
 clock starts (``Script``), so the load generator, which shares the machine's cores with the
 server and Redis, spends the same on a move as on a no-op: a gRPC call. The ratio is measured
 ``RUNS`` times (moves, then no-ops, each for ``SECONDS / 2``) and printed as the median with
@@ -211,7 +212,12 @@ async def measure(address: str, pid: int) -> dict[str, float]:
     and the CPU time the server process ``pid`` spends on a move and on a no-op."""
     async with grpc.aio.insecure_channel(address) as channel:
         stub = pb_grpc.GameServiceStub(channel)
-        noop = channel.unary_unary(NOOP_METHOD)
+        noop_call = channel.unary_unary(NOOP_METHOD, request_serializer=pb.ActRequest.SerializeToString,
+                                        response_deserializer=pb.ActResponse.FromString)
+
+        def noop(driver: Driver):
+            """The no-op's request is shaped like a move's, request id included."""
+            return noop_call(pb.ActRequest(game_id=driver.game_id, action="noop", request_id=uuid.uuid4().hex))
         drivers = [Driver(stub, i) for i in range(GAMES)]
         # The no-op rewrites a game at its next version: it gets games of its own, for a scripted
         # game's version (which seeds its shuffle) must count only its moves.
@@ -224,13 +230,13 @@ async def measure(address: str, pid: int) -> dict[str, float]:
             before = cpu_seconds([pid])
             moves.append(await _rate(drivers, lambda d: d.move(), SECONDS / 2, counts))
             middle = cpu_seconds([pid])
-            noops.append(await _rate(idle, lambda d: noop(d.game_id.encode()), SECONDS / 2, counts))
+            noops.append(await _rate(idle, noop, SECONDS / 2, counts))
             cpu["move"] += middle - before
             cpu["noop"] += cpu_seconds([pid]) - middle
         ratios = [m / n for m, n in zip(moves, noops, strict=True)]
         pace = statistics.median(moves) / 2
         move_p50, move_p99 = _quantiles(await paced(drivers, lambda d: d.move(), pace, LATENCY_SECONDS))
-        noop_p50, noop_p99 = _quantiles(await paced(idle, lambda d: noop(d.game_id.encode()), pace,
+        noop_p50, noop_p99 = _quantiles(await paced(idle, noop, pace,
                                                     LATENCY_SECONDS))
     return {
         "service_moves_per_s": statistics.median(moves), "service_noop_per_s": statistics.median(noops),

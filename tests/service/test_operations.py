@@ -212,7 +212,12 @@ def test_watch_past_events_without_a_game_state_sends_the_current_view():
     with ServerProcess("--handler-module", "bench.noop") as proc, grpc.insecure_channel(proc.address) as channel:
         stub = pb_grpc.GameServiceStub(channel)
         created = create(stub, "spades", first_dealer=0)
-        assert channel.unary_unary(METHOD)(created.game_id.encode()) == b"2"
+        noop = channel.unary_unary(METHOD, request_serializer=pb.ActRequest.SerializeToString,
+                                   response_deserializer=pb.ActResponse.FromString)
+        assert noop(pb.ActRequest(game_id=created.game_id)) == pb.ActResponse()
+        with pytest.raises(grpc.RpcError) as missing:
+            noop(pb.ActRequest(game_id="no-such-game"))
+        assert missing.value.code() == grpc.StatusCode.NOT_FOUND
         stream = stub.WatchGame(pb.WatchGameRequest(game_id=created.game_id, from_version=1), timeout=10)
         view = next(stream).view
         stream.cancel()
