@@ -24,13 +24,14 @@ class Access:
         """The game's version and record (NotFound when there is none)."""
         return await self.table.load(game_id)
 
-    def view(self, record: GameRecord, seat: int | None, version: int,
-             state: engine.TableState | None = None) -> view_pb2.GameView:
+    def view(self, record: GameRecord, seat: int | None, version: int, state: engine.TableState | None = None,
+             into: view_pb2.GameView | None = None) -> view_pb2.GameView:
         """The view of ``seat`` (None: a spectator's) of the game at ``version`` (``state``: the
-        game's state then, the record's by default), with what the service knows beyond the rules."""
-        state = state or record.state
-        message = convert.view_message(engine.view(state, seat), record.game_id, version,
-                                       [s.name for s in record.seats], [s.kind for s in record.seats])
+        game's state then, the record's by default), with what the service knows beyond the rules;
+        filled into ``into`` (an empty GameView, such as a response's ``view``) if given."""
+        message = convert.view_message(engine.view(state or record.state, seat), record.game_id, version,
+                                       [s.name for s in record.seats], [s.kind for s in record.seats], into,
+                                       lifecycle_messages.players(record))
         return lifecycle_messages.decorate(message, record, seat)
 
     def viewer(self, record: GameRecord, context) -> int | None:

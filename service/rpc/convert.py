@@ -10,6 +10,7 @@ a ``rules`` message, its hand records without a breakdown of their own, and its 
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -59,54 +60,63 @@ def legal_action(action: int) -> view_pb2.LegalAction:
     return message
 
 
-def view_message(v: View, game_id: str, version: int, names: list[str], kinds: list[int]) -> view_pb2.GameView:
-    """A GameView message from an engine view."""
+def view_message(v: View, game_id: str, version: int, names: list[str], kinds: list[int],
+                 into: view_pb2.GameView | None = None,
+                 players: Sequence[Mapping[str, Any]] = ()) -> view_pb2.GameView:
+    """A GameView message from an engine view, filled into ``into`` (an empty GameView, such as a
+    response's ``view``, which spares a copy) or into a new message; ``players``: more SeatView
+    fields of each seat, by field name (what the service knows of its player)."""
     adapter = wire.adapter_of(v.variant)
-    m = view_pb2.GameView(
-        game_id=game_id, variant=VARIANT_ENUM.get(v.variant, enums.VARIANT_UNSPECIFIED), variant_name=v.variant,
-        variant_title=engine.game_of(v.variant).title, version=version, phase=PHASES[v.phase],
-        hand_number=v.hand_number, dealer=v.dealer, hand_visible=v.hand is not None, winner_seats=v.winner_seats,
-        deck_commitment=v.deck_commitment,
-    )
+    m = view_pb2.GameView() if into is None else into
+    m.game_id, m.variant_name, m.version, m.phase = game_id, v.variant, version, PHASES[v.phase]
+    m.variant = VARIANT_ENUM.get(v.variant, enums.VARIANT_UNSPECIFIED)
+    m.variant_title = engine.game_of(v.variant).title
+    m.hand_number, m.dealer, m.hand_visible = v.hand_number, v.dealer, v.hand is not None
+    if v.deck_commitment:
+        m.deck_commitment = v.deck_commitment
+    if v.winner_seats:
+        m.winner_seats.extend(v.winner_seats)
     if v.turn is not None:
         m.turn = v.turn
     if v.viewer is not None:
         m.viewer_seat = v.viewer
-    seat_rules = adapter.seat_rules
+    seat_rules, add_seat = adapter.seat_rules, m.seats.add
     for s in v.seats:
-        seat = m.seats.add(seat=s.seat, name=names[s.seat], kind=kinds[s.seat], tricks_won=s.tricks_won,
-                           card_count=s.card_count, last_call=s.last_call, **seat_rules(s.rules))
+        seat = add_seat(seat=s.seat, name=names[s.seat], kind=kinds[s.seat], tricks_won=s.tricks_won,
+                        card_count=s.card_count, last_call=s.last_call, **seat_rules(s.rules),
+                        **(players[s.seat] if players else {}))
         if s.bid is not None:
             seat.bid_tricks = s.bid
         if s.played:
-            seat.played_cards.extend(_names(s.played))
+            seat.played_cards.extend([CARD_NAMES[c] for c in s.played])
         if s.void_suits:
             seat.void_suits.extend([SUITS[suit] for suit in s.void_suits])
     if v.hand:
-        m.hand.extend(_names(v.hand))
+        m.hand.extend([CARD_NAMES[c] for c in v.hand])
     if v.trick_leader is not None:
         m.current_trick.leader = v.trick_leader
-    for seat_no, c in v.trick:
-        m.current_trick.plays.add(seat=seat_no, card=CARD_NAMES[c])
+    if v.trick:
+        m.current_trick.plays.extend([view_pb2.PlayedCard(seat=seat_no, card=CARD_NAMES[c]) for seat_no, c in v.trick])
     if v.last_trick:
-        m.last_trick.leader = v.last_trick[0][0]
+        last = m.last_trick
+        last.leader = v.last_trick[0][0]
         if v.last_trick_winner is not None:
-            m.last_trick.winner = v.last_trick_winner
-        for seat_no, c in v.last_trick:
-            m.last_trick.plays.add(seat=seat_no, card=CARD_NAMES[c])
+            last.winner = v.last_trick_winner
+        last.plays.extend([view_pb2.PlayedCard(seat=seat_no, card=CARD_NAMES[c]) for seat_no, c in v.last_trick])
+    add_side = m.scores.add
     for side in v.sides:
-        m.scores.add(side=side.side, seats=side.seats, score=side.score, bags=side.bags)
+        add_side(side=side.side, seats=side.seats, score=side.score, bags=side.bags)
     if len(v.winner_sides) == 1:
         m.winner_side = v.winner_sides[0]
     if v.rules is not None:
         adapter.view_rules(m, v.rules)
     m.options.CopyFrom(options_message(v.variant, v.options))
-    m.legal_actions.extend([legal_action(a) for a in v.legal_actions])
+    if v.legal_actions:
+        m.legal_actions.extend([legal_action(a) for a in v.legal_actions])
     if v.exchange is not None:
         m.legal_actions.add(kind=ACTION_KINDS[Kind(v.exchange.kind)], cards=_names(v.exchange.cards),
                             min_cards=v.exchange.fewest, max_cards=v.exchange.most, notation=v.exchange.word)
     return m
-
 
 
 def hand_score(record: engine.HandRecord, sides: list[list[int]], variant_name: str,

@@ -4,7 +4,7 @@ a ListGames summary, and GetHistory's pages of the log."""
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Any
 
 import orjson
 from google.protobuf import timestamp_pb2
@@ -93,13 +93,17 @@ def status(record: GameRecord) -> enums.GameStatus:
     return enums.GAME_STATUS_IN_PLAY
 
 
+def players(record: GameRecord) -> list[dict[str, Any]]:
+    """What the service knows of each seat's player beyond the rules, as SeatView fields: the
+    backend's player id, its presence and its turns timed out in a row."""
+    return [{"external_player_id": held.external_id, "timeouts": held.timeouts, "presence": held.presence}
+            for held in record.seats]
+
+
 def decorate(message: view_pb2.GameView, record: GameRecord, viewer: int | None) -> view_pb2.GameView:
-    """Add what the service knows beyond the rules to a view: each seat's player id, presence and
-    timeouts, the turn deadline, the status and labels, an abandoned game's winner, and "back"
-    for a seat marked away."""
-    for seat, held in zip(message.seats, record.seats, strict=True):
-        seat.external_player_id, seat.timeouts = held.external_id, held.timeouts
-        seat.presence = cast(enums.Presence, held.presence)
+    """Add what the service knows beyond the rules to a view whose seats have their players'
+    facts (:func:`players`): the turn deadline, the status and labels, an abandoned game's
+    winner, and "back" for a seat marked away."""
     if record.deadline_ms and not bots_due(record):   # a player's turn, not bots still to play on
         message.turn_deadline.CopyFrom(timestamp(record.deadline_ms))
     message.status = status(record)

@@ -51,7 +51,9 @@ class GameServicer(pb_grpc.GameServiceServicer):
         call.game_id = checks.game_id(request.game_id)
         version, record = await self.access.load(call.game_id)
         call.seat = self.access.viewer(record, context)
-        return pb.GetGameResponse(view=self.access.view(record, call.seat, version))
+        response = pb.GetGameResponse()
+        self.access.view(record, call.seat, version, into=response.view)
+        return response
 
     @rpc
     async def GetScore(self, request, context, call):
@@ -93,7 +95,9 @@ class GameServicer(pb_grpc.GameServiceServicer):
         done = await self.table.transact(game_id, command, request_id, fingerprint, method=method)
         assert done is not None
         call.seat = done.seat
-        return MOVE_RESPONSES[method](view=self.access.view(done.record, done.seat, done.version))
+        response = MOVE_RESPONSES[method]()
+        self.access.view(done.record, done.seat, done.version, into=response.view)
+        return response
 
     async def _move(self, request, context, call, method: str, action: int):
         """Hand the caller's seat's ``action`` to the table (at the request's expected version, if any)."""
