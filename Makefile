@@ -59,7 +59,7 @@ FAST_TESTS := tests/engine tests/test_bots.py tests/test_bots_search.py tests/te
 test-fast: install
 	CARDGAME_TEST_FAST=1 $(PY) -m pytest -n $(TEST_JOBS) --dist loadfile -m "not redis" $(FAST_TESTS) $(ARGS)
 
-bench: install
+bench: install debian-packages
 	$(PY) -m bench
 
 # Moves per second with 1, 2 and 4 server processes on one private Redis and with 2 on a private

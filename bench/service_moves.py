@@ -5,15 +5,16 @@ process to two.
 The no-op RPC (``bench.noop``) takes a request shaped like a move's through the same server
 stack (the cap on calls in progress, metrics, the log line) and does only the store's read and
 compare-and-set, so ``service_vs_noop_ratio`` shows what the rules, the token check, the view
-and their protobuf conversion cost on top of the unavoidable I/O. Each game's moves are worked out before the
-clock starts (``Script``), so the load generator, which shares the machine's cores with the
-server and Redis, spends the same on a move as on a no-op: a gRPC call. The ratio is measured
-``RUNS`` times (moves, then no-ops, each for ``SECONDS / 2``) and printed as the median with
-its spread.
+and their protobuf conversion cost on top of the unavoidable I/O. Each game's moves are worked
+out before the clock starts (``Script``), and the rate and latency runs are driven by the compiled
+load generator (``bench.loadgen``, clients/go/cmd/loadgen) over one connection, so the load
+costs the cores it shares with the server and Redis little, and the same for a move as for a
+no-op. The ratio is measured ``RUNS`` times (moves, then no-ops, each for ``SECONDS / 2``, one
+call after another in each of ``GAMES`` games) and printed as the median with its spread.
 
 Latency is measured open-loop: moves are sent on a fixed schedule at half the median maximum
 rate, each latency counted from when its move was due (so a stalled server cannot hide the
-moves it delayed), over ``LATENCY_SECONDS``.
+moves it delayed), over ``LATENCY_SECONDS``; the no-op's the same way at the same rate.
 
 The Redis figures come from a private redis-server that only this benchmark's server uses:
 ``redis_commands_per_move`` is the delta of ``INFO stats`` ``total_commands_processed`` (which
@@ -57,7 +58,7 @@ import psutil
 import redis
 
 import engine
-from bench.noop import METHOD as NOOP_METHOD
+from bench import loadgen
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
@@ -78,6 +79,7 @@ COUNT_MOVES = int(os.environ.get("BENCH_COUNT_MOVES", "2000"))
 CONNECTIONS = 8
 LISTEN_TIMEOUT_S = 30.0
 SEEDED = "--allow-seeded-shuffle"
+RESERVE_MOVES = 300   # a game with fewer moves left in its script is started again before a run
 SKIPPED = (engine.REVEAL, engine.DOUBLE_NIL)   # every seat bids blind-free: an ordinary game
 
 
@@ -132,8 +134,13 @@ class Driver:
             variant=enums.VARIANT_SPADES, first_dealer=0, shuffle_seed=self.script.seed,
             seats=[pb.SeatConfig(name=f"P{i}") for i in range(4)]))
         self.game_id = created.game_id
-        self.tokens = {t.seat: (("authorization", f"Bearer {t.token}"),) for t in created.seat_tokens}
+        self.seat_tokens = {t.seat: t.token for t in created.seat_tokens}
+        self.tokens = {seat: (("authorization", f"Bearer {token}"),) for seat, token in self.seat_tokens.items()}
         self.next = 0
+
+    def planned(self) -> dict:
+        """The game as a plan of the compiled load generator (``bench.loadgen``) takes it."""
+        return loadgen.game(self.game_id, self.seat_tokens, self.script.moves, self.next)
 
     async def move(self) -> None:
         """Send the script's next move (with a request id, as a client that retries sends it)."""
@@ -176,35 +183,28 @@ async def _rate(workers, call, seconds: float, counted: list[int] | None = None)
     return count / (time.perf_counter() - start)
 
 
-async def paced(workers, call, rate: float, seconds: float) -> list[float]:
-    """Open-loop load: one call every ``1 / rate`` s for ``seconds``, each by an idle worker;
-    the latency of each (ms) from when it was due."""
-    idle: asyncio.Queue = asyncio.Queue()
-    for worker in workers:
-        idle.put_nowait(worker)
-    samples: list[float] = []
-    running: set[asyncio.Task] = set()
-
-    async def one(worker, due: float) -> None:
-        await call(worker)
-        samples.append((time.perf_counter() - due) * 1000)
-        idle.put_nowait(worker)
-
-    start = time.perf_counter() + 0.05
-    for k in range(int(rate * seconds)):
-        due = start + k / rate
-        if due > time.perf_counter():
-            await asyncio.sleep(due - time.perf_counter())
-        task = asyncio.create_task(one(await idle.get(), due))
-        running.add(task)
-        task.add_done_callback(running.discard)
-    await asyncio.gather(*running)
-    return samples
+def _latency(result: dict) -> tuple[float, float]:
+    """(p50, p99) in ms of a load generator's run."""
+    return result["latency_ms"]["p50"], result["latency_ms"]["p99"]
 
 
-def _quantiles(samples: list[float]) -> tuple[float, float]:
-    q = statistics.quantiles(samples, n=100)
-    return q[49], q[98]
+async def generated(address: str, drivers: list[Driver], mode: str, method: str, seconds: float,
+                    rate: float = 0.0) -> dict:
+    """One run of the compiled load generator over ``drivers``' games (``bench.loadgen``); each
+    driver's next move moves on by the calls it took. A game near the end of its script is
+    started again first, so none runs out during the run; any failed call is an error."""
+    for driver in drivers:
+        if len(driver.script.moves) - driver.next < RESERVE_MOVES:
+            await driver.start()
+    plan = {"address": address, "mode": mode, "method": method, "seconds": seconds, "rate": rate,
+            "games": [driver.planned() for driver in drivers]}
+    result = await asyncio.to_thread(loadgen.run, plan)
+    if result["errors"] or result["exhausted"]:
+        raise RuntimeError(f"the load generator's {mode} {method} run failed calls or ran out of moves: "
+                           f"errors {result['errors']}, games out of moves {result['exhausted']}")
+    for driver, reached in zip(drivers, result["next"], strict=True):
+        driver.next = reached
+    return result
 
 
 async def measure(address: str, pid: int) -> dict[str, float]:
@@ -212,32 +212,29 @@ async def measure(address: str, pid: int) -> dict[str, float]:
     and the CPU time the server process ``pid`` spends on a move and on a no-op."""
     async with grpc.aio.insecure_channel(address) as channel:
         stub = pb_grpc.GameServiceStub(channel)
-        noop_call = channel.unary_unary(NOOP_METHOD, request_serializer=pb.ActRequest.SerializeToString,
-                                        response_deserializer=pb.ActResponse.FromString)
-
-        def noop(driver: Driver):
-            """The no-op's request is shaped like a move's, request id included."""
-            return noop_call(pb.ActRequest(game_id=driver.game_id, action="noop", request_id=uuid.uuid4().hex))
         drivers = [Driver(stub, i) for i in range(GAMES)]
         # The no-op rewrites a game at its next version: it gets games of its own, for a scripted
         # game's version (which seeds its shuffle) must count only its moves.
         idle = [Driver(stub, i) for i in range(GAMES)]
         await asyncio.gather(*(d.start() for d in drivers + idle))
-        await _rate(drivers, lambda d: d.move(), 1.0)  # warm up
+        await generated(address, drivers, "rate", "act", 1.0)  # warm up
         moves, noops, counts = [], [], []
         cpu = {"move": 0.0, "noop": 0.0}
         for _ in range(RUNS):
             before = cpu_seconds([pid])
-            moves.append(await _rate(drivers, lambda d: d.move(), SECONDS / 2, counts))
+            done = await generated(address, drivers, "rate", "act", SECONDS / 2)
             middle = cpu_seconds([pid])
-            noops.append(await _rate(idle, noop, SECONDS / 2, counts))
+            moves.append(done["rate"])
+            counts.append(done["calls"])
+            done = await generated(address, idle, "rate", "noop", SECONDS / 2)
+            noops.append(done["rate"])
+            counts.append(done["calls"])
             cpu["move"] += middle - before
             cpu["noop"] += cpu_seconds([pid]) - middle
         ratios = [m / n for m, n in zip(moves, noops, strict=True)]
         pace = statistics.median(moves) / 2
-        move_p50, move_p99 = _quantiles(await paced(drivers, lambda d: d.move(), pace, LATENCY_SECONDS))
-        noop_p50, noop_p99 = _quantiles(await paced(idle, noop, pace,
-                                                    LATENCY_SECONDS))
+        move_p50, move_p99 = _latency(await generated(address, drivers, "paced", "act", LATENCY_SECONDS, pace))
+        noop_p50, noop_p99 = _latency(await generated(address, idle, "paced", "noop", LATENCY_SECONDS, pace))
     return {
         "service_moves_per_s": statistics.median(moves), "service_noop_per_s": statistics.median(noops),
         "service_vs_noop_ratio": statistics.median(ratios),

@@ -1,0 +1,133 @@
+"""The compiled load generator (clients/go/cmd/loadgen, run through bench/loadgen.py) against a
+server on Redis with the benchmark's no-op method: scripted Spades games (bench.service_moves'
+scripts, created as its Driver creates them) loaded in both modes, each game's version then read
+back to show that every counted call was one move the server applied, none lost or doubled.
+
+Like test_go_client.py it needs Go and the Debian packages (`make debian-packages`); each load
+lasts a second or less.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from bench import loadgen
+from bench.service_moves import script
+from cardgame.v1 import enums_pb2 as enums
+from cardgame.v1 import game_service_pb2 as pb
+from cardgame.v1 import game_service_pb2_grpc as pb_grpc
+from testkit.launcher import ServerProcess
+
+TOOLS = ("go", "protoc", "protoc-gen-go", "protoc-gen-go-grpc")
+
+
+@pytest.fixture(scope="module")
+def built() -> None:
+    """The generator, built by clients/go's Makefile (up to date if test_go_client built it)."""
+    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
+    if missing:
+        pytest.fail(f"{', '.join(missing)} not found: run `make debian-packages`", pytrace=False)
+    assert loadgen.binary().is_file()
+
+
+@pytest.fixture(scope="module")
+def bench_server(redis_url, module_prefix):
+    """A server as `make bench` starts it: the no-op method, seeded shuffles allowed."""
+    with ServerProcess("--handler-module", "bench.noop", "--allow-seeded-shuffle", redis_url=redis_url,
+                       prefix=module_prefix) as server:
+        yield server
+
+
+@pytest.fixture
+def stub(bench_server):
+    with bench_server.channel() as channel:
+        yield pb_grpc.GameServiceStub(channel)
+
+
+def scripted(stub, count: int) -> list[dict]:
+    """``count`` new scripted games (scripts 0 ..), as plan games with every seat's token."""
+    games = []
+    for index in range(count):
+        moves = script(index)
+        created = stub.CreateGame(pb.CreateGameRequest(
+            variant=enums.VARIANT_SPADES, first_dealer=0, shuffle_seed=moves.seed,
+            seats=[pb.SeatConfig(name=f"P{i}") for i in range(4)]))
+        tokens = {t.seat: t.token for t in created.seat_tokens}
+        assert sorted(tokens) == [0, 1, 2, 3]
+        games.append(loadgen.game(created.game_id, tokens, moves.moves))
+    return games
+
+
+def version(stub, game_id: str) -> int:
+    return stub.GetGame(pb.GetGameRequest(game_id=game_id)).view.version
+
+
+def plan(server, games, mode="rate", method="act", seconds=1.0, rate=0.0) -> dict:
+    return {"address": server.address, "mode": mode, "method": method, "seconds": seconds, "rate": rate,
+            "games": games}
+
+
+def test_rate_mode_applies_every_counted_move_once(built, bench_server, stub):
+    games = scripted(stub, 4)
+    result = loadgen.run(plan(bench_server, games, seconds=1.5))
+    assert result["errors"] == {}, bench_server.log_text()[-3000:]
+    assert result["calls"] > 0 and result["exhausted"] == 0
+    assert sum(result["next"]) == result["calls"]
+    assert all(n > 0 for n in result["next"]), result["next"]   # every game got calls
+    for g, n in zip(games, result["next"], strict=True):
+        assert version(stub, g["game_id"]) == 1 + n   # genesis is version 1, then one per move
+    assert 0 < result["seconds"] < 10 and result["rate"] == pytest.approx(result["calls"] / result["seconds"])
+    latency = result["latency_ms"]
+    assert 0 < latency["p50"] <= latency["p90"] <= latency["p99"] <= latency["max"]
+
+
+def test_paced_mode_sends_the_schedule(built, bench_server, stub):
+    games = scripted(stub, 4)
+    result = loadgen.run(plan(bench_server, games, mode="paced", rate=100, seconds=1.0))
+    assert result["errors"] == {} and result["calls"] == 100, result
+    assert sum(result["next"]) == 100
+    for g, n in zip(games, result["next"], strict=True):
+        assert version(stub, g["game_id"]) == 1 + n
+    latency = result["latency_ms"]
+    assert 0 < latency["p50"] <= latency["p99"] <= latency["max"], latency
+    assert 0.9 < result["seconds"] < 5   # 99 intervals of 10 ms, then the last answer
+
+
+def test_noop_method_leaves_the_moves_alone(built, bench_server, stub):
+    games = scripted(stub, 2)
+    for g in games:
+        g["next"] = 3
+    result = loadgen.run(plan(bench_server, games, method="noop", seconds=1.0))
+    assert result["errors"] == {} and result["calls"] > 0, result
+    assert result["next"] == [3, 3] and result["exhausted"] == 0
+    assert result["latency_ms"]["p50"] > 0
+
+
+def test_a_wrong_token_is_counted_not_fatal(built, bench_server, stub):
+    (good,) = scripted(stub, 1)
+    wrong = dict(good, tokens=["not-a-token"] * 4)
+    result = loadgen.run(plan(bench_server, [wrong], mode="paced", rate=50, seconds=0.5))
+    assert result["calls"] == 0 and result["errors"] == {"UNAUTHENTICATED": 25}, result
+    assert result["latency_ms"] == {"p50": None, "p90": None, "p99": None, "max": None}
+    assert result["next"] == [25]   # a move is used up whatever its answer
+    assert version(stub, good["game_id"]) == 1
+
+
+def test_an_exhausted_game_takes_no_more_calls(built, bench_server, stub):
+    (g,) = scripted(stub, 1)
+    g["moves"] = g["moves"][:5]
+    result = loadgen.run(plan(bench_server, [g], mode="paced", rate=200, seconds=0.5))
+    assert result["calls"] == 5 and result["errors"] == {} and result["exhausted"] == 1, result
+    assert result["next"] == [5] and version(stub, g["game_id"]) == 6
+
+
+def test_a_bad_plan_or_no_server_raises(built, bench_server):
+    with pytest.raises(RuntimeError, match="mode is \"rate\" or \"paced\""):
+        loadgen.run(plan(bench_server, [loadgen.game("g", {}, [])], mode="walk"))
+    with pytest.raises(RuntimeError, match="exited with 2: loadgen: game 0: a move of seat 3"):
+        loadgen.run(plan(bench_server, [loadgen.game("g", {0: "t"}, [(3, "deal")], seats=1)]))
+    closed = ServerProcess()   # a free port nobody listens on
+    with pytest.raises(RuntimeError, match="exited with 1: loadgen: cannot connect"):
+        loadgen.run(plan(closed, [loadgen.game("g", {}, [])], method="noop"))
