@@ -4,6 +4,7 @@ each gets its own entries, and nothing is left running once nobody waits."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 from service.store.event_feed import EventFeed
 from service.store.memory import MemoryStore
@@ -26,14 +27,20 @@ class _Counting(MemoryStore):
         return await super().read_events(owner, after, count, block_ms)
 
 
-def test_waiting_reads_share_one_blocking_read_and_each_gets_its_entries():
+async def first_batch(feed: EventFeed, owner: str, after: str, timeout_s: float = 5.0) -> list:
+    """The first entries a follower of the owner's stream after ``after`` gets (then it stops)."""
+    async with contextlib.aclosing(feed.follow(owner, after, 10)) as batches:
+        return await asyncio.wait_for(anext(batches), timeout_s)
+
+
+def test_waiting_followers_share_one_blocking_read_and_each_gets_its_entries():
     async def scenario() -> None:
         store = _Counting()
         feed = EventFeed(store, block_ms=200)
         await store.publish("o", "g1", [b"1 one"], 100)
-        first = (await feed.read("o", "", 10, 0))[0][0]
-        readers = [asyncio.create_task(feed.read("o", first, 10, 5000)) for _ in range(30)]
-        older = asyncio.create_task(feed.read("o", "", 10, 5000))   # has an entry already: no wait
+        first = (await store.read_events("o", "", 10, 0))[0][0]
+        readers = [asyncio.create_task(first_batch(feed, "o", first)) for _ in range(30)]
+        older = asyncio.create_task(first_batch(feed, "o", ""))   # has an entry already: no wait
         await asyncio.sleep(0.05)
         assert store.blocking == 1       # thirty streams wait on one read
         await store.publish("o", "g2", [b"1 two"], 100)
@@ -41,11 +48,10 @@ def test_waiting_reads_share_one_blocking_read_and_each_gets_its_entries():
         assert all([e[2] for e in entries] == [b"1 two"] for entries in got)
         assert [e[2] for e in await older] == [b"1 one"]
         await store.publish("p", "g", [b"1 at once"], 100)
-        assert [e[2] for e in await feed.read("p", "", 10, 1000)] == [b"1 at once"]
+        assert [e[2] for e in await first_batch(feed, "p", "")] == [b"1 at once"]
         assert "p" not in feed._owners   # found without waiting: nothing kept for the owner
         await asyncio.sleep(0.3)          # the blocking read ends within block_ms once nobody waits
         assert feed._owners == {}
-        assert await feed.read("o", got[0][0][0], 10, 100) == []   # a wait with nothing new ends empty
         await feed.close()
 
     asyncio.run(scenario())
@@ -56,7 +62,7 @@ def test_a_failed_blocking_read_reaches_every_waiting_stream():
         store = _Counting()
         feed = EventFeed(store, block_ms=200)
         store.fail = True
-        readers = [asyncio.create_task(feed.read("o", "", 10, 5000)) for _ in range(5)]
+        readers = [asyncio.create_task(first_batch(feed, "o", "")) for _ in range(5)]
         await asyncio.sleep(0.05)
         store.fail = False
         await store.publish("o", "g", [b"1 late"], 100)

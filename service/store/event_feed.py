@@ -9,14 +9,12 @@ and wakes them all when it sees an entry; each stream then reads its own entries
 blocking. The task ends once no stream waits.
 So a process blocks on at most one connection per owner with streams waiting, however many streams.
 A stream that ``follow``s the owner's entries reads only when woken, so idle streams cost the store
-one blocking read per owner and ``block_ms`` however many are open; ``read`` waits at most its
-``block_ms`` and reads again when that ends.
+one blocking read per owner and ``block_ms`` however many are open.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections import Counter
 from collections.abc import AsyncGenerator
@@ -49,36 +47,13 @@ class _Waiters:
 
 
 class EventFeed:
-    """Reads of owners' event streams that wait for new entries (the store's ``read_events``)
+    """Followers of owners' event streams that wait for new entries (the store's ``read_events``)
     sharing one blocking read per owner in this process."""
 
     def __init__(self, store: Store, block_ms: int = 1000):
         self.store = store
         self.block_ms = block_ms
         self._owners: dict[str, _Waiters] = {}
-
-    async def read(self, owner: str, after: str, count: int, block_ms: int) -> list[Entry]:
-        """Up to ``count`` entries of the owner's stream after ``after``, oldest first, waiting up
-        to ``block_ms`` for one to come (an empty list when none did)."""
-        if block_ms <= 0:
-            return await self.store.read_events(owner, after, count, 0)
-        position = parse_stream_id(after)
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + block_ms / 1000
-        waiters = self._join(owner, position)
-        try:
-            while True:
-                woken = waiters.woken   # taken before the read: an entry after it wakes this one
-                found = await self.store.read_events(owner, after, count, 0)
-                left = deadline - loop.time()
-                if found or left <= 0:
-                    return found
-                if waiters.task is None:
-                    waiters.task = loop.create_task(self._follow(owner, waiters), name=f"events:{owner}")
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(woken.wait(), left)
-        finally:
-            self._leave(owner, waiters, position)
 
     async def follow(self, owner: str, after: str, count: int) -> AsyncGenerator[list[Entry], None]:
         """Yield the owner's entries after ``after``, oldest first, up to ``count`` at a time, for as
