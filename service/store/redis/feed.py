@@ -318,7 +318,13 @@ class ShardedFeed:
                 except SlotNotCoveredError as exc:
                     raise StoreUnavailable(f"redis cluster: {exc}") from exc
         self._where[channel] = node
-        await self._hub(node).add(channel, game_id, watcher)
+        hub = self._hub(node)
+        try:
+            await hub.add(channel, game_id, watcher)
+        except BaseException:
+            if channel not in hub._subs and self._where.get(channel) == node:
+                del self._where[channel]   # a watch that failed leaves nothing behind
+            raise
 
     def remove(self, channel: bytes, watcher: Listener) -> None:
         """Unregister a watcher; the channel is unsubscribed when its last watcher leaves."""
