@@ -30,7 +30,9 @@ before each count and taken off at its rate, so these figures are a move's own.
 
 ``service_cpu_us_per_move`` / ``service_cpu_us_per_noop`` are the server process's CPU time
 (user + system, psutil) over the rate runs, divided by the calls answered: what one call costs
-the server whatever else the machine does meanwhile.
+the server whatever else the machine does meanwhile. ``service_cpu_noop_vs_move_ratio``, the
+second over the first, is what ``service_vs_noop_ratio`` comes to while the server's CPU is
+what limits both rates, and moves much less from run to run.
 
 The workers' figures load a server started with ``--workers 1`` and then ``--workers 2``
 through several connections (SO_REUSEPORT gives each connection to one worker), once every
@@ -235,12 +237,13 @@ async def measure(address: str, pid: int) -> dict[str, float]:
         pace = statistics.median(moves) / 2
         move_p50, move_p99 = _latency(await generated(address, drivers, "paced", "act", LATENCY_SECONDS, pace))
         noop_p50, noop_p99 = _latency(await generated(address, idle, "paced", "noop", LATENCY_SECONDS, pace))
+    cpu_move, cpu_noop = cpu["move"] * 1e6 / sum(counts[0::2]), cpu["noop"] * 1e6 / sum(counts[1::2])
     return {
         "service_moves_per_s": statistics.median(moves), "service_noop_per_s": statistics.median(noops),
         "service_vs_noop_ratio": statistics.median(ratios),
         "service_vs_noop_ratio_min": min(ratios), "service_vs_noop_ratio_max": max(ratios),
-        "service_cpu_us_per_move": cpu["move"] * 1e6 / sum(counts[0::2]),
-        "service_cpu_us_per_noop": cpu["noop"] * 1e6 / sum(counts[1::2]),
+        "service_cpu_us_per_move": cpu_move, "service_cpu_us_per_noop": cpu_noop,
+        "service_cpu_noop_vs_move_ratio": cpu_noop / cpu_move,
         "service_paced_per_s": pace,
         "service_move_p50_ms": move_p50, "service_move_p99_ms": move_p99,
         "service_noop_p50_ms": noop_p50, "service_noop_p99_ms": noop_p99,

@@ -131,3 +131,21 @@ def test_a_bad_plan_or_no_server_raises(built, bench_server):
     closed = ServerProcess()   # a free port nobody listens on
     with pytest.raises(RuntimeError, match="exited with 1: loadgen: cannot connect"):
         loadgen.run(plan(closed, [loadgen.game("g", {}, [])], method="noop"))
+
+
+def test_the_move_benchmark_measures_through_the_generator(built, bench_server, monkeypatch):
+    """`make bench`'s move figures, on short runs: every figure is there and plausible."""
+    import asyncio
+    import math
+
+    from bench import service_moves
+
+    monkeypatch.setattr(service_moves, "SECONDS", 0.6)
+    monkeypatch.setattr(service_moves, "LATENCY_SECONDS", 0.5)
+    monkeypatch.setattr(service_moves, "GAMES", 8)
+    figures = asyncio.run(service_moves.measure(bench_server.address, bench_server.proc.pid))
+    assert all(math.isfinite(value) and value > 0 for value in figures.values()), figures
+    assert 0 < figures["service_vs_noop_ratio_min"] <= figures["service_vs_noop_ratio"] \
+        <= figures["service_vs_noop_ratio_max"] < 3
+    assert figures["service_move_p50_ms"] <= figures["service_move_p99_ms"]
+    assert figures["service_paced_per_s"] == figures["service_moves_per_s"] / 2
