@@ -10,6 +10,8 @@ wrap every call (``service.rpc.calls``); the lifecycle RPCs live in ``service.rp
 
 from __future__ import annotations
 
+from typing import Any
+
 import engine
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
@@ -95,7 +97,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
         done = await self.table.transact(game_id, command, request_id, fingerprint, method=method)
         assert done is not None
         call.seat = done.seat
-        response = MOVE_RESPONSES[method]()
+        response: Any = MOVE_RESPONSES[method]()   # each move RPC's answer holds one field, its view
         self.access.view(done.record, done.seat, done.version, into=response.view)
         return response
 
