@@ -564,11 +564,12 @@ async def test_a_blocked_read_fails_when_the_store_closes(store: Store) -> None:
 
 async def test_schedule_only_moves_a_game_earlier(store: Store) -> None:
     game = game_on_shard(3)
-    await store.schedule(game, 5_000)
-    await store.schedule(game, 7_000)  # later: ignored
+    assert await store.schedule(game, 5_000) is None   # each call tells the game's time before
+    assert await store.schedule(game, 7_000) == 5_000  # later: ignored
     assert await store.claim_due(3, 4_999, 100, 10) == []
-    await store.schedule(game, 4_000)  # earlier: taken
+    assert await store.schedule(game, 4_000) == 5_000  # earlier: taken
     assert await store.claim_due(3, 4_000, 100, 10) == [(game, 4_100)]
+    assert await store.schedule(game, 9_000) == 4_100  # a claim's end
     assert await store.claim_due((3 + 1) % SHARDS, 10**12, 100, 10) == []  # shards are separate
 
 

@@ -11,9 +11,11 @@ import engine
 from service.errors import Aborted, IllegalMove, InvalidArgument, PermissionDenied, Unauthenticated
 from service.store.checked import checked
 from service.store.memory import MemoryStore
+from service.store.port import shard_of
 from service.table import gamelog
 from service.table import tokens as auth
 from service.table.record import AWAY, LEFT, GameRecord, Lifecycle, Seat
+from service.table.sweeper import LEASE_MS, Sweeper
 from service.table.table import Back, Leave, Move, Reissue, Table, Timeout, now_ms
 
 GAME = "0123456789abcdef01234567"
@@ -151,3 +153,36 @@ async def test_a_sweep_that_finds_nothing_claimable_reads_the_shard_again_before
     monkeypatch.setattr(table.store, "claim_due", nothing_the_first_time)
     sweeper = await _sweep_until_played(table, 3.0)   # well under the 60 s until the sweeper would lease again
     assert len(claims) >= 2 and sweeper.swept >= 1
+
+
+class _SweptMeanwhile:
+    """A store whose next commit waits while a sweeper, a little later, claims and settles the
+    game's due time from the game as it stood (the committer stalled between its schedule and
+    its commit)."""
+
+    def __init__(self, inner, later_ms: int):
+        self.inner, self.later_ms, self.sweeper = inner, later_ms, None
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    async def commit(self, change):
+        sweeper, self.sweeper = self.sweeper, None
+        if sweeper is not None:
+            claims = await self.inner.claim_due(shard_of(change.game_id), now_ms() + self.later_ms, LEASE_MS, 10)
+            assert [game for game, _ in claims] == [change.game_id]
+            for game, claim in claims:
+                await sweeper.attend(game, claim)
+        return await self.inner.commit(change)
+
+
+async def test_a_sweep_between_a_schedule_and_its_commit_cannot_drop_the_new_deadline() -> None:
+    table, tokens = await _table_with_game(timeout_ms=1000)   # stored without a deadline yet
+    racing = _SweptMeanwhile(table.store, later_ms=1500)
+    table.store = racing
+    racing.sweeper = Sweeper(table)
+    done = await table.transact(GAME, Move(tokens[0], engine.DEAL))   # seat 1's turn: a deadline now
+    assert done is not None and done.record.deadline_ms
+    # the sweeper settled the game from its old state (no deadline: unscheduled); the deadline is back
+    shard = shard_of(GAME)
+    assert await racing.inner.next_due(shard) == done.record.deadline_ms

@@ -144,11 +144,11 @@ class CheckedStore:
 
     # --- schedule
 
-    async def schedule(self, game_id: str, at_ms: int) -> None:
-        """Make the game due at ``at_ms`` unless it is already due earlier."""
+    async def schedule(self, game_id: str, at_ms: int) -> int | None:
+        """Make the game due at ``at_ms`` unless it is already due earlier; its time before, if any."""
         validate_game_id(game_id)
         validate_int("at_ms", at_ms)
-        await self.inner.schedule(game_id, at_ms)
+        return await self.inner.schedule(game_id, at_ms)
 
     async def claim_due(self, shard: int, now_ms: int, lease_ms: int, count: int) -> list[tuple[str, int]]:
         """Lease up to ``count`` games of the shard due at ``now_ms`` until ``now_ms + lease_ms``."""

@@ -34,7 +34,7 @@ import socket
 
 from service.store.port import ScheduleWatch, StoreBusy, StoreUnavailable
 from service.table.record import GameRecord, UnsupportedRecord
-from service.table.table import Table, Timeout, now_ms
+from service.table.table import SWEEP_LEASE_MS, Table, Timeout, now_ms
 
 log = logging.getLogger("cardgame.sweeper")
 
@@ -44,7 +44,7 @@ CHECK_EVERY_S = 0.6    # the fleet looks at the holders' presence about this oft
                        # CHECK_EVERY_S x members, jittered): how soon a killed sweeper's shards move
 RECHECK_S = 300.0      # a held shard's earliest time is read again at least this often (a wake-up missed)
 RETRY_S = 1.0          # pause after the store failed
-LEASE_MS = 5000        # a claimed game is due again this long after its claimer went silent
+LEASE_MS = SWEEP_LEASE_MS  # a claimed game is due again this long after its claimer went silent
 BATCH = 32             # games claimed per shard and round
 INDEX_EVERY_S = 30.0   # how often the holder of INDEX_SHARD sweeps each owner's listing index
 INDEX_SHARD = 0

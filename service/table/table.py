@@ -37,6 +37,7 @@ log = logging.getLogger("cardgame.requests")
 
 MAX_ATTEMPTS = 32          # commits tried against a game others keep changing
 PUBLISH_GRACE_MS = 2000    # a game whose events were not published by its committer is swept after this
+SWEEP_LEASE_MS = 5000      # a sweeper's claim on a due game (service.table.sweeper) lasts this long
 MAX_BOT_ACTIONS = 2000     # bot actions one commit carries at most ...
 MAX_BOT_SECONDS = 2.0      # ... and the time they may take; the sweeper plays the rest (lifecycle.bots_due)
 MAX_TIMEOUT_ACTIONS = 4    # the fallback bot's actions for one passed turn (e.g. look, then bid)
@@ -298,14 +299,20 @@ class Table:
     async def _commit(self, record: GameRecord, version: int, entries: list[bytes], request_id: str | None,
                       retry: bytes | None, at_ms: int, events: list[bytes]):
         """Commit a change: its entries, the events it emits and the new turn deadline, scheduled
-        for the sweeper before the commit and published after it."""
+        for the sweeper before the commit (so a crash after it loses nothing) and published after
+        it; scheduled again after it when a sweeper may have swept the game meanwhile."""
         events = [*events, *lifecycle.change_events(record, version + len(entries), at_ms)]
-        due = [t for t in (record.deadline_ms, at_ms + PUBLISH_GRACE_MS if events else 0) if t]
-        if due:
-            await self.store.schedule(record.game_id, min(due))
+        due = min([t for t in (record.deadline_ms, at_ms + PUBLISH_GRACE_MS if events else 0) if t], default=0)
+        prior = await self.store.schedule(record.game_id, due) if due else None
         result = await self.store.commit(Commit(
             record.game_id, version, record.to_bytes(), entries, request_id, retry,
             record.state.phase == Phase.GAME_OVER, record.new_hands(), events))
+        if result.ok and due and min(due, prior or due) <= now_ms() + SWEEP_LEASE_MS:
+            # The game was due, or under a sweeper's claim (which ends at most a lease from now),
+            # while this commit was on its way: that sweeper may have settled it from the game as
+            # it stood before, dropping this commit's time. It is set again (a lower time always
+            # wins, so this is safe whatever happened since).
+            await self.store.schedule(record.game_id, due)
         if result.ok and events:
             await self.publish(record.game_id, record.owner)
         return result

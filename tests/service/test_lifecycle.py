@@ -238,12 +238,13 @@ def test_a_seat_that_keeps_timing_out_is_away_until_it_says_back(stubs):
 
 
 def test_a_timed_out_bid_is_a_bid_not_only_a_look_at_the_cards(stubs):
-    game = _new(stubs[0], variant="spades", timeout_ms=100, away_after=100)
+    # seat 0's next turn (its first card) passes a whole timeout after its bid's: time to look
+    game = _new(stubs[0], variant="spades", timeout_ms=1000, away_after=100)
     stubs[0].Act(pb.ActRequest(game_id=game.game_id, action="deal"), metadata=auth(tokens_of(game)[0]), timeout=10)
     deadline = time.monotonic() + 10
     while (view := stubs[1].GetGame(pb.GetGameRequest(game_id=game.game_id), timeout=10).view).seats[0].timeouts < 1:
         assert time.monotonic() < deadline, "the bid did not time out"
-        time.sleep(0.1)
+        time.sleep(0.05)
     assert view.seats[0].timeouts == 1 and view.seats[0].last_call  # one timeout, and seat 0 has bid
 
 

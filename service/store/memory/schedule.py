@@ -15,17 +15,19 @@ from service.store.ports.schedule import WakeSignals
 class MemorySchedule(MemoryBase):
     """Due times of games, claimed by leases; shards leased to sweepers."""
 
-    async def schedule(self, game_id: str, at_ms: int) -> None:
+    async def schedule(self, game_id: str, at_ms: int) -> int | None:
         """Make the game due at ``at_ms`` unless it is already due earlier; wake the shard's
-        followers when that is its earliest time now."""
+        followers when that is its earliest time now. Returns the game's time before, if any."""
         index = shard_of(game_id)
         shard = self._due[index]
         self._check_open()
-        if shard.get(game_id, at_ms) >= at_ms:
+        prior = shard.get(game_id)
+        if prior is None or prior >= at_ms:
             earliest = min(shard.values(), default=None)
             shard[game_id] = at_ms
             if earliest is None or at_ms < earliest:
                 self._wake(index)
+        return prior
 
     async def claim_due(self, shard: int, now_ms: int, lease_ms: int, count: int) -> list[tuple[str, int]]:
         """Lease up to ``count`` games of the shard due at ``now_ms``, earliest first (ties: by id);

@@ -110,9 +110,10 @@ class WakeSignals:
 class ScheduleStore(Protocol):
     """Due times of games, claimed by leases; the shards leased to sweepers."""
 
-    async def schedule(self, game_id: str, at_ms: int) -> None:
+    async def schedule(self, game_id: str, at_ms: int) -> int | None:
         """Make the game due at ``at_ms`` unless it is already due earlier (a score only goes down);
-        wake the shard's sweeper when that is the shard's earliest time now."""
+        wake the shard's sweeper when that is the shard's earliest time now. Returns the game's
+        time before (a due time or a claim's end), None when it was not scheduled."""
         ...
 
     async def claim_due(self, shard: int, now_ms: int, lease_ms: int, count: int) -> list[tuple[str, int]]:

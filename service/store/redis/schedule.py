@@ -54,12 +54,15 @@ class RedisSchedule(RedisBase):
             return "SHARDNUMSUB"
         return "" if isinstance(self._client, RedisCluster) else "NUMSUB"
 
-    async def schedule(self, game_id: str, at_ms: int) -> None:
+    async def schedule(self, game_id: str, at_ms: int) -> int | None:
         """Make the game due at ``at_ms`` in ``P:due:{<shard>}`` unless it is due earlier (ZADD LT),
-        publishing ``at_ms`` on the shard's wake channel when it is the shard's earliest time now."""
+        publishing ``at_ms`` on the shard's wake channel when it is the shard's earliest time now;
+        the game's time before, None if it had none."""
         shard = shard_of(game_id)
         with unavailable_on_error("schedule"):
-            await self._run("schedule", keys=[self.due_key(shard)], args=[game_id, at_ms, self.wake_channel(shard)])
+            prior = await self._run("schedule", keys=[self.due_key(shard)],
+                                    args=[game_id, at_ms, self.wake_channel(shard)])
+        return None if prior is None else int(float(prior))
 
     async def claim_due(self, shard: int, now_ms: int, lease_ms: int, count: int) -> list[tuple[str, int]]:
         """Lease up to ``count`` games of the shard due at ``now_ms``, earliest first; each is due
