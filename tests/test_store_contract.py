@@ -278,6 +278,22 @@ async def test_watch_of_missing_game_starts_at_zero(store: Store) -> None:
         await watch.aclose()
 
 
+async def test_watch_tells_a_deletion_as_zero_then_counts_again(store: Store) -> None:
+    game = new_id()
+    await store.create(game, b"s1", [b"e1"])
+    watch = store.watch(game)
+    try:
+        assert await next_version(watch) == 1
+        await commit(store, game, 1, b"s2", b"a")
+        assert await next_version(watch) == 2
+        assert await store.delete(game) is True
+        assert await next_version(watch) == 0
+        await store.create(game, b"again", [b"e"])   # the id made again counts from 1
+        assert await next_version(watch) == 1
+    finally:
+        await watch.aclose()
+
+
 async def test_watch_ends_when_store_closes(store: Store) -> None:
     game = new_id()
     watch = store.watch(game)

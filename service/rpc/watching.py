@@ -37,7 +37,8 @@ from service.table.record import GameRecord
 T = TypeVar("T")
 log = logging.getLogger("cardgame.requests")
 
-WATCH_CHECK_S = 1.0    # an idle feed checks this often that its game still exists
+WATCH_CHECK_S = 30.0   # an idle feed checks this often that its game still exists (a deletion is told
+                       # at once; this finds a game that expired, or a deletion told while disconnected)
 WATCH_OUTAGE_S = 10.0  # a feed waits out a store outage this long, then its streams end UNAVAILABLE
 QUEUE_FRAMES = 256     # versions a stream may fall behind its feed before it catches up on its own
 
@@ -208,6 +209,8 @@ class GameFeed:
                 raise
             self.ready.set_result(None)
             async for current in versions:
+                if current == 0:   # the store tells a deleted game's watchers version 0
+                    raise NotFound(f"game {self.game_id!r} no longer exists")
                 if current > self.version:
                     await self._advance()
         except (ServiceError, StoreUnavailable) as exc:

@@ -140,6 +140,22 @@ def test_list_games_filters_newest_first_across_pages_and_callers(stubs):
     assert forged.value.code() == grpc.StatusCode.INVALID_ARGUMENT
 
 
+def test_deleting_a_game_ends_its_watch_streams_on_every_instance_at_once(stubs):
+    made = _new(stubs[0])
+    streams = [stub.WatchGame(pb.WatchGameRequest(game_id=made.game_id), metadata=auth(tokens_of(made)[0]),
+                              timeout=30) for stub in stubs[:2]]
+    for stream in streams:
+        assert next(stream).view.game_id == made.game_id   # each instance's feed follows the game
+    started = time.monotonic()
+    stubs[2].DeleteGame(pb.DeleteGameRequest(game_id=made.game_id), metadata=key(), timeout=10)
+    for stream in streams:
+        with pytest.raises(grpc.RpcError) as ended:
+            for _ in stream:
+                pass
+        assert ended.value.code() == grpc.StatusCode.NOT_FOUND
+    assert time.monotonic() - started < 5   # told by the deletion, not found by the feeds' 30 s check
+
+
 class _Events(threading.Thread):
     """A WatchEvents stream in a thread, keeping every event."""
 

@@ -199,18 +199,35 @@ def test_watch_streams_per_connection_are_bounded(redis_url, module_prefix):
             held[1].cancel()
 
 
+def _subscriptions_of(client, pid: int) -> list[int]:
+    """The ids of the Redis client connections of process ``pid`` that are subscribed to channels."""
+    import psutil
+
+    ports = {c.laddr.port for c in psutil.Process(pid).net_connections(kind="tcp") if c.raddr}
+    return [int(c["id"]) for c in client.client_list()
+            if int(c["addr"].rsplit(":", 1)[1]) in ports and (int(c["sub"]) or int(c.get("ssub", 0)))]
+
+
 def test_a_watched_game_that_disappears_ends_the_stream_with_not_found(stub, server, redis_url, module_prefix):
+    """Deleted, its streams end at once (the delete tells its watchers); gone from a Redis that lost
+    it (a failover without the data), once the server's subscriptions are back and read it again;
+    expired, at the feed's check (WATCH_CHECK_S, not waited for here)."""
     import redis
 
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
     game_id = create(stub, "spades", first_dealer=0).game_id
     stream = stub.WatchGame(pb.WatchGameRequest(game_id=game_id), timeout=10)
     assert next(stream).view.game_id == game_id
-    client = redis.Redis.from_url(redis_url)
-    client.delete(*client.keys(f"{module_prefix}:{{{game_id}}}:*"))   # as if it had expired
+    client.delete(*client.keys(f"{module_prefix}:{{{game_id}}}:*"))   # lost, and nothing told
+    connections = _subscriptions_of(client, server.proc.pid)
+    assert connections, "the server holds no subscription"
     gone = time.monotonic()
+    for connection in connections:
+        client.client_kill_filter(_id=connection)   # as a failover drops them
     with pytest.raises(grpc.RpcError) as info:
         next(stream)
     assert info.value.code() == grpc.StatusCode.NOT_FOUND and time.monotonic() - gone < 2.5
+    client.close()
 
 
 _RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")

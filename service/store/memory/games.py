@@ -102,7 +102,8 @@ class MemoryGames(MemoryBase):
         return list(enumerate(entries, first + 1))
 
     async def watch(self, game_id: str) -> AsyncGenerator[int, None]:
-        """Yield the game's current version (0 if none), then every newer version."""
+        """Yield the game's current version (0 if none), then every newer version, and 0 when the
+        game is deleted."""
         self._check_open()
         watcher = Watcher()
         group = self._watchers.setdefault(game_id, set())
@@ -128,6 +129,8 @@ class MemoryGames(MemoryBase):
         self._check_open()
         existed = self._live_game(game_id, self._now()) is not None
         self._games.pop(game_id, None)
+        if existed:
+            self._notify(game_id, 0)
         return existed
 
     def _recall(self, game: Game, request_id: str, now: float) -> bytes | None:

@@ -70,7 +70,8 @@ class GameStore(Protocol):
         ...
 
     def watch(self, game_id: str) -> AsyncGenerator[int, None]:
-        """Yield the game's current version once subscribed, then every newer version."""
+        """Yield the game's current version once subscribed (0 if none), then every newer version,
+        and 0 when the game is deleted (a game made again under the id then counts from 1)."""
         ...
 
     async def version(self, game_id: str) -> int:
@@ -78,7 +79,8 @@ class GameStore(Protocol):
         ...
 
     async def delete(self, game_id: str) -> bool:
-        """Remove the game (state, log, hands, retry records, outbox); True if it existed.
+        """Remove the game (state, log, hands, retry records, outbox); True if it existed, and then
+        its watchers are told version 0.
 
         Its index entries, publish record and schedule entry stay for their own calls."""
         ...

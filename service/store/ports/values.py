@@ -79,8 +79,11 @@ class Watcher:
         self._event = asyncio.Event()
 
     def notify(self, version: int) -> None:
-        """Record that ``version`` exists; wake the reader if it is newer than anything seen."""
-        if version > self._latest:
+        """Record that ``version`` exists; wake the reader if it is newer than anything seen, or
+        if it is 0 after versions (the game was deleted: what comes next counts from 1 again)."""
+        if version > self._latest or (version == 0 and self._latest > 0):
+            if version == 0:
+                self._taken = -1
             self._latest = version
             self._event.set()
 

@@ -130,9 +130,10 @@ class RedisGames(RedisBase):
             self._hub.remove(channel, watcher)
 
     async def delete(self, game_id: str) -> bool:
-        """Remove the game's keys (state, log, hands, req, outbox) in one script; True if it existed."""
+        """Remove the game's keys (state, log, hands, req, outbox) in one script; True if it existed,
+        and then its watchers are told version 0."""
         with unavailable_on_error("delete"):
-            return bool(await self._run("delete", keys=self._keys(game_id), args=[]))
+            return bool(await self._run("delete", keys=self._keys(game_id), args=[self.key(game_id, "changes")]))
 
     def _keys(self, game_id: str) -> list[str]:
         """Return the KEYS of a write script: state, log, hands, retry records and outbox."""
