@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
+import pytest
+
 from service.store.event_feed import EventFeed
 from service.store.memory import MemoryStore
 from service.store.port import StoreUnavailable
@@ -110,6 +112,40 @@ def test_idle_followers_cost_one_blocking_read_however_many_they_are():
             task.cancel()
         await asyncio.gather(*streams, return_exceptions=True)
         assert feed._owners == {} or not feed._owners["o"].after   # nothing kept for streams gone
+        await feed.close()
+
+    asyncio.run(scenario())
+
+
+class _Down(MemoryStore):
+    """A memory store whose reads fail (StoreUnavailable) while ``down`` is set."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.down = False
+        self.failed = 0
+
+    async def read_events(self, owner, after, count, block_ms):
+        if self.down:
+            self.failed += 1
+            raise StoreUnavailable("failing over")
+        return await super().read_events(owner, after, count, block_ms)
+
+
+def test_a_follower_waits_out_a_short_outage_and_ends_after_a_long_one():
+    async def scenario() -> None:
+        store = _Down()
+        feed = EventFeed(store, block_ms=100, outage_s=1.0)
+        await store.publish("o", "g", [b"1 before"], 100)
+        store.down = True
+        reader = asyncio.create_task(first_batch(feed, "o", ""))
+        await asyncio.sleep(0.3)
+        assert store.failed >= 2 and not reader.done()   # retrying, not ended
+        store.down = False
+        assert [e[2] for e in await reader] == [b"1 before"]
+        store.down = True
+        with pytest.raises(StoreUnavailable):
+            await first_batch(feed, "o", "")
         await feed.close()
 
     asyncio.run(scenario())

@@ -15,6 +15,7 @@ import engine
 from service.rpc import watching
 from service.rpc.access import Access
 from service.store import Store
+from service.store.outages import outlasting
 from service.table import gamelog
 from service.table.record import GameRecord
 from service.table.table import Table
@@ -48,7 +49,7 @@ class GameStreams:
         while True:
             feed = await self.feeds.of(game_id)
             while last < feed.version:   # behind the feed: fold the log up to it
-                entries = await watching.outlasting(
+                entries = await outlasting(
                     functools.partial(self.store.log_after, game_id, last, feed.version))
                 try:
                     for v, raw in entries:

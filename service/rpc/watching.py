@@ -21,25 +21,22 @@ import collections
 import contextlib
 import hmac
 import logging
-import time
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
-from typing import TypeVar
 
 import engine
 from cardgame.v1 import game_service_pb2 as pb
 from engine import Phase
 from service.errors import NotFound, ResourceExhausted, ServiceError, Unauthenticated
+from service.store.outages import outlasting
 from service.store.port import Store, StoreUnavailable
 from service.table import gamelog
 from service.table.record import GameRecord
 
-T = TypeVar("T")
 log = logging.getLogger("cardgame.requests")
 
 WATCH_CHECK_S = 30.0   # an idle feed checks this often that its game still exists (a deletion is told
                        # at once; this finds a game that expired, or a deletion told while disconnected)
-WATCH_OUTAGE_S = 10.0  # a feed waits out a store outage this long, then its streams end UNAVAILABLE
 QUEUE_FRAMES = 256     # versions a stream may fall behind its feed before it catches up on its own
 
 
@@ -299,21 +296,6 @@ class Feeds:
 def encoded_view(view) -> bytes:
     """A view as the WatchGameResponse bytes a stream sends."""
     return pb.WatchGameResponse(view=view).SerializeToString()
-
-
-async def outlasting(read: Callable[[], Awaitable[T]], within_s: float = WATCH_OUTAGE_S) -> T:
-    """``read()``, tried again while the store is unavailable (a failover, a restart) for up to
-    ``within_s``; then StoreUnavailable, which ends the stream with UNAVAILABLE."""
-    deadline = time.monotonic() + within_s
-    pause = 0.05
-    while True:
-        try:
-            return await read()
-        except StoreUnavailable:
-            if time.monotonic() + pause > deadline:
-                raise
-        await asyncio.sleep(pause)
-        pause = min(pause * 2, 1.0)
 
 
 async def checked(watch: AsyncIterator[int], still_there: Callable[[], Awaitable[None]],

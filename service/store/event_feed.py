@@ -15,10 +15,12 @@ one blocking read per owner and ``block_ms`` however many are open.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections import Counter
 from collections.abc import AsyncGenerator
 
+from service.store.outages import OUTAGE_S, outlasting
 from service.store.port import Store, parse_stream_id
 
 log = logging.getLogger("cardgame.events")
@@ -50,22 +52,25 @@ class EventFeed:
     """Followers of owners' event streams that wait for new entries (the store's ``read_events``)
     sharing one blocking read per owner in this process."""
 
-    def __init__(self, store: Store, block_ms: int = 1000):
+    def __init__(self, store: Store, block_ms: int = 1000, outage_s: float = OUTAGE_S):
         self.store = store
         self.block_ms = block_ms
+        self.outage_s = outage_s
         self._owners: dict[str, _Waiters] = {}
 
     async def follow(self, owner: str, after: str, count: int) -> AsyncGenerator[list[Entry], None]:
         """Yield the owner's entries after ``after``, oldest first, up to ``count`` at a time, for as
         long as the caller iterates: it reads (without blocking) at the start and then only when
         the owner's shared blocking read saw a new entry or failed, so an idle stream costs the
-        store nothing of its own. A failed read raises."""
+        store nothing of its own. A store outage is waited out (``outlasting``, ``outage_s``);
+        a longer one raises StoreUnavailable."""
         position = parse_stream_id(after)
         waiters = self._join(owner, position)
         try:
             while True:
                 woken = waiters.woken   # taken before the read: an entry after it wakes this one
-                found = await self.store.read_events(owner, after, count, 0)
+                found = await outlasting(functools.partial(self.store.read_events, owner, after, count, 0),
+                                         self.outage_s)
                 if found:
                     after = found[-1][0]
                     waiters.leave(position)
