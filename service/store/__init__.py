@@ -1,8 +1,9 @@
 """Where games live: the Store port (``port``, split by concern in ``ports``), its two back-ends
 (``memory``: one process, the default without ``REDIS_URL``; ``redis``: shared by many instances,
 a Redis or a Redis Cluster), the wrapper that checks every argument once (``checked``), the
-metrics wrapper (``metered``), the shared wait for new events (``event_feed``), and
-``open_store`` (``backends``), which picks a back-end by URL and checks it.
+metrics wrapper (``metered``), the shared wait for new events (``event_feed``), the wait a
+stream's reads make through a store outage (``outages``), and ``open_store`` (``backends``),
+which picks a back-end by URL and checks it.
 
 May import: ``service.errors``, ``service.telemetry``.
 """
