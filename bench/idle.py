@@ -10,6 +10,9 @@ every other client), each with its own key prefix. Commands are Redis' own count
   pub/sub liveness PINGs, the store health checks).
 - ``redis_idle_commands_per_s_watch_1`` / ``_watch_500``: commands a second from one process
   holding 1 and 500 idle WatchEvents streams (everything that process sends, sweeper included).
+- ``redis_idle_commands_per_s_watchgame_200``: the same with 200 idle WatchGame streams, each on a
+  game of its own with no moves (each game's feed checks every ``WATCH_CHECK_S`` that it still
+  exists; the window is ``WINDOW_S``, two checks long).
 - ``sweep_lag_killed_p99_ms`` (and ``_median_ms``, ``_max_ms``, ``sweep_lag_killed_timeouts``): how
   long after its deadline a turn was played by the fallback bot, over every deadline of GAMES
   games with a 1 s turn timeout, played by 3 processes of which one is SIGKILLed a third of the
@@ -47,12 +50,13 @@ WINDOW_S = float(os.environ.get("BENCH_IDLE_WINDOW_S", "60"))   # an idle count:
 WATCH_WINDOW_S = WINDOW_S / 3
 SETTLE_S = 3.0          # after a start or a change, before counting (leases settle within a heartbeat)
 WATCHERS = 500
+WATCHED_GAMES = 200
 GAMES = int(os.environ.get("BENCH_IDLE_GAMES", "24"))
 LAG_RUN_S = float(os.environ.get("BENCH_IDLE_LAG_S", "18"))
 TURN_TIMEOUT_MS = 1000
 BOT = 3  # PLAYER_KIND_BOT_BASIC
 STREAM_FLAGS = ("--max-streams", "700", "--max-streams-per-address", "700", "--max-watches-per-connection", "700",
-                "--max-concurrent-rpcs", "1600")
+                "--max-streams-per-connection", "1000", "--max-concurrent-rpcs", "1600")
 
 
 def commands(client: redis.Redis) -> int:
@@ -68,14 +72,19 @@ def per_second(client: redis.Redis, window_s: float = WINDOW_S) -> float:
     return (commands(client) - before) / window_s
 
 
-async def _hold_streams(address: str, count: int, opened: asyncio.Event, stop: asyncio.Event) -> None:
-    """Open ``count`` WatchEvents streams (over a few connections), hold them until ``stop``."""
+def events_stream(stub, index: int):
+    """A WatchEvents stream of the open owner."""
+    return stub.WatchEvents(pb.WatchEventsRequest())
+
+
+async def _hold_streams(address: str, count: int, opened: asyncio.Event, stop: asyncio.Event,
+                        open_stream=events_stream) -> None:
+    """Open ``count`` streams (``open_stream(stub, i)``, over a few connections), hold them until ``stop``."""
     channels = [grpc.aio.insecure_channel(address, options=[("grpc.use_local_subchannel_pool", 1)])
                 for _ in range(max(1, count // 100))]
-    calls = [pb_grpc.GameServiceStub(channels[i % len(channels)]).WatchEvents(pb.WatchEventsRequest())
-             for i in range(count)]
+    calls = [open_stream(pb_grpc.GameServiceStub(channels[i % len(channels)]), i) for i in range(count)]
     try:
-        for call in calls:   # each gets the one event there is, then idles
+        for call in calls:   # each gets its first message (the one event there is, a game's view), then idles
             await asyncio.wait_for(call.read(), 30)
         opened.set()
         await stop.wait()
@@ -97,19 +106,31 @@ def one_event(address: str) -> None:
         stub.DeleteGame(pb.DeleteGameRequest(game_id=created.game_id), timeout=10)
 
 
-def watch_cost(client: redis.Redis, address: str, count: int) -> float:
-    """Commands a second while one process holds ``count`` idle WatchEvents streams."""
+def watch_cost(client: redis.Redis, address: str, count: int, open_stream=events_stream,
+               window_s: float = WATCH_WINDOW_S) -> float:
+    """Commands a second while one process holds ``count`` idle streams (WatchEvents by default)."""
     async def run() -> float:
         opened, stop = asyncio.Event(), asyncio.Event()
-        holder = asyncio.create_task(_hold_streams(address, count, opened, stop))
+        holder = asyncio.create_task(_hold_streams(address, count, opened, stop, open_stream))
         await asyncio.wait_for(opened.wait(), 60)
         await asyncio.sleep(SETTLE_S)
-        figure = await asyncio.to_thread(per_second, client, WATCH_WINDOW_S)
+        figure = await asyncio.to_thread(per_second, client, window_s)
         stop.set()
         await holder
         return figure
 
     return asyncio.run(run())
+
+
+def game_streams(address: str, count: int):
+    """``count`` new games with no moves, and a function opening a spectator's WatchGame stream
+    on the i-th of them."""
+    with grpc.insecure_channel(address) as channel:
+        stub = pb_grpc.GameServiceStub(channel)
+        ids = [stub.CreateGame(pb.CreateGameRequest(variant_name="spades2", seats=[pb.SeatConfig(name="A"),
+                                                                                   pb.SeatConfig(name="B")]),
+                               timeout=10).game_id for _ in range(count)]
+    return lambda stub, index: stub.WatchGame(pb.WatchGameRequest(game_id=ids[index]))
 
 
 def _create_games(address: str, count: int) -> list[str]:
@@ -177,6 +198,8 @@ def measure(url: str) -> dict[str, float]:
         one_event(servers[0].address)
         figures["redis_idle_commands_per_s_watch_1"] = watch_cost(client, servers[0].address, 1)
         figures[f"redis_idle_commands_per_s_watch_{WATCHERS}"] = watch_cost(client, servers[0].address, WATCHERS)
+        figures[f"redis_idle_commands_per_s_watchgame_{WATCHED_GAMES}"] = watch_cost(
+            client, servers[0].address, WATCHED_GAMES, game_streams(servers[0].address, WATCHED_GAMES), WINDOW_S)
         servers += [stack.enter_context(ServerProcess(redis_url=url, prefix=prefix)) for _ in range(3)]
         time.sleep(SETTLE_S)
         figures["redis_idle_commands_per_s_per_process_4"] = per_second(client) / 4
