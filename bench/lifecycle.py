@@ -20,7 +20,7 @@ import uuid
 import grpc
 import redis
 
-from bench.service_moves import _delete_keys
+from bench.service_moves import delete_keys
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
@@ -112,7 +112,7 @@ def main() -> None:
             figures.update(asyncio.run(_sweeping(server.address, client, prefix)))
     finally:
         client.close()
-        _delete_keys(redis_url, prefix)
+        delete_keys(redis_url, prefix)
     for name, value in figures.items():
         print(f"{name} {value:.1f}", flush=True)
 

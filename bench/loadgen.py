@@ -1,6 +1,6 @@
 """Run the compiled load generator (clients/go/cmd/loadgen) from Python.
 
-The benchmarks' Python load generator (grpc.aio, bench/service_moves.py) spends some 0.5-1 ms
+A Python load generator (grpc.aio, as ``bench.service_moves.Driver`` plays) spends some 0.5-1 ms
 of CPU on each call, on the same cores as the server it measures, and its event loop sends a
 paced call up to a millisecond after it is due: on a small shared machine both show up in the
 server's latency figures. The Go generator spends less on a call, none of it holding an
@@ -23,7 +23,7 @@ and its result::
 
 "rate" is a closed loop (one call after another per game, the maximum rate; latency from send);
 "paced" an open loop (``floor(rate * seconds)`` calls on a fixed schedule, each to an idle game,
-latency from when it was due), as ``_rate`` and ``paced`` in bench/service_moves.py do.
+latency from when it was due).
 Percentiles are computed as ``statistics.quantiles(..., n=100)`` computes them.
 """
 

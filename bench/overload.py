@@ -28,7 +28,7 @@ import uuid
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from bench.service_moves import _delete_keys
+from bench.service_moves import delete_keys
 from cardgame.retry import DEFAULT_RETRY_POLICY, channel_options
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
@@ -149,7 +149,7 @@ def main() -> None:
             print(f"overload_http_p99_ms {p99:.1f}")
             print(f"overload_health_not_serving {sum(n for status, n in health.items() if status != 'SERVING')}")
     finally:
-        _delete_keys(REDIS_URL, prefix)
+        delete_keys(REDIS_URL, prefix)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ import uuid
 
 import grpc
 
-from bench.service_moves import _delete_keys
+from bench.service_moves import delete_keys
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from testkit.launcher import ServerProcess
@@ -103,7 +103,7 @@ def main() -> None:
         with ServerProcess(*flags, redis_url=redis_url, prefix=prefix) as server:
             figures = asyncio.run(measure(server.address))
     finally:
-        _delete_keys(redis_url, prefix)
+        delete_keys(redis_url, prefix)
     for name, value in figures.items():
         print(f"{name} {value:.3f}" if "_ms" in name else f"{name} {value:.0f}", flush=True)
 

@@ -1,0 +1,28 @@
+"""Every benchmark module imports, and each one `make bench` runs has its entry point: a helper
+renamed in one module cannot break `make bench` unseen (no test runs the benchmarks whole)."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import pkgutil
+
+import pytest
+
+import bench
+
+# locustfile needs gevent's monkey-patching, which must not happen inside the test process
+MODULES = sorted(m.name for m in pkgutil.iter_modules(bench.__path__) if m.name not in {"__main__", "locustfile"})
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_the_benchmark_module_imports(name):
+    importlib.import_module(f"bench.{name}")
+
+
+def test_make_bench_runs_modules_with_entry_points():
+    main = importlib.util.find_spec("bench.__main__").origin or ""
+    text = open(main).read()
+    for name in ("engine_hands", "views", "service_moves", "redis_bytes", "lifecycle", "watch_fanout", "idle"):
+        assert f"{name}.main()" in text
+        assert callable(importlib.import_module(f"bench.{name}").main)
