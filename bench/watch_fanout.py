@@ -91,16 +91,20 @@ async def measure(address: str) -> dict[str, float]:
             await channel.close()
 
 
+def server_flags() -> tuple[str, ...]:
+    """The server's stream caps, above what WATCHERS streams on one connection need."""
+    caps = str(WATCHERS + 100)
+    return ("--max-concurrent-rpcs", str(2 * WATCHERS + 400), "--max-streams", caps,
+            "--max-watches-per-connection", caps, "--max-streams-per-connection", str(WATCHERS + 200),
+            "--max-streams-per-address", caps, "--max-watchers-per-game", caps)
+
+
 def main() -> None:
     """Start a server on Redis (REDIS_URL or 127.0.0.1:6379), measure, print, clean up."""
     redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
     prefix = f"cardgame-bench-{uuid.uuid4().hex[:12]}"
-    caps = str(WATCHERS + 100)
-    flags = ("--max-concurrent-rpcs", str(2 * WATCHERS + 400), "--max-streams", caps,
-             "--max-watches-per-connection", caps, "--max-streams-per-address", caps,
-             "--max-watchers-per-game", caps)
     try:
-        with ServerProcess(*flags, redis_url=redis_url, prefix=prefix) as server:
+        with ServerProcess(*server_flags(), redis_url=redis_url, prefix=prefix) as server:
             figures = asyncio.run(measure(server.address))
     finally:
         delete_keys(redis_url, prefix)

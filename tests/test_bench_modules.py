@@ -26,3 +26,11 @@ def test_make_bench_runs_modules_with_entry_points():
     for name in ("engine_hands", "views", "service_moves", "redis_bytes", "lifecycle", "watch_fanout", "idle"):
         assert f"{name}.main()" in text
         assert callable(importlib.import_module(f"bench.{name}").main)
+
+
+def test_the_benchmark_servers_flags_are_accepted():
+    from bench import idle, watch_fanout
+    from service.ops.config import parse
+
+    for flags in (idle.STREAM_FLAGS, watch_fanout.server_flags()):
+        parse(list(flags))   # argparse exits (SystemExit) on flags the server refuses
