@@ -10,9 +10,10 @@ every other client), each with its own key prefix. Commands are Redis' own count
   pub/sub liveness PINGs, the store health checks).
 - ``redis_idle_commands_per_s_watch_1`` / ``_watch_500``: commands a second from one process
   holding 1 and 500 idle WatchEvents streams (everything that process sends, sweeper included).
-- ``redis_idle_commands_per_s_watchgame_200``: the same with 200 idle WatchGame streams, each on a
-  game of its own with no moves (each game's feed checks every ``WATCH_CHECK_S`` that it still
-  exists; the window is ``WINDOW_S``, two checks long).
+- ``redis_idle_commands_per_s_games_200`` / ``_watchgame_200``: one process (alone, with a key
+  prefix of its own) with 200 games of no moves, and then with an idle WatchGame stream on each:
+  the first is the listing index's sweep of the games, the difference each game's feed checking
+  every ``WATCH_CHECK_S`` that its game still exists (windows of ``WINDOW_S``, two of each).
 - ``sweep_lag_killed_p99_ms`` (and ``_median_ms``, ``_max_ms``, ``sweep_lag_killed_timeouts``): how
   long after its deadline a turn was played by the fallback bot, over every deadline of GAMES
   games with a 1 s turn timeout, played by 3 processes of which one is SIGKILLed a third of the
@@ -43,7 +44,7 @@ from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from testkit.launcher import ServerProcess
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+sys.path.append(str(Path(__file__).resolve().parents[1] / "tests"))  # last: tests/ has a service/ too
 from redis_server import PrivateRedis  # noqa: E402
 
 WINDOW_S = float(os.environ.get("BENCH_IDLE_WINDOW_S", "60"))   # an idle count: a sweeper's renewal period
@@ -198,14 +199,20 @@ def measure(url: str) -> dict[str, float]:
         one_event(servers[0].address)
         figures["redis_idle_commands_per_s_watch_1"] = watch_cost(client, servers[0].address, 1)
         figures[f"redis_idle_commands_per_s_watch_{WATCHERS}"] = watch_cost(client, servers[0].address, WATCHERS)
-        figures[f"redis_idle_commands_per_s_watchgame_{WATCHED_GAMES}"] = watch_cost(
-            client, servers[0].address, WATCHED_GAMES, game_streams(servers[0].address, WATCHED_GAMES), WINDOW_S)
         servers += [stack.enter_context(ServerProcess(redis_url=url, prefix=prefix)) for _ in range(3)]
         time.sleep(SETTLE_S)
         figures["redis_idle_commands_per_s_per_process_4"] = per_second(client) / 4
         servers.pop(1).stop()
         figures.update(sweep_lag(client, prefix, servers))
-    for key in client.scan_iter(match=f"{prefix}:*", count=1000):
+    # Games of their own (another prefix), once every other server is gone: the games alone (the
+    # index sweep visits them), then each with a WatchGame stream.
+    with ServerProcess(*STREAM_FLAGS, redis_url=url, prefix=f"{prefix}-watched") as server:
+        opener = game_streams(server.address, WATCHED_GAMES)
+        time.sleep(SETTLE_S)
+        figures[f"redis_idle_commands_per_s_games_{WATCHED_GAMES}"] = per_second(client)
+        figures[f"redis_idle_commands_per_s_watchgame_{WATCHED_GAMES}"] = watch_cost(
+            client, server.address, WATCHED_GAMES, opener, WINDOW_S)
+    for key in client.scan_iter(match=f"{prefix}*", count=1000):
         client.unlink(key)
     client.close()
     return figures

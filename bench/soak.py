@@ -41,7 +41,7 @@ from engine.core.actions import action_name
 from engine.core.cards import card_name, deck_text
 from testkit.launcher import ServerProcess
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+sys.path.append(str(Path(__file__).resolve().parents[1] / "tests"))  # last: tests/ has a service/ too
 from redis_server import PrivateRedis  # noqa: E402
 
 SECONDS = float(os.environ.get("SOAK_SECONDS", "120"))
