@@ -19,7 +19,7 @@ from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import lifecycle_pb2 as lc
 from service.rpc import apikeys
 from testkit.launcher import ServerProcess, free_port
-from tests.clients.lost import LostAnswer
+from tests.clients.lost import LostAnswer, Refused
 from tests.conftest import SERVER_TEST_FLAGS
 
 KEY, ENTRY = apikeys.new_key("py-backend")
@@ -302,57 +302,28 @@ def test_rematch_seats_the_same_players_in_a_new_game(backend):
 
 # ---- deleting ----
 
-class LoseFirstDeleteAnswer(grpc.UnaryUnaryClientInterceptor):
-    """The first DeleteGame reaches the server, but its answer is lost (UNAVAILABLE)."""
+class FirstDeleteFails(grpc.UnaryUnaryClientInterceptor):
+    """The first DeleteGame fails: refused before it runs (``Refused``), or run with its answer
+    lost (``LostAnswer``, ``ran=True``); every call's method is recorded."""
 
-    def __init__(self):
+    def __init__(self, ran: bool):
+        self.ran = ran
         self.methods: list[str] = []
 
     def intercept_unary_unary(self, continuation, client_call_details, request):
         name = client_call_details.method.rsplit("/", 1)[-1]
         self.methods.append(name)
-        outcome = continuation(client_call_details, request)
-        if name == "DeleteGame" and self.methods.count("DeleteGame") == 1:
-            outcome.result()  # the game is gone...
-            raise LostAnswer()  # ...but the client never hears it
-        return outcome
-
-
-class RefuseFirstDelete(grpc.UnaryUnaryClientInterceptor):
-    """The first DeleteGame is refused before it runs (RESOURCE_EXHAUSTED with a RetryInfo delay)."""
-
-    def __init__(self):
-        self.methods: list[str] = []
-
-    def intercept_unary_unary(self, continuation, client_call_details, request):
-        name = client_call_details.method.rsplit("/", 1)[-1]
-        self.methods.append(name)
-        if name == "DeleteGame" and self.methods.count("DeleteGame") == 1:
+        if name != "DeleteGame" or self.methods.count("DeleteGame") > 1:
+            return continuation(client_call_details, request)
+        if not self.ran:
             raise Refused()
-        return continuation(client_call_details, request)
-
-
-class Refused(grpc.RpcError):
-    """RESOURCE_EXHAUSTED with a 10 ms RetryInfo delay: a call the server never ran."""
-
-    def code(self):
-        return grpc.StatusCode.RESOURCE_EXHAUSTED
-
-    def details(self):
-        return "busy (test)"
-
-    def trailing_metadata(self):
-        from google.protobuf import duration_pb2
-        from google.rpc import code_pb2, error_details_pb2, status_pb2
-
-        status = status_pb2.Status(code=code_pb2.RESOURCE_EXHAUSTED, message="busy (test)")
-        status.details.add().Pack(error_details_pb2.RetryInfo(retry_delay=duration_pb2.Duration(nanos=10_000_000)))
-        return (("grpc-status-details-bin", status.SerializeToString()),)
+        continuation(client_call_details, request).result()  # the game is gone...
+        raise LostAnswer()  # ...but the client never hears it
 
 
 def test_a_retried_delete_after_a_refusal_still_says_the_game_is_not_there(keyed):
     """A refusal deleted nothing, so the retry's NOT_FOUND is the answer: no such game."""
-    refusing = RefuseFirstDelete()
+    refusing = FirstDeleteFails(ran=False)
     with GameClient(keyed.address, api_key=KEY, interceptors=[refusing]) as client:
         with pytest.raises(errors.NotFound) as missing:
             client.delete_game("0" * 24)
@@ -365,7 +336,7 @@ def test_delete_game_removes_the_game_once_even_when_its_answer_is_lost(keyed, b
     with pytest.raises(errors.NotFound):
         backend.get_game(created.game_id)
     assert pytest.raises(errors.NotFound, backend.delete_game, created.game_id).value.attempts == 1
-    lossy = LoseFirstDeleteAnswer()
+    lossy = FirstDeleteFails(ran=True)
     with GameClient(keyed.address, api_key=KEY, interceptors=[lossy]) as client:
         other = short_euchre(client)
         client.delete_game(other.game_id)  # retried; the retry finds it gone, which is what was asked
