@@ -155,6 +155,41 @@ async def test_a_sweep_that_finds_nothing_claimable_reads_the_shard_again_before
     assert len(claims) >= 2 and sweeper.swept >= 1
 
 
+async def test_a_failed_index_sweep_or_a_busy_store_keeps_the_sweepers_shards(monkeypatch) -> None:
+    """The index sweep failing (the store down a moment) and the shard's time unreadable once (its
+    connections busy) cost the sweeper none of its shards: it leases once, and plays the turn."""
+    from service.store.port import StoreBusy, StoreUnavailable
+    from service.table import sweeper as sweeping
+
+    table = await _table_with_a_passed_turn()
+    leases, index_sweeps, reads = [], [], []
+    lease, next_due = table.store.lease_shards, table.store.next_due
+
+    async def counted_lease(*args):
+        leases.append(args)
+        return await lease(*args)
+
+    async def failing_index(*args):
+        index_sweeps.append(args)
+        raise StoreUnavailable("down a moment")
+
+    async def busy_once(shard):
+        reads.append(shard)
+        if len(reads) == 1:
+            raise StoreBusy("every connection in use")
+        return await next_due(shard)
+
+    monkeypatch.setattr(table.store, "lease_shards", counted_lease)
+    monkeypatch.setattr(table.store, "owners", failing_index)
+    monkeypatch.setattr(table.store, "next_due", busy_once)
+    monkeypatch.setattr(sweeping, "INDEX_EVERY_S", 0.05)
+    monkeypatch.setattr(sweeping.random, "uniform", lambda low, high: low)   # an index sweep in the first round
+    monkeypatch.setattr(sweeping, "RETRY_S", 0.05)
+    sweeper = await _sweep_until_played(table, 5.0)
+    assert index_sweeps and len(reads) >= 2 and sweeper.swept >= 1
+    assert len(leases) == 1   # never torn down and leased again
+
+
 class _SweptMeanwhile:
     """A store whose next commit waits while a sweeper, a little later, claims and settles the
     game's due time from the game as it stood (the committer stalled between its schedule and

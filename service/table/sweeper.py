@@ -60,11 +60,10 @@ def sweeper_name() -> str:
 class Sweeper:
     """The sweeping task of one server process, acting on games through their table."""
 
-    def __init__(self, table: Table, name: str | None = None, check_every_s: float = CHECK_EVERY_S) -> None:
+    def __init__(self, table: Table) -> None:
         self.table = table
         self.store = table.store
-        self.name = name or sweeper_name()
-        self.check_every_s = check_every_s
+        self.name = sweeper_name()
         self.swept = 0
         self.held: list[int] = []
         self._holders: list[str] = []            # the other sweepers holding shards, as last leased
@@ -104,18 +103,30 @@ class Sweeper:
         next_lease = next_check = loop.time()
         next_index = loop.time() + random.uniform(0, INDEX_EVERY_S)
         while True:
+            # StoreBusy: the process is busy, the store fine; the shards and the watch stay, and
+            # what failed is tried again after RETRY_S
             if loop.time() >= next_lease:
-                await self._lease(watch)
-                next_lease, next_check = loop.time() + RENEW_S, loop.time() + self._check_interval()
-            elif self._holders and loop.time() >= next_check:
-                if not await self.store.sweepers_present(self._holders):   # gone, or the store cannot tell
+                try:
                     await self._lease(watch)
-                next_check = loop.time() + self._check_interval()
+                    next_lease, next_check = loop.time() + RENEW_S, loop.time() + self._check_interval()
+                except StoreBusy:
+                    next_lease = loop.time() + RETRY_S
+            elif self._holders and loop.time() >= next_check:
+                try:
+                    present = await self.store.sweepers_present(self._holders)
+                    if present is False:   # a holder is gone: its shards are taken over
+                        await self._lease(watch)
+                    # a store that cannot tell (None) is left to the renewals
+                    next_check = loop.time() + (self._check_interval() if present is not None else RENEW_S)
+                except StoreBusy:
+                    next_check = loop.time() + RETRY_S
             if INDEX_SHARD in self.held and loop.time() >= next_index:
                 next_index = loop.time() + INDEX_EVERY_S
-                await self.sweep_index()
-            if await self._sweep_due():
-                continue
+                try:
+                    await self.sweep_index()
+                except (StoreBusy, StoreUnavailable) as exc:   # the index waits for its next sweep
+                    log.warning("index sweep failed (%s); trying again in %.0f s", exc, INDEX_EVERY_S)
+            busy = await self._sweep_due()
             wake_at = min(next_lease, next_check) if self._holders else next_lease
             if INDEX_SHARD in self.held:
                 wake_at = min(wake_at, next_index)
@@ -123,15 +134,16 @@ class Sweeper:
             known = [at for at in self._next.values() if at is not None]
             if known:
                 wait_s = min(wait_s, (min(known) - now_ms()) / 1000)
-            heard = await watch.wait(wait_s)
+            # a busy round sweeps again at once, after taking in the wake-ups of the other shards
+            heard = await watch.wait(0.0 if busy else wait_s)
             for shard in heard.shards:
                 self._forget(shard)
             if heard.leases:   # another member took shards of this one (or may have)
                 next_lease = loop.time()
 
     def _check_interval(self) -> float:
-        """Seconds to the next look at the holders: the fleet looks about every ``check_every_s``."""
-        return self.check_every_s * self._members * random.uniform(0.5, 1.5)
+        """Seconds to the next look at the holders: the fleet looks about every ``CHECK_EVERY_S``."""
+        return CHECK_EVERY_S * self._members * random.uniform(0.5, 1.5)
 
     async def _lease(self, watch: ScheduleWatch) -> None:
         """Renew the membership; follow the shards held now (a new one's time is read next)."""
@@ -144,6 +156,11 @@ class Sweeper:
             log.info("sweeper %s holds shards %s", self.name, leases.held)
             self.held = leases.held
 
+    def _retry_later(self, shard: int) -> None:
+        """Look at a shard again after RETRY_S (its time could not be read, or its sweep failed)."""
+        self._next[shard] = now_ms() + int(RETRY_S * 1000)
+        self._read_at[shard] = asyncio.get_running_loop().time()
+
     def _forget(self, shard: int) -> None:
         """Drop a shard's earliest time: it is read again before the shard is slept on."""
         self._next.pop(shard, None)
@@ -154,25 +171,25 @@ class Sweeper:
         loop = asyncio.get_running_loop()
         busy = False
         for shard in self.held:
-            if shard not in self._next or loop.time() - self._read_at[shard] >= RECHECK_S:
-                self._next[shard] = await self.store.next_due(shard)
-                self._read_at[shard] = loop.time()
-            at = self._next[shard]
-            if at is None or at > now_ms():
-                continue
             try:
+                if shard not in self._next or loop.time() - self._read_at[shard] >= RECHECK_S:
+                    self._next[shard] = await self.store.next_due(shard)
+                    self._read_at[shard] = loop.time()
+                at = self._next[shard]
+                if at is None or at > now_ms():
+                    continue
                 busy |= await self.sweep(shard)
                 # read again now: games left leased by another claimer or a failed sweep fall due
                 # later without any wake-up, so the shard's next time must be known before sleeping
                 self._next[shard] = await self.store.next_due(shard)
                 self._read_at[shard] = loop.time()
             except StoreBusy:   # the process is busy, the store fine: this shard waits, the watch stays
-                self._next[shard] = now_ms() + int(RETRY_S * 1000)
+                self._retry_later(shard)
             except StoreUnavailable:
                 raise
             except Exception:  # never let one game stop the sweeping of all the others
                 log.exception("sweep of shard %d failed; its games are due again after their lease", shard)
-                self._next[shard] = now_ms() + int(RETRY_S * 1000)
+                self._retry_later(shard)
         return busy
 
     async def sweep(self, shard: int) -> bool:
