@@ -29,17 +29,32 @@ Percentiles are computed as ``statistics.quantiles(..., n=100)`` computes them.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import subprocess
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 GO_CLIENT = ROOT / "clients" / "go"
 BINARY = GO_CLIENT / "bin" / "loadgen"
+BUILD_LOCK = GO_CLIENT / ".build.lock"
 BUILD_TIMEOUT_S = 300      # a build from a clean tree compiles gRPC
 RUN_SLACK_S = 60           # past the plan's seconds (the generator gives up on its calls at 30)
+
+
+@contextlib.contextmanager
+def build_lock() -> Iterator[None]:
+    """Hold clients/go's build lock: whoever builds, cleans or runs what it built (parallel test
+    workers, a benchmark) does so alone."""
+    with open(BUILD_LOCK, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def binary() -> Path:
@@ -66,9 +81,10 @@ def game(game_id: str, tokens: Mapping[int, str], moves: Iterable[tuple[int, str
 def run(plan: Mapping[str, Any]) -> dict[str, Any]:
     """Run the generator on ``plan`` and return its result; RuntimeError if it fails (a bad
     plan, a server it cannot reach). Calls that fail are in the result's ``errors``."""
-    path = binary()
-    done = subprocess.run([str(path)], input=json.dumps(plan), capture_output=True, text=True,
-                          timeout=float(plan.get("seconds", 0)) + RUN_SLACK_S)
+    with build_lock():   # nobody cleans the tree between the build and the run
+        path = binary()
+        done = subprocess.run([str(path)], input=json.dumps(plan), capture_output=True, text=True,
+                              timeout=float(plan.get("seconds", 0)) + RUN_SLACK_S)
     if done.returncode != 0:
         raise RuntimeError(f"loadgen exited with {done.returncode}: {done.stderr.strip()}")
     return json.loads(done.stdout)

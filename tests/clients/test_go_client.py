@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.loadgen import build_lock
 from cardgame.client import GameClient
 from service.rpc import apikeys
 from testkit.launcher import ServerProcess
@@ -41,9 +42,10 @@ def playhand() -> Path:
         pytest.fail(f"{', '.join(missing)} not found: run `make debian-packages` (Debian's golang-go, "
                     "protobuf-compiler, protoc-gen-go, protoc-gen-go-grpc, golang-google-grpc-dev, "
                     "golang-google-protobuf-dev)", pytrace=False)
-    subprocess.run(["make", "-C", str(GO_CLIENT), "clean"], check=True, capture_output=True, timeout=60)
-    done = subprocess.run(["make", "-C", str(GO_CLIENT)], capture_output=True, text=True, timeout=BUILD_TIMEOUT_S,
-                          env={**os.environ, "GOFLAGS": "", "GOPROXY": "off"})
+    with build_lock():   # the load generator's tests build and run from the same tree
+        subprocess.run(["make", "-C", str(GO_CLIENT), "clean"], check=True, capture_output=True, timeout=60)
+        done = subprocess.run(["make", "-C", str(GO_CLIENT)], capture_output=True, text=True,
+                              timeout=BUILD_TIMEOUT_S, env={**os.environ, "GOFLAGS": "", "GOPROXY": "off"})
     assert done.returncode == 0, done.stdout + done.stderr
     assert (GO_CLIENT / "gen" / "cardgame" / "v1" / "game_service_grpc.pb.go").is_file()
     return PLAYHAND

@@ -29,7 +29,8 @@ def built() -> None:
     missing = [tool for tool in TOOLS if shutil.which(tool) is None]
     if missing:
         pytest.fail(f"{', '.join(missing)} not found: run `make debian-packages`", pytrace=False)
-    assert loadgen.binary().is_file()
+    with loadgen.build_lock():   # test_go_client.py may be cleaning the tree meanwhile
+        assert loadgen.binary().is_file()
 
 
 @pytest.fixture(scope="module")
