@@ -57,7 +57,7 @@ class Config:
     redis_max_connections: int = 64
     redis_pool_wait_s: float = 0.5
     max_streams_per_connection: int = 200
-    http_max_calls: int = 48
+    http_max_calls: int = 0   # 0: automatic, resolved from the store and the other caps by parse()
     http_call_wait_s: float = 0.5
     token_secret: bytes = b""
     previous_token_secrets: tuple[bytes, ...] = ()
@@ -228,7 +228,7 @@ def parse(argv: list[str] | None = None) -> Config:
                    help="HTTP/2 streams (calls in flight) one client connection may have open on the gRPC port "
                         "(SETTINGS_MAX_CONCURRENT_STREAMS); a client queues its further calls until one ends; "
                         "above --max-watches-per-connection (MAX_STREAMS_PER_CONNECTION)")
-    p.add_argument("--http-max-calls", type=int, default=int(env("HTTP_MAX_CALLS", "0")),
+    p.add_argument("--http-max-calls", type=int, default=int(env("HTTP_MAX_CALLS", str(Config.http_max_calls))),
                    help="unary calls the HTTP port answers at once in one process (streams are capped by "
                         "--max-streams); 0 = three quarters of --redis-max-connections with a Redis store, so "
                         "the HTTP port alone cannot take every Redis connection, else --max-concurrent-rpcs "

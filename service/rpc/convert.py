@@ -88,11 +88,11 @@ def view_message(v: View, game_id: str, version: int, names: list[str], kinds: l
         if s.bid is not None:
             seat.bid_tricks = s.bid
         if s.played:
-            seat.played_cards.extend([CARD_NAMES[c] for c in s.played])
+            seat.played_cards.extend(_names(s.played))
         if s.void_suits:
             seat.void_suits.extend([SUITS[suit] for suit in s.void_suits])
     if v.hand:
-        m.hand.extend([CARD_NAMES[c] for c in v.hand])
+        m.hand.extend(_names(v.hand))
     if v.trick_leader is not None:
         m.current_trick.leader = v.trick_leader
     if v.trick:

@@ -252,7 +252,7 @@ def test_limits_are_checked_at_start(argv, message, capsys, monkeypatch):
 def test_http_calls_stay_below_the_redis_pool(monkeypatch):
     monkeypatch.delenv("HTTP_MAX_CALLS", raising=False)
     parsed = config.parse(["--redis-url", "redis://127.0.0.1:6379/0", "--redis-max-connections", "64"])
-    assert parsed.http_max_calls == 48 and parsed.max_streams_per_connection == 200
+    assert parsed.http_max_calls == 48 and parsed.max_streams_per_connection == 200   # 3/4 of the 64 connections
     assert config.parse(["--max-concurrent-rpcs", "300"]).http_max_calls == 300  # the memory store: no pool
 
 
