@@ -13,7 +13,8 @@ every other client), each with its own key prefix. Commands are Redis' own count
 - ``redis_idle_commands_per_s_games_200`` / ``_watchgame_200``: one process (alone, with a key
   prefix of its own) with 200 games of no moves, and then with an idle WatchGame stream on each:
   the first is the listing index's sweep of the games, the difference each game's feed checking
-  every ``WATCH_CHECK_S`` that its game still exists (windows of ``WINDOW_S``, two of each).
+  every ``WATCH_CHECK_S`` that its game still exists (each over a window of ``WINDOW_S``, which
+  holds two of those checks and two index sweeps).
 - ``sweep_lag_killed_p99_ms`` (and ``_median_ms``, ``_max_ms``, ``sweep_lag_killed_timeouts``): how
   long after its deadline a turn was played by the fallback bot, over every deadline of GAMES
   games with a 1 s turn timeout, played by 3 processes of which one is SIGKILLed a third of the

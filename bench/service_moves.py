@@ -69,7 +69,7 @@ from testkit.launcher import ServerProcess
 
 # appended, not put first: tests/ has a service/ of its own, which must not shadow the package
 sys.path.append(str(Path(__file__).resolve().parents[1] / "tests"))
-from redis_server import PrivateRedis  # noqa: E402
+from redis_server import PrivateRedis, delete_keys  # noqa: E402
 
 GAMES = 64
 MAX_HANDS = 20
@@ -406,17 +406,6 @@ def main() -> None:
     finally:
         delete_keys(redis_url, prefix)
     show(figures)
-
-
-def delete_keys(url: str, prefix: str) -> None:
-    """Remove every key under ``prefix`` (SCAN and UNLINK, never a FLUSH)."""
-    client = redis.Redis.from_url(url)
-    try:
-        keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))
-        for i in range(0, len(keys), 500):
-            client.unlink(*keys[i:i + 500])
-    finally:
-        client.close()
 
 
 if __name__ == "__main__":

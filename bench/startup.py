@@ -9,6 +9,8 @@ SIGKILL after 30 s). Figures:
 - ``make_run_warm_s``: nothing to rebuild (the median of three runs);
 - ``make_run_client_touched_s``: after touching a TypeScript client source, so the client
   and the web table it is built into are rebuilt;
+- ``make_run_warm_after_touch_s``: the run after that one, with nothing left to rebuild (the
+  rebuilt files must not make the next start rebuild again);
 - with ``--cold``, ``make_run_cold_s``: a fresh clone of this checkout's HEAD, so ``make run``
   also makes the venv, the stubs, node_modules, the client and the web table (pip and npm
   take packages from their caches when they have them).

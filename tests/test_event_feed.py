@@ -135,7 +135,7 @@ class _Down(MemoryStore):
 def test_a_follower_waits_out_a_short_outage_and_ends_after_a_long_one():
     async def scenario() -> None:
         store = _Down()
-        feed = EventFeed(store, block_ms=100, outage_s=1.0)
+        feed = EventFeed(store, block_ms=100, outage_s=5.0)
         await store.publish("o", "g", [b"1 before"], 100)
         store.down = True
         reader = asyncio.create_task(first_batch(feed, "o", ""))
@@ -143,9 +143,11 @@ def test_a_follower_waits_out_a_short_outage_and_ends_after_a_long_one():
         assert store.failed >= 2 and not reader.done()   # retrying, not ended
         store.down = False
         assert [e[2] for e in await reader] == [b"1 before"]
-        store.down = True
-        with pytest.raises(StoreUnavailable):
-            await first_batch(feed, "o", "")
         await feed.close()
+        store.down = True
+        impatient = EventFeed(store, block_ms=100, outage_s=0.3)   # an outage longer than it waits
+        with pytest.raises(StoreUnavailable):
+            await first_batch(impatient, "o", "")
+        await impatient.close()
 
     asyncio.run(scenario())
