@@ -2,12 +2,14 @@
 goes through but the rules.
 
 Served by a server started with ``--handler-module bench.noop``. ``/cardgame.bench.v1.Bench/Noop``
-takes an ``ActRequest`` (only its ``game_id`` is read) and, like ``Act``, is admitted under the
-cap on calls in progress, counted in the metrics and logged (``service.rpc.calls.handled``); it
-reads the game and rewrites its state unchanged at the next version with a log entry that records
-no action, and answers an ``ActResponse`` without a view. So `make bench` sets each move's cost
-beside the bare cost of the stack it runs on: what is left between them is the rules, the seat's
-token check, the view and their conversion to and from messages.
+takes an ``ActRequest`` (only its ``game_id`` is read; the load generator sends it with a seat's
+``authorization`` header, as a move's call carries one, and leaves it unchecked) and, like
+``Act``, is admitted under the cap on calls in progress, counted in the metrics and logged
+(``service.rpc.calls.handled``); it reads the game and rewrites its state unchanged at the next
+version with a log entry that records no action, and answers an ``ActResponse`` without a view.
+So `make bench` sets each move's cost beside the bare cost of the stack it runs on: what is
+left between them is the rules, the seat's token check, the view and their conversion to and
+from messages.
 """
 
 from __future__ import annotations

@@ -2,15 +2,16 @@
 commands and round trips one move costs; and how moves per second scale from one worker
 process to two.
 
-The no-op RPC (``bench.noop``) takes a request shaped like a move's through the same server
-stack (the cap on calls in progress, metrics, the log line) and does only the store's read and
-compare-and-set, so ``service_vs_noop_ratio`` shows what the rules, the token check, the view
-and their protobuf conversion cost on top of the unavoidable I/O. Each game's moves are worked
-out before the clock starts (``Script``), and the rate and latency runs are driven by the compiled
-load generator (``bench.loadgen``, clients/go/cmd/loadgen) over one connection, so the load
-costs the cores it shares with the server and Redis little, and the same for a move as for a
-no-op. The ratio is measured ``RUNS`` times (moves, then no-ops, each for ``SECONDS / 2``, one
-call after another in each of ``GAMES`` games) and printed as the median with its spread.
+The no-op RPC (``bench.noop``) takes a request shaped like a move's (the same message, with a
+seat's bearer token in its headers) through the same server stack (the cap on calls in progress,
+metrics, the log line) and does only the store's read and compare-and-set, so
+``service_vs_noop_ratio`` shows what the rules, the token check, the view and their protobuf
+conversion cost on top of the unavoidable I/O. Each game's moves are worked out before the clock
+starts (``Script``), and the rate and latency runs are driven by the compiled load generator
+(``bench.loadgen``, clients/go/cmd/loadgen) over one connection, so the load costs the cores it
+shares with the server and Redis little, and the same for a move as for a no-op. The ratio is
+measured ``RUNS`` times (moves, then no-ops, each for ``SECONDS / 2``, one call after another in
+each of ``GAMES`` games) and printed as the median with its spread.
 
 Latency is measured open-loop: moves are sent on a fixed schedule at half the median maximum
 rate, each latency counted from when its move was due (so a stalled server cannot hide the

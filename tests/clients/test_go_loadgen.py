@@ -10,6 +10,7 @@ lasts a second or less.
 from __future__ import annotations
 
 import shutil
+from types import SimpleNamespace
 
 import pytest
 
@@ -104,6 +105,44 @@ def test_noop_method_leaves_the_moves_alone(built, bench_server, stub):
     assert result["errors"] == {} and result["calls"] > 0, result
     assert result["next"] == [3, 3] and result["exhausted"] == 0
     assert result["latency_ms"]["p50"] > 0
+
+
+def test_noop_calls_carry_the_seats_tokens_in_turn(built):
+    """A no-op call carries a seat's bearer token, as a move's does (so the benchmark's baseline
+    pays for the same header): here seen by a server that records each call's header."""
+    import asyncio
+
+    import grpc
+
+    from bench import noop
+
+    async def serve_and_load() -> tuple[dict, list[str]]:
+        seen: list[str] = []
+
+        async def record(request, context):
+            seen.append(dict(context.invocation_metadata()).get("authorization", ""))
+            return pb.ActResponse()
+
+        handler = grpc.unary_unary_rpc_method_handler(record, request_deserializer=pb.ActRequest.FromString,
+                                                      response_serializer=pb.ActResponse.SerializeToString)
+        server = grpc.aio.server()
+        server.add_generic_rpc_handlers([grpc.method_handlers_generic_handler("cardgame.bench.v1.Bench",
+                                                                              {"Noop": handler})])
+        port = server.add_insecure_port("127.0.0.1:0")
+        await server.start()
+        try:
+            listening = SimpleNamespace(address=f"127.0.0.1:{port}")
+            game = loadgen.game("g", {0: "t0", 1: "t1", 2: "t2", 3: "t3"}, [])
+            result = await asyncio.to_thread(loadgen.run, plan(listening, [game], method="noop", mode="paced",
+                                                               rate=40, seconds=0.25))
+        finally:
+            await server.stop(None)
+        return result, seen
+
+    assert noop.METHOD == "/cardgame.bench.v1.Bench/Noop"
+    result, seen = asyncio.run(serve_and_load())
+    assert result["calls"] == 10 and result["errors"] == {}, result
+    assert seen == [f"Bearer t{i % 4}" for i in range(10)]
 
 
 def test_a_wrong_token_is_counted_not_fatal(built, bench_server, stub):

@@ -30,6 +30,7 @@ type game struct {
 	seats []metadata.MD // each seat's "authorization: Bearer <token>", nil for no token
 	moves []move
 	next  int
+	noops int // no-op calls made: each carries the next seat's token, as a move's call carries one
 }
 
 // caller makes the plan's calls over one connection.
@@ -67,6 +68,10 @@ func (c *caller) call(g *game) error {
 	request := &cardgamev1.ActRequest{GameId: g.id, RequestId: requestID()}
 	if c.noop {
 		request.Action = "noop"
+		if md := g.seats[g.noops%len(g.seats)]; md != nil {
+			ctx = metadata.NewOutgoingContext(ctx, md)
+		}
+		g.noops++
 		return c.conn.Invoke(ctx, noopMethod, request, new(cardgamev1.ActResponse))
 	}
 	m := g.moves[g.next]

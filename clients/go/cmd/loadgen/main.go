@@ -15,7 +15,8 @@
 //
 // Every call goes over one connection (plaintext HTTP/2). Method "act" sends each game's moves
 // in order (moves[next], then next+1) with its seat's token; "noop" sends the benchmark's
-// /cardgame.bench.v1.Bench/Noop (see bench/noop.py) and leaves next alone. Mode "rate" is a
+// /cardgame.bench.v1.Bench/Noop (see bench/noop.py) with the game's seats' tokens in turn, so
+// its calls carry the same header a move's does, and leaves next alone. Mode "rate" is a
 // closed loop, one call after another per game for the plan's seconds: the maximum rate. Mode
 // "paced" is an open loop: floor(rate*seconds) calls on a fixed schedule, each to an idle game,
 // its latency counted from when it was due. Calls that fail are counted per gRPC code and left
