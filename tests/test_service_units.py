@@ -35,6 +35,22 @@ def test_shuffles_are_cryptographically_random_unless_seeded():
     assert seeded.rng(5).random() != seeded.rng(6).random()
 
 
+def test_a_seeded_rng_draws_as_random_random_of_its_seed_would():
+    """Seeded at its first draw, whichever method draws first, then a plain random.Random."""
+    seeded = _record(42)
+    for first in ("random", "getrandbits", "randrange", "shuffle", "sample"):
+        lazy, eager = seeded.rng(f"timeout-{first}"), random.Random(f"42:timeout-{first}")
+        draws = []
+        for rng in (lazy, eager):
+            cards = list(range(52))
+            result = {"random": lambda r: r.random(), "getrandbits": lambda r: r.getrandbits(226),
+                      "randrange": lambda r: r.randrange(13), "shuffle": lambda r, deck=cards: r.shuffle(deck),
+                      "sample": lambda r: r.sample(range(52), 5)}[first](rng)
+            draws.append((result, cards, rng.random(), rng.getstate()))
+        assert draws[0] == draws[1]
+        assert type(lazy) is random.Random
+
+
 def test_record_round_trips_through_its_stored_form():
     record = _record(7)
     engine.apply(record.state, 0, engine.DEAL, random.Random(1))

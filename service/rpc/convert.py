@@ -96,13 +96,17 @@ def view_message(v: View, game_id: str, version: int, names: list[str], kinds: l
     if v.trick_leader is not None:
         m.current_trick.leader = v.trick_leader
     if v.trick:
-        m.current_trick.plays.extend([view_pb2.PlayedCard(seat=seat_no, card=CARD_NAMES[c]) for seat_no, c in v.trick])
+        add_play = m.current_trick.plays.add   # made in place: a message built apart is copied in
+        for seat_no, c in v.trick:
+            add_play(seat=seat_no, card=CARD_NAMES[c])
     if v.last_trick:
         last = m.last_trick
         last.leader = v.last_trick[0][0]
         if v.last_trick_winner is not None:
             last.winner = v.last_trick_winner
-        last.plays.extend([view_pb2.PlayedCard(seat=seat_no, card=CARD_NAMES[c]) for seat_no, c in v.last_trick])
+        add_play = last.plays.add
+        for seat_no, c in v.last_trick:
+            add_play(seat=seat_no, card=CARD_NAMES[c])
     add_side = m.scores.add
     for side in v.sides:
         add_side(side=side.side, seats=side.seats, score=side.score, bags=side.bags)

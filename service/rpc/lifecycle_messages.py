@@ -107,7 +107,8 @@ def decorate(message: view_pb2.GameView, record: GameRecord, viewer: int | None)
     if record.deadline_ms and not bots_due(record):   # a player's turn, not bots still to play on
         message.turn_deadline.CopyFrom(timestamp(record.deadline_ms))
     message.status = status(record)
-    message.labels.update(record.labels)
+    if record.labels:
+        message.labels.update(record.labels)
     if record.abandoned:
         message.abandoned = True
         message.ClearField("winner_side")

@@ -17,6 +17,21 @@ RECORD_VERSION = 2
 _SYSTEM_RANDOM = secrets.SystemRandom()
 
 
+class _Seeded(random.Random):
+    """A ``random.Random(seed)`` seeded at its first draw: most changes draw nothing (a play, a
+    bid), and seeding from a string hashes it and fills the whole generator state."""
+
+    def __init__(self, seed: str):   # random.Random's own __init__ seeds at once
+        self._pending = seed
+
+    def __getattribute__(self, name: str):
+        # the first look-up seeds the generator and makes it a plain random.Random from then on
+        pending = object.__getattribute__(self, "__dict__").pop("_pending")
+        object.__setattr__(self, "__class__", random.Random)
+        random.Random.__init__(self, pending)
+        return object.__getattribute__(self, name)
+
+
 class UnsupportedRecord(ValueError):
     """A stored game written in a format this release does not read (an older release's)."""
 
@@ -107,7 +122,7 @@ class GameRecord:
         moves made while the game is created): seeded in replay mode, else system."""
         if self.seed is None:
             return _SYSTEM_RANDOM
-        return random.Random(f"{self.seed}:{version}")
+        return _Seeded(f"{self.seed}:{version}")
 
     def to_bytes(self) -> bytes:
         """The stored form (JSON with a record version), hand records left out."""

@@ -1,0 +1,130 @@
+"""Instructions a move and a no-op cost the server, counted by callgrind: figures that the
+machine's load does not move.
+
+``bench.service_moves`` times moves against no-ops, and on a shared machine its ratio wanders by
+a tenth from run to run. Here the server runs under valgrind's callgrind (``make
+debian-packages`` installs it), which counts every instruction the process executes (the
+interpreter, gRPC's core, protobuf, the Redis client, libc) whatever else the machine does. The
+same scripted games as ``bench.service_moves`` are loaded by the compiled generator at a gentle
+pace (``PACE`` calls a second: callgrind runs the server some fifty times slower), first ``CALLS``
+moves, then ``CALLS`` no-ops, the counters zeroed before each and dumped after it
+(``callgrind_control``); a warm-up of both runs first.
+
+Printed: ``service_instructions_per_move``, ``service_instructions_per_noop`` and their ratio
+``service_instructions_noop_vs_move_ratio``, which is what ``service_vs_noop_ratio`` comes to
+when every instruction costs the same time (system calls are counted as the instructions that
+make them, so it leans a little towards the no-op, whose calls are mostly system calls). The
+server's idle work (its sweeper, health) while the calls run is included; at these paces it is
+a few thousand instructions a call.
+
+    .venv/bin/python -m bench.instructions      # about a minute
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import grpc
+
+from bench import service_moves
+from testkit.launcher import ROOT, TEST_TOKEN_SECRET, free_port
+
+CALLS = int(os.environ.get("BENCH_INSTRUCTION_CALLS", "300"))
+PACE = 40.0           # calls a second: well under what the server manages under callgrind
+GAMES = 8
+START_TIMEOUT_S = 300.0
+WARM_UP_S = 3.0
+
+
+def _tool(name: str) -> str:
+    found = shutil.which(name)
+    if found is None:
+        raise RuntimeError(f"{name} not found: run `make debian-packages` (Debian's valgrind)")
+    return found
+
+
+def _summary(dump: Path) -> int:
+    """The instructions a callgrind dump counted (its ``summary:`` line)."""
+    found = re.search(r"^summary: (\d+)$", dump.read_text(errors="replace"), re.MULTILINE)
+    if found is None:
+        raise RuntimeError(f"no summary line in the callgrind dump {dump}")
+    return int(found.group(1))
+
+
+async def _count(address: str, pid: int, folder: Path) -> dict[str, int]:
+    """Warm up, then count ``CALLS`` moves and ``CALLS`` no-ops: {"act": instructions, "noop": ...}."""
+    control = _tool("callgrind_control")
+    async with grpc.aio.insecure_channel(address) as channel:
+        await asyncio.wait_for(channel.channel_ready(), START_TIMEOUT_S)
+        from cardgame.v1 import game_service_pb2_grpc as pb_grpc
+        stub = pb_grpc.GameServiceStub(channel)
+        drivers = [service_moves.Driver(stub, i) for i in range(GAMES)]
+        idle = [service_moves.Driver(stub, i) for i in range(GAMES)]
+        for driver in drivers + idle:
+            await asyncio.wait_for(driver.start(), START_TIMEOUT_S)
+        await service_moves.generated(address, drivers, "rate", "act", WARM_UP_S)
+        await service_moves.generated(address, idle, "rate", "noop", WARM_UP_S)
+        counted = {}
+        for method, games in (("act", drivers), ("noop", idle)):
+            subprocess.run([control, "--zero", str(pid)], check=True, capture_output=True)
+            result = await service_moves.generated(address, games, "paced", method, CALLS / PACE, PACE)
+            if result["calls"] != CALLS:
+                raise RuntimeError(f"{result['calls']} of {CALLS} {method} calls answered: {result['errors']}")
+            before = set(folder.iterdir())
+            subprocess.run([control, "--dump", method, str(pid)], check=True, capture_output=True)
+            dumps = set(folder.iterdir()) - before
+            if len(dumps) != 1:
+                raise RuntimeError(f"callgrind_control --dump made {len(dumps)} files in {folder}")
+            counted[method] = _summary(dumps.pop())
+    return counted
+
+
+def figures(redis_url: str, prefix: str) -> dict[str, float]:
+    """The instruction figures of a server on ``redis_url`` under ``prefix``, run under callgrind."""
+    port = free_port()
+    env = {"CARDGAME_TOKEN_SECRET": TEST_TOKEN_SECRET, **os.environ, "LOG_LEVEL": "WARNING"}
+    with tempfile.TemporaryDirectory(prefix="bench-callgrind-") as name:
+        folder = Path(name)
+        server = subprocess.Popen(
+            [_tool("valgrind"), "--tool=callgrind", f"--callgrind-out-file={folder}/callgrind.%p",
+             sys.executable, "-m", "service", "--host", "127.0.0.1", "--port", str(port), "--workers", "1",
+             "--handler-module", "bench.noop", service_moves.SEEDED, "--redis-url", redis_url, "--key-prefix", prefix],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            counted = asyncio.run(_count(f"127.0.0.1:{port}", server.pid, folder))
+        finally:
+            server.terminate()
+            try:
+                server.wait(60)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait(10)
+    move, noop = counted["act"] / CALLS, counted["noop"] / CALLS
+    return {"service_instructions_per_move": move, "service_instructions_per_noop": noop,
+            "service_instructions_noop_vs_move_ratio": noop / move}
+
+
+def main() -> None:
+    """Count on Redis (REDIS_URL or 127.0.0.1:6379) under a key prefix of its own, removed after."""
+    redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+    prefix = f"cardgame-bench-{uuid.uuid4().hex[:12]}"
+    began = time.monotonic()
+    try:
+        counted = figures(redis_url, prefix)
+    finally:
+        service_moves.delete_keys(redis_url, prefix)
+    counted["instructions_bench_seconds"] = time.monotonic() - began
+    service_moves.show(counted)
+
+
+if __name__ == "__main__":
+    main()
