@@ -66,6 +66,7 @@ from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from engine import Phase
+from service.ops.server import GC_GEN0_THRESHOLD
 from testkit.launcher import ServerProcess
 
 # appended, not put first: tests/ has a service/ of its own, which must not shadow the package
@@ -381,9 +382,9 @@ def workers_figures(redis_url: str, prefix: str) -> dict[str, float]:
 
 
 def tune_gc() -> None:
-    """The load generator gets the same garbage-collector tuning as the server."""
+    """The benchmark's own process gets the same garbage-collector tuning as the server."""
     gc.freeze()
-    gc.set_threshold(50_000, 20, 20)
+    gc.set_threshold(GC_GEN0_THRESHOLD, 20, 20)
 
 
 def show(figures: dict[str, float]) -> None:

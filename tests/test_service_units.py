@@ -313,3 +313,22 @@ def test_history_redacts_an_open_hand_by_the_games_own_hook(monkeypatch):
     assert hidden == ["deal"] + ["play"] * (len(hidden) - 1)
     finished = [e.action for e in played(13).entries]   # the hand is over: everything shows
     assert len(finished) == 53 and all(a.startswith("play ") and len(a) > 5 for a in finished[1:])
+
+
+def test_garbage_collections_are_timed_into_a_histogram():
+    import gc
+
+    from prometheus_client import REGISTRY
+
+    from service.telemetry import metrics
+
+    def collections(generation: str) -> float:
+        return REGISTRY.get_sample_value("cardgame_gc_pause_seconds_count", {"generation": generation}) or 0.0
+
+    metrics.time_gc()
+    metrics.time_gc()   # once per process, however often asked
+    assert gc.callbacks.count(metrics._gc_pause) == 1
+    before = collections("1")
+    gc.collect(1)
+    assert collections("1") == before + 1
+    assert REGISTRY.get_sample_value("cardgame_gc_pause_seconds_sum", {"generation": "1"}) > 0

@@ -54,6 +54,7 @@ class TableState:
     _fields: ClassVar[tuple[str, ...]]
     _copier: ClassVar[Callable[[Any], Any]]   # set per class: the generated copy function
     _reader: ClassVar[Callable[[dict], Any]]  # set per class: the generated from_dict field reader
+    _writer: ClassVar[Callable[[Any], dict]]  # set per class: the generated to_dict field writer
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -63,6 +64,7 @@ class TableState:
         cls._fields = tuple(names)
         cls._copier = _copier(cls)
         cls._reader = _reader(cls)
+        cls._writer = _writer(cls)
 
     def __init__(self, variant: str, options: Any, n: int, sides: int, first_dealer: Seat, start_score: int = 0):
         self.variant = variant
@@ -110,7 +112,7 @@ class TableState:
     def to_dict(self, records: bool = True) -> dict:
         """The state as plain JSON-ready data, with its schema version (``records``: with the
         hand records; without, an empty list stands in for them)."""
-        data = {name: getattr(self, name) for name in self._fields}
+        data = type(self)._writer(self)
         data["options"] = dict(vars(self.options))
         data["phase"] = int(self.phase)
         data["records"] = [record.to_dict() for record in self.records] if records else []
@@ -155,6 +157,15 @@ def _copier(cls: type[TableState]) -> Callable[[Any], Any]:
     return namespace["copy"]
 
 
+def _writer(cls: type[TableState]) -> Callable[[Any], dict]:
+    """A function giving a ``cls`` state's fields as a dict (the lists themselves, not copies):
+    one dict display in straight-line code, like ``_copier``'s; every move writes its state."""
+    items = ", ".join(f"{name!r}: self.{name}" for name in cls._fields)
+    namespace: dict[str, Any] = {}
+    exec(f"def write(self):\n    return {{{items}}}", namespace)   # built from the class's own slot names only
+    return namespace["write"]
+
+
 def _reader(cls: type[TableState]) -> Callable[[dict], Any]:
     """A function making a ``cls`` state from stored data, field by field (KeyError for a field
     that is missing and not in ADDED_FIELDS, whose defaults fill in for older states).
@@ -176,3 +187,4 @@ def _reader(cls: type[TableState]) -> Callable[[dict], Any]:
 TableState._fields = TableState.__slots__
 TableState._copier = _copier(TableState)
 TableState._reader = _reader(TableState)
+TableState._writer = _writer(TableState)

@@ -15,6 +15,8 @@ The series (all prefixed ``cardgame_``):
 - ``turn_timeouts_total``: turns that passed their deadline, played by the seat's fallback bot;
 - ``games_created_total`` / ``games_finished_total``: games stored, and games whose last hand
   was committed.
+- ``gc_pause_seconds{generation}``: each collection of Python's cyclic garbage collector, timed
+  (the whole process stops meanwhile: a tail-latency cause of its own);
 - ``build_info{version}``: always 1, labelled with the release the server runs
   (``service.version``).
 
@@ -30,9 +32,11 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gc
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Iterator
 
 from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, Histogram, start_http_server
@@ -46,6 +50,7 @@ STREAMING = frozenset(m.name for m in game_service_pb2.DESCRIPTOR.services_by_na
 
 _LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 _STORE_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+_GC_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25)
 _BOT_BUCKETS = (0.0001, 0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 
 RPC_HANDLED = Counter("cardgame_rpc_handled", "Calls finished, by method and gRPC status code", ["method", "code"])
@@ -65,6 +70,8 @@ TURN_TIMEOUTS = Counter("cardgame_turn_timeouts", "Turns that passed their deadl
                         "fallback bot")
 GAMES_CREATED = Counter("cardgame_games_created", "Games stored by CreateGame")
 GAMES_FINISHED = Counter("cardgame_games_finished", "Games whose last hand was committed")
+GC_PAUSE = Histogram("cardgame_gc_pause_seconds", "Collections of the cyclic garbage collector, by generation",
+                     ["generation"], buckets=_GC_BUCKETS)
 BUILD_INFO = Gauge("cardgame_build_info", "The release this server runs, as its version label (always 1)",
                    ["version"], multiprocess_mode="max")
 
@@ -109,6 +116,26 @@ def commit_lost(method: str, retried: bool) -> None:
 def bot_thinking(strategy: str) -> contextlib.AbstractContextManager[object]:
     """A context that times one bot decision of ``strategy``."""
     return BOT_THINK.labels(strategy).time()
+
+
+def time_gc() -> None:
+    """Time every garbage collection of this process into ``gc_pause_seconds`` (once per process;
+    its series, one per generation, exist from then on)."""
+    if _gc_pause in gc.callbacks:
+        return
+    _gc_series[:] = [GC_PAUSE.labels(str(generation)) for generation in range(3)]
+    gc.callbacks.append(_gc_pause)
+
+
+_gc_began = [0.0]
+_gc_series: list[Histogram] = []
+
+
+def _gc_pause(phase: str, info: dict) -> None:
+    if phase == "start":
+        _gc_began[0] = time.perf_counter()
+    else:
+        _gc_series[info["generation"]].observe(time.perf_counter() - _gc_began[0])
 
 
 class Exporter:

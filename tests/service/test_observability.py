@@ -184,6 +184,8 @@ def test_metrics_count_calls_store_operations_bots_games_and_streams(redis_url, 
         bot_actions = [e for e in history.entries if e.HasField("seat") and e.seat != 0 and e.action]
         assert bot_actions and thought == len(bot_actions)  # every bot action is one timed decision
         assert value(samples, "cardgame_commit_conflicts_total", method="Play") == 0
+        assert {dict(labels)["generation"] for name, labels in samples if name == "cardgame_gc_pause_seconds_count"} \
+            == {"0", "1", "2"}   # the server times its garbage collections
 
         stream = stub.WatchGame(pb.WatchGameRequest(game_id=humans.game_id), timeout=30)
         assert next(stream).view.version >= 2
