@@ -23,9 +23,11 @@ import logging
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+import redis
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.cluster import RedisCluster
 from redis.backoff import NoBackoff
+from redis.driver_info import DriverInfo
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import MaxConnectionsError, NoScriptError, RedisError
 from redis.retry import Retry
@@ -50,6 +52,11 @@ def pool_exhausted(exc: BaseException) -> bool:
             and isinstance(exc.__cause__, asyncio.TimeoutError))
 
 
+# What each connection tells Redis it is (CLIENT SETINFO), made once: redis-py otherwise reads
+# its own package metadata for every connection it opens (some 0.3 ms of CPU each).
+DRIVER_INFO = DriverInfo(lib_version=redis.__version__)
+
+
 def connect(url: str, *, socket_timeout_s: float = 2.0, connect_timeout_s: float = 2.0,
             health_check_interval_s: int = 15, max_connections: int = DEFAULT_MAX_CONNECTIONS,
             pool_wait_s: float = DEFAULT_POOL_WAIT_S) -> Redis:
@@ -60,6 +67,7 @@ def connect(url: str, *, socket_timeout_s: float = 2.0, connect_timeout_s: float
     """
     pool = BlockingConnectionPool.from_url(
         url,
+        driver_info=DRIVER_INFO,
         max_connections=max_connections,
         timeout=pool_wait_s,
         decode_responses=False,
@@ -78,6 +86,7 @@ def connect_cluster(url: str, *, socket_timeout_s: float = 2.0, connect_timeout_
     once with StoreBusy (the cluster client does not wait for one)."""
     return RedisCluster.from_url(
         url,
+        driver_info=DRIVER_INFO,
         decode_responses=False,
         socket_timeout=socket_timeout_s,
         socket_connect_timeout=connect_timeout_s,
