@@ -16,6 +16,9 @@ each of ``GAMES`` games) and printed as the median with its spread.
 Latency is measured open-loop: moves are sent on a fixed schedule at half the median maximum
 rate, each latency counted from when its move was due (so a stalled server cannot hide the
 moves it delayed), over ``LATENCY_SECONDS``; the no-op's the same way at the same rate.
+``service_paced_steal_percent`` is the share of the machine's CPU time a hypervisor gave to
+others (``steal`` in /proc/stat) during the moves' run: on a virtual machine, a slice taken
+stalls every call in flight for its length, and sets the p99 whatever the server does.
 
 The Redis figures come from a private redis-server that only this benchmark's server uses:
 ``redis_commands_per_move`` is the delta of ``INFO stats`` ``total_commands_processed`` (which
@@ -237,7 +240,9 @@ async def measure(address: str, pid: int) -> dict[str, float]:
             cpu["noop"] += cpu_seconds([pid]) - middle
         ratios = [m / n for m, n in zip(moves, noops, strict=True)]
         pace = statistics.median(moves) / 2
+        ticks = cpu_ticks()
         move_p50, move_p99 = _latency(await generated(address, drivers, "paced", "act", LATENCY_SECONDS, pace))
+        ticks = [after - before for before, after in zip(ticks, cpu_ticks(), strict=True)]
         noop_p50, noop_p99 = _latency(await generated(address, idle, "paced", "noop", LATENCY_SECONDS, pace))
     cpu_move, cpu_noop = cpu["move"] * 1e6 / sum(counts[0::2]), cpu["noop"] * 1e6 / sum(counts[1::2])
     return {
@@ -248,8 +253,20 @@ async def measure(address: str, pid: int) -> dict[str, float]:
         "service_cpu_noop_vs_move_ratio": cpu_noop / cpu_move,
         "service_paced_per_s": pace,
         "service_move_p50_ms": move_p50, "service_move_p99_ms": move_p99,
+        "service_paced_steal_percent": 100 * ticks[7] / max(sum(ticks), 1),
         "service_noop_p50_ms": noop_p50, "service_noop_p99_ms": noop_p99,
     }
+
+
+def cpu_ticks() -> list[int]:
+    """The machine's CPU time so far, in ticks, by the first line of /proc/stat (user, nice,
+    system, idle, iowait, irq, softirq, steal); zeros where there is no /proc/stat."""
+    try:
+        with open("/proc/stat") as stat:
+            fields = stat.readline().split()[1:9]
+    except OSError:
+        return [0] * 8
+    return [int(field) for field in fields] + [0] * (8 - len(fields))
 
 
 def _info(client: redis.Redis) -> tuple[int, float, int, int]:

@@ -184,8 +184,22 @@ def test_the_move_benchmark_measures_through_the_generator(built, bench_server, 
     monkeypatch.setattr(service_moves, "LATENCY_SECONDS", 0.5)
     monkeypatch.setattr(service_moves, "GAMES", 8)
     figures = asyncio.run(service_moves.measure(bench_server.address, bench_server.proc.pid))
+    steal = figures.pop("service_paced_steal_percent")
+    assert 0 <= steal <= 100
     assert all(math.isfinite(value) and value > 0 for value in figures.values()), figures
     assert 0 < figures["service_vs_noop_ratio_min"] <= figures["service_vs_noop_ratio"] \
         <= figures["service_vs_noop_ratio_max"] < 3
     assert figures["service_move_p50_ms"] <= figures["service_move_p99_ms"]
     assert figures["service_paced_per_s"] == figures["service_moves_per_s"] / 2
+
+
+def test_cpu_ticks_read_proc_stat():
+    import time
+
+    from bench.service_moves import cpu_ticks
+
+    first = cpu_ticks()
+    time.sleep(0.1)   # ten ticks of 10 ms pass, busy or idle
+    second = cpu_ticks()
+    assert len(first) == len(second) == 8
+    assert all(a <= b for a, b in zip(first, second, strict=True)) and sum(second) > sum(first) > 0
