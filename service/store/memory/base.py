@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from service.store.memory.structures import Game, OwnerIndex, Stream, unindex
+from service.store.memory.structures import Game, OwnerIndex, SortedSet, Stream, unindex
 from service.store.port import (
     DEFAULT_EVENT_SEQ_TTL_S,
     DEFAULT_FINISHED_TTL_S,
@@ -53,7 +53,7 @@ class MemoryBase:
         self._buckets: dict[str, tuple[float, float, float]] = {}  # name -> (tokens, at, full at)
         self._streams: dict[str, Stream] = {}
         self._published = asyncio.Condition()
-        self._due: list[dict[str, int]] = [{} for _ in range(SHARDS)]
+        self._due: list[SortedSet] = [SortedSet() for _ in range(SHARDS)]   # game id -> due ms or lease end
         self._members: dict[str, int] = {}       # sweeper -> end of its membership (callers' ms)
         self._leases: dict[int, str] = {}        # shard -> the sweeper holding it
         self._present: dict[str, int] = {}       # sweeper -> its open watches

@@ -4,7 +4,7 @@ open watch) and the watches following each shard."""
 
 from __future__ import annotations
 
-import heapq
+import itertools
 from collections.abc import Collection, Sequence
 
 from service.store.memory.base import MemoryBase
@@ -21,10 +21,10 @@ class MemorySchedule(MemoryBase):
         index = shard_of(game_id)
         shard = self._due[index]
         self._check_open()
-        prior = shard.get(game_id)
+        prior = shard.scores.get(game_id)
         if prior is None or prior >= at_ms:
-            earliest = min(shard.values(), default=None)
-            shard[game_id] = at_ms
+            earliest = shard.first_score()
+            shard.add(game_id, at_ms)
             if earliest is None or at_ms < earliest:
                 self._wake(index)
         return prior
@@ -35,10 +35,10 @@ class MemorySchedule(MemoryBase):
         token = now_ms + lease_ms
         self._check_open()
         due = self._due[shard]
-        claimed = heapq.nsmallest(count, ((at, game_id) for game_id, at in due.items() if at <= now_ms))
-        for _, game_id in claimed:
-            due[game_id] = token
-        return [(game_id, token) for _, game_id in claimed]
+        claimed = [game_id for at, game_id in itertools.islice(due.order, count) if at <= now_ms]
+        for game_id in claimed:
+            due.add(game_id, token)
+        return [(game_id, token) for game_id in claimed]
 
     async def settle(self, game_id: str, claim: int, next_ms: int | None) -> bool:
         """If the game is still due at ``claim``, make it due at ``next_ms`` or unschedule it (None);
@@ -46,21 +46,21 @@ class MemorySchedule(MemoryBase):
         index = shard_of(game_id)
         due = self._due[index]
         self._check_open()
-        if due.get(game_id) != claim:
+        if due.scores.get(game_id) != claim:
             return False
         if next_ms is None:
-            del due[game_id]
+            due.remove(game_id)
         else:
-            earliest = min(due.values())
-            due[game_id] = next_ms
-            if next_ms < earliest:
+            earliest = due.first_score()
+            due.add(game_id, next_ms)
+            if earliest is None or next_ms < earliest:
                 self._wake(index)
         return True
 
     async def next_due(self, shard: int) -> int | None:
         """Return the shard's earliest time, None when it is empty."""
         self._check_open()
-        return min(self._due[shard].values(), default=None)
+        return self._due[shard].first_score()
 
     async def lease_shards(self, sweeper: str, now_ms: int, ttl_ms: int) -> ShardLeases:
         """Renew the sweeper's membership, drop members gone (membership ended, or no watch open),

@@ -7,6 +7,7 @@ from service.store.memory.games import MemoryGames
 from service.store.memory.index import MemoryIndex
 from service.store.memory.ratelimit import MemoryRateLimit
 from service.store.memory.schedule import MemorySchedule
+from service.store.memory.structures import SortedSet
 from service.store.port import SHARDS
 
 
@@ -30,7 +31,7 @@ class MemoryStore(MemoryGames, MemoryEvents, MemorySchedule, MemoryIndex, Memory
         self._games.clear()
         self._streams.clear()
         self._index.clear()
-        self._due = [{} for _ in range(SHARDS)]
+        self._due = [SortedSet() for _ in range(SHARDS)]
         for watch in self._schedule_watches:
             watch.end()
         async with self._published:

@@ -46,6 +46,10 @@ class SortedSet:
         self.scores[member] = score
         bisect.insort(self.order, (score, member))
 
+    def first_score(self) -> int | None:
+        """Return the lowest score, None when the set is empty."""
+        return self.order[0][0] if self.order else None
+
     def remove(self, member: str) -> bool:
         """Remove the member; return whether it was there."""
         old = self.scores.pop(member, None)
