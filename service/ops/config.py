@@ -12,7 +12,7 @@ from pathlib import Path
 from service.ops import tls
 from service.ops.cpus import available_cpus
 from service.ops.credentials import SECRET_DESTS, SecretFlag, read_secrets
-from service.rpc.lifecycle_messages import MIN_TURN_TIMEOUT_MS, SHORT_TURN_TIMEOUT_MS
+from service.table.lifecycle import MIN_TURN_TIMEOUT_MS, SHORT_TURN_TIMEOUT_MS
 from service.version import release
 
 MAX_STRONG_BOT_MS = 10_000   # a bot turn holds its game's commit: seconds at most

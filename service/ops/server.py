@@ -29,7 +29,6 @@ from service.rpc import calls, reflection
 from service.rpc.apikeys import ApiKeys
 from service.rpc.handlers import add_game_service
 from service.rpc.health import follow_store
-from service.rpc.lifecycle_messages import MIN_TURN_TIMEOUT_MS, SHORT_TURN_TIMEOUT_MS
 from service.rpc.servicer import GameServicer
 from service.rpc.settings import Settings
 from service.rpc.watching import StreamLimits
@@ -37,6 +36,7 @@ from service.store import Store, StoreUnavailable
 from service.store.backends import open_store
 from service.store.metered import metered
 from service.table import bot_turns
+from service.table.lifecycle import MIN_TURN_TIMEOUT_MS, SHORT_TURN_TIMEOUT_MS
 from service.table.sweeper import Sweeper
 from service.telemetry import logs, metrics, tracing
 from service.version import release

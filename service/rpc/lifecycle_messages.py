@@ -21,11 +21,18 @@ from engine.core.views import in_hand
 from service.errors import InvalidArgument
 from service.rpc import convert, wire
 from service.table import gamelog
-from service.table.lifecycle import DELETE, GAME_OVER, HAND_END, LEAVE, TIMEOUT, bots_due, winner_side
+from service.table.lifecycle import (
+    DELETE,
+    GAME_OVER,
+    HAND_END,
+    LEAVE,
+    MIN_TURN_TIMEOUT_MS,
+    TIMEOUT,
+    bots_due,
+    winner_side,
+)
 from service.table.record import AWAY, GameRecord, Lifecycle
 
-MIN_TURN_TIMEOUT_MS = 1000
-SHORT_TURN_TIMEOUT_MS = 10   # the least with --allow-short-deadlines, a test mode of loopback servers
 MAX_TURN_TIMEOUT_MS = 86_400_000
 DEFAULT_TIMEOUTS_BEFORE_AWAY = 3
 MAX_TIMEOUTS_BEFORE_AWAY = 100

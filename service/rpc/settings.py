@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from service.rpc.apikeys import ApiKeys
 from service.rpc.watching import StreamLimits
 from service.table.creating import CreateLimits
+from service.table.lifecycle import MIN_TURN_TIMEOUT_MS
 
 
 @dataclass
@@ -17,7 +18,7 @@ class Settings:
 
     allow_prearranged_decks: bool = False
     allow_seeded_shuffle: bool = False
-    min_turn_timeout_ms: int = 1000   # lower only in the test mode --allow-short-deadlines
+    min_turn_timeout_ms: int = MIN_TURN_TIMEOUT_MS   # lower only in the test mode --allow-short-deadlines
     stream_limits: StreamLimits = field(default_factory=StreamLimits)
     token_secret: bytes = field(default_factory=lambda: secrets.token_bytes(32))
     api_keys: ApiKeys = field(default_factory=ApiKeys)

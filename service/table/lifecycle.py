@@ -25,6 +25,8 @@ OPEN_OWNER = "_open"  # the owner of every game on a server without API keys
 MAX_LABELS = 16
 MAX_LABEL_VALUE = 256
 MAX_EXTERNAL_ID = 128
+MIN_TURN_TIMEOUT_MS = 1000   # the shortest turn deadline a game may set
+SHORT_TURN_TIMEOUT_MS = 10   # the least with --allow-short-deadlines, a test mode of loopback servers
 _LABEL_KEY = re.compile(r"[a-z0-9][a-z0-9._-]{0,62}")
 
 HAND_END, GAME_OVER, TIMEOUT, LEAVE, DELETE = "hand_end", "game_over", "timeout", "leave", "delete"
