@@ -30,12 +30,12 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from pathlib import Path
 
 import grpc
 
 from bench import service_moves
+from bench.redis_target import redis_target
 from testkit.launcher import ROOT, TEST_TOKEN_SECRET, free_port
 
 SECONDS = float(os.environ.get("BENCH_INSTRUCTION_SECONDS", "10"))
@@ -113,14 +113,10 @@ def figures(redis_url: str, prefix: str) -> dict[str, float]:
 
 
 def main() -> None:
-    """Count on Redis (REDIS_URL or 127.0.0.1:6379) under a key prefix of its own, removed after."""
-    redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
-    prefix = f"cardgame-bench-{uuid.uuid4().hex[:12]}"
+    """Count on Redis (``bench.redis_target``) under a key prefix of its own, removed after."""
     began = time.monotonic()
-    try:
-        counted = figures(redis_url, prefix)
-    finally:
-        service_moves.delete_keys(redis_url, prefix)
+    with redis_target() as (url, prefix):
+        counted = figures(url, prefix)
     counted["instructions_bench_seconds"] = time.monotonic() - began
     service_moves.show(counted)
 

@@ -15,12 +15,11 @@ import asyncio
 import os
 import statistics
 import time
-import uuid
 
 import grpc
 import redis
 
-from bench.service_moves import delete_keys
+from bench.redis_target import redis_target
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
@@ -100,19 +99,18 @@ def _index_bytes(client: redis.Redis, prefix: str, games: int) -> dict[str, floa
 
 
 def main() -> None:
-    """Start a server with an API key on Redis (REDIS_URL or 127.0.0.1:6379), measure, print, clean up."""
-    redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
-    prefix = f"cardgame-bench-{uuid.uuid4().hex[:12]}"
-    client = redis.Redis.from_url(redis_url)
+    """Start a server with an API key on Redis (``bench.redis_target``), measure, print, clean up."""
     flags = ("--create-rate", "100000", "--create-burst", "100000")
-    try:
-        with ServerProcess(*flags, redis_url=redis_url, prefix=prefix, env={"CARDGAME_API_KEYS": ENTRY}) as server:
-            figures = asyncio.run(_listing(server.address))
-            figures.update(_index_bytes(client, prefix, INDEXED))
-            figures.update(asyncio.run(_sweeping(server.address, client, prefix)))
-    finally:
-        client.close()
-        delete_keys(redis_url, prefix)
+    with redis_target() as (redis_url, prefix):
+        client = redis.Redis.from_url(redis_url)
+        try:
+            with ServerProcess(*flags, redis_url=redis_url, prefix=prefix,
+                               env={"CARDGAME_API_KEYS": ENTRY}) as server:
+                figures = asyncio.run(_listing(server.address))
+                figures.update(_index_bytes(client, prefix, INDEXED))
+                figures.update(asyncio.run(_sweeping(server.address, client, prefix)))
+        finally:
+            client.close()
     for name, value in figures.items():
         print(f"{name} {value:.1f}", flush=True)
 

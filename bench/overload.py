@@ -23,12 +23,11 @@ import json
 import os
 import random
 import time
-import uuid
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from bench.service_moves import delete_keys
+from bench.redis_target import redis_target
 from cardgame.retry import DEFAULT_RETRY_POLICY, channel_options
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
@@ -38,7 +37,6 @@ BURST = int(os.environ.get("BENCH_OVERLOAD_BURST", "3000"))
 HTTP_CLIENTS = int(os.environ.get("BENCH_OVERLOAD_HTTP_CLIENTS", "1000"))
 HTTP_SECONDS = float(os.environ.get("BENCH_OVERLOAD_HTTP_SECONDS", "10"))
 CALL_TIMEOUT_S = 30.0
-REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 SERVER_FLAGS = os.environ.get("BENCH_OVERLOAD_FLAGS", "").split()  # e.g. "--http-max-calls 32"
 SKIP_BURST = os.environ.get("BENCH_OVERLOAD_SKIP_BURST") == "1"
 
@@ -131,10 +129,9 @@ async def _http_load(address: str, port: int) -> tuple[collections.Counter, list
 
 
 def main() -> None:
-    prefix = f"bench-overload-{uuid.uuid4().hex[:8]}"
     http_port = free_port()
-    try:
-        with ServerProcess("--http-port", str(http_port), *SERVER_FLAGS, redis_url=REDIS_URL, prefix=prefix) as server:
+    with redis_target() as (redis_url, prefix):
+        with ServerProcess("--http-port", str(http_port), *SERVER_FLAGS, redis_url=redis_url, prefix=prefix) as server:
             if not SKIP_BURST:
                 bare = asyncio.run(_burst(server.address, [("grpc.enable_retries", 0)]))
                 for code in sorted(set(bare) | {"OK", "CANCELLED"}):
@@ -148,8 +145,6 @@ def main() -> None:
             p99 = latencies[int(len(latencies) * 0.99)] * 1000 if latencies else 0.0
             print(f"overload_http_p99_ms {p99:.1f}")
             print(f"overload_health_not_serving {sum(n for status, n in health.items() if status != 'SERVING')}")
-    finally:
-        delete_keys(REDIS_URL, prefix)
 
 
 if __name__ == "__main__":

@@ -17,12 +17,12 @@ import asyncio
 import os
 import subprocess
 import sys
-import uuid
 from pathlib import Path
 
 import grpc
 
 from bench import service_moves
+from bench.redis_target import redis_target
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from testkit.launcher import ROOT, ServerProcess
 
@@ -61,14 +61,10 @@ async def profile(server: ServerProcess, output: Path) -> dict[str, float]:
 def main() -> None:
     """Profile a server under load; write the flame graph; print the window's figures."""
     output = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "flamegraph-move.svg"
-    redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
-    prefix = f"cardgame-bench-{uuid.uuid4().hex[:12]}"
     service_moves.tune_gc()
-    try:
-        with ServerProcess(service_moves.SEEDED, redis_url=redis_url, prefix=prefix) as server:
-            figures = asyncio.run(profile(server, output))
-    finally:
-        service_moves.delete_keys(redis_url, prefix)
+    with redis_target() as (redis_url, prefix), \
+            ServerProcess(service_moves.SEEDED, redis_url=redis_url, prefix=prefix) as server:
+        figures = asyncio.run(profile(server, output))
     service_moves.show(figures)
     print(f"profile_flamegraph {output}", flush=True)
 

@@ -10,13 +10,13 @@ published one ``hand_end`` event (with its score record) there.
 
 from __future__ import annotations
 
-import os
 import random
 import uuid
 
 import grpc
 import redis
 
+from bench.redis_target import redis_target
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
@@ -71,18 +71,14 @@ def measure(address: str, client: redis.Redis, prefix: str) -> dict[str, int]:
 
 
 def main() -> None:
-    """Start a server on Redis (REDIS_URL or 127.0.0.1:6379), measure, print, clean up."""
-    redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
-    prefix = f"cardgame-bench-{uuid.uuid4().hex[:12]}"
-    client = redis.Redis.from_url(redis_url)
-    try:
-        with ServerProcess(redis_url=redis_url, prefix=prefix) as server:
-            figures = measure(server.address, client, prefix)
-    finally:
-        keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))
-        if keys:
-            client.unlink(*keys)
-        client.close()
+    """Start a server on Redis (``bench.redis_target``), measure, print, clean up."""
+    with redis_target() as (redis_url, prefix):
+        client = redis.Redis.from_url(redis_url)
+        try:
+            with ServerProcess(redis_url=redis_url, prefix=prefix) as server:
+                figures = measure(server.address, client, prefix)
+        finally:
+            client.close()
     for name, value in figures.items():
         print(f"{name} {value}", flush=True)
 

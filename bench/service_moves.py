@@ -52,7 +52,6 @@ import random
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 import uuid
@@ -65,16 +64,13 @@ import redis
 
 import engine
 from bench import loadgen
+from bench.redis_target import PrivateRedis, redis_target  # tests/ helpers, put on the path last
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from engine import Phase
 from service.ops.server import GC_GEN0_THRESHOLD
 from testkit.launcher import ServerProcess
-
-# appended, not put first: tests/ has a service/ of its own, which must not shadow the package
-sys.path.append(str(Path(__file__).resolve().parents[1] / "tests"))
-from redis_server import PrivateRedis, delete_keys  # noqa: E402
 
 GAMES = 64
 MAX_HANDS = 20
@@ -412,18 +408,14 @@ def show(figures: dict[str, float]) -> None:
 
 
 def main() -> None:
-    """Start a server on Redis (REDIS_URL or 127.0.0.1:6379), measure, print, clean up."""
+    """Start a server on Redis (``bench.redis_target``), measure, print, clean up."""
     tune_gc()
-    redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
-    prefix = f"cardgame-bench-{uuid.uuid4().hex[:12]}"
-    try:
+    with redis_target() as (redis_url, prefix):
         with ServerProcess("--handler-module", "bench.noop", SEEDED, redis_url=redis_url,
                            prefix=prefix) as server:
             figures = asyncio.run(measure(server.address, server.proc.pid))
         figures.update(redis_figures())
         figures.update(workers_figures(redis_url, prefix))
-    finally:
-        delete_keys(redis_url, prefix)
     show(figures)
 
 

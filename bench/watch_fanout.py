@@ -18,7 +18,7 @@ import uuid
 
 import grpc
 
-from bench.service_moves import delete_keys
+from bench.redis_target import redis_target
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from testkit.launcher import ServerProcess
@@ -100,14 +100,10 @@ def server_flags() -> tuple[str, ...]:
 
 
 def main() -> None:
-    """Start a server on Redis (REDIS_URL or 127.0.0.1:6379), measure, print, clean up."""
-    redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
-    prefix = f"cardgame-bench-{uuid.uuid4().hex[:12]}"
-    try:
-        with ServerProcess(*server_flags(), redis_url=redis_url, prefix=prefix) as server:
-            figures = asyncio.run(measure(server.address))
-    finally:
-        delete_keys(redis_url, prefix)
+    """Start a server on Redis (``bench.redis_target``), measure, print, clean up."""
+    with redis_target() as (redis_url, prefix), \
+            ServerProcess(*server_flags(), redis_url=redis_url, prefix=prefix) as server:
+        figures = asyncio.run(measure(server.address))
     for name, value in figures.items():
         print(f"{name} {value:.3f}" if "_ms" in name else f"{name} {value:.0f}", flush=True)
 

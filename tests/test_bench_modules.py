@@ -34,3 +34,25 @@ def test_the_benchmark_servers_flags_are_accepted():
 
     for flags in (idle.STREAM_FLAGS, watch_fanout.server_flags()):
         parse(list(flags))   # argparse exits (SystemExit) on flags the server refuses
+
+
+def test_a_benchmark_without_a_redis_service_runs_on_a_private_one(monkeypatch):
+    """No REDIS_URL and nothing on the default address: a private redis-server serves the run,
+    and the run's keys go with it; an explicit REDIS_URL that does not answer is refused."""
+    import redis
+
+    from bench import redis_target
+    from testkit.launcher import free_port
+
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    monkeypatch.setattr(redis_target, "DEFAULT_URL", f"redis://127.0.0.1:{free_port()}/0")
+    with redis_target.redis_target() as (url, prefix):
+        assert url != redis_target.DEFAULT_URL
+        client = redis.Redis.from_url(url)
+        client.set(f"{prefix}:k", b"v")
+        assert client.get(f"{prefix}:k") == b"v"
+        client.close()
+    assert not redis_target.redis_answers(url)   # the private server stopped with the run
+    monkeypatch.setenv("REDIS_URL", redis_target.DEFAULT_URL)
+    with pytest.raises(RuntimeError, match="does not answer PING"), redis_target.redis_target():
+        pass
