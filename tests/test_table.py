@@ -221,3 +221,101 @@ async def test_a_sweep_between_a_schedule_and_its_commit_cannot_drop_the_new_dea
     # the sweeper settled the game from its old state (no deadline: unscheduled); the deadline is back
     shard = shard_of(GAME)
     assert await racing.inner.next_due(shard) == done.record.deadline_ms
+
+
+async def test_events_a_committer_could_not_publish_are_published_by_the_sweeper_once(monkeypatch) -> None:
+    """A commit's events whose publishing failed wait in the game's outbox; the sweeper, when the
+    publish grace has passed, publishes them exactly once and takes the game off the schedule."""
+    from service.store.port import StoreUnavailable
+    from service.table import lifecycle
+    from service.table import table as tables
+
+    # a commit with events during a sweeper's claim lowers the game's time below the claim's end,
+    # so the claim's settle keeps that time (the sweeper does not read the outbox again)
+    assert tables.PUBLISH_GRACE_MS < tables.SWEEP_LEASE_MS
+    monkeypatch.setattr(tables, "PUBLISH_GRACE_MS", 20)
+    table, tokens = await _table_with_game()
+    store = table.store
+    publish = store.publish
+    failing = True
+
+    async def publishing(*args, **kwargs):
+        if failing:
+            raise StoreUnavailable("the event stream is down for this test")
+        return await publish(*args, **kwargs)
+
+    monkeypatch.setattr(store, "publish", publishing)
+    await table.transact(GAME, Leave(tokens[1]))
+    assert len(await store.outbox(GAME)) == 1   # the leave event, not published
+    owner = lifecycle.owner_of("")
+    assert await store.read_events(owner, "0", 10, 0) == []
+    failing = False
+    sweeper = Sweeper(table)
+    task = asyncio.create_task(sweeper.run())
+    try:
+        for _ in range(500):
+            if await store.read_events(owner, "0", 10, 0) and await store.next_due(shard_of(GAME)) is None:
+                break
+            await asyncio.sleep(0.01)
+        else:
+            raise AssertionError("the event was not published and the game settled within 5 s")
+        await asyncio.sleep(0.1)   # a second publishing would be in the stream by now
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    events = await store.read_events(owner, "0", 10, 0)
+    assert len(events) == 1 and events[0][1] == GAME and b'"k":"leave"' in events[0][2]
+    assert await store.outbox(GAME) == []
+    assert await store.next_due(shard_of(GAME)) is None   # settled off the schedule
+
+
+async def test_a_timeout_whose_events_could_not_be_published_is_swept_again(monkeypatch) -> None:
+    """The sweeper plays a passed turn while the event stream is down: the timeout's events stay
+    in the outbox and the game on the schedule (its commit lowered the claimed time), and once
+    the stream is back every event reaches it exactly once, in order."""
+    import orjson
+
+    from service.store.port import StoreUnavailable
+    from service.table import lifecycle
+    from service.table import table as tables
+
+    monkeypatch.setattr(tables, "PUBLISH_GRACE_MS", 20)
+    table = await _table_with_a_passed_turn()
+    store = table.store
+    publish = store.publish
+    failing = True
+
+    async def publishing(*args, **kwargs):
+        if failing:
+            raise StoreUnavailable("the event stream is down for this test")
+        return await publish(*args, **kwargs)
+
+    monkeypatch.setattr(store, "publish", publishing)
+    await _sweep_until_played(table, 5.0)
+    stuck = await store.outbox(GAME)
+    assert stuck and await store.next_due(shard_of(GAME)) is not None
+    last_stuck = int(stuck[-1].split(b" ", 1)[0])
+    failing = False
+    sweeper = Sweeper(table)
+    task = asyncio.create_task(sweeper.run())
+    try:
+        for _ in range(500):
+            published = await store.read_events(lifecycle.owner_of(""), "0", 1000, 0)
+            if published and int(published[-1][2].split(b" ", 1)[0]) >= last_stuck:
+                break
+            await asyncio.sleep(0.01)
+        else:
+            raise AssertionError("the events left in the outbox were not published within 5 s")
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    sequences = [int(body.split(b" ", 1)[0]) for _, _, body in
+                 await store.read_events(lifecycle.owner_of(""), "0", 1000, 0)]
+    assert sequences and sequences == list(range(1, len(sequences) + 1))   # each event once, in order
+    waiting = [int(body.split(b" ", 1)[0]) for body in await store.outbox(GAME)]
+    emitted = (await table.load(GAME))[1].events
+    assert sequences + [s for s in waiting if s > sequences[-1]] == list(range(1, emitted + 1))   # none lost
+    assert all(orjson.loads(body.split(b" ", 1)[1])["g"] == GAME
+               for _, _, body in await store.read_events(lifecycle.owner_of(""), "0", 1000, 0))

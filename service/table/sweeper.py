@@ -211,7 +211,7 @@ class Sweeper:
         except UnsupportedRecord:
             await self.store.settle(game_id, claim, None)
             return
-        await self.table.publish(game_id, record.owner)
+        published = await self.table.publish(game_id, record.owner)
         if record.deadline_ms and record.deadline_ms <= now_ms():
             done = await self.table.transact(game_id, Timeout(), loaded=loaded)
             if done is None:
@@ -219,8 +219,10 @@ class Sweeper:
                 return
             record = done.record
             self.swept += 1
-        pending = await self.store.outbox(game_id)
-        upcoming = [t for t in (record.deadline_ms, now_ms() + LEASE_MS if pending else 0) if t]
+        # Events committed since the outbox was read here (the timeout's own, or another commit's)
+        # need no look: their commit scheduled the game for its publish grace first, below this
+        # claim's lease end, so the game is no longer at ``claim`` and the settle below keeps that.
+        upcoming = [t for t in (record.deadline_ms, 0 if published else now_ms() + LEASE_MS) if t]
         await self.store.settle(game_id, claim, min(upcoming) if upcoming else None)
         # A commit elsewhere during the lease may have set a deadline this settle just overwrote:
         # the game as it stands now is scheduled again (a lower time always wins).

@@ -36,7 +36,8 @@ from service.telemetry import metrics
 log = logging.getLogger("cardgame.requests")
 
 MAX_ATTEMPTS = 32          # commits tried against a game others keep changing
-PUBLISH_GRACE_MS = 2000    # a game whose events were not published by its committer is swept after this
+PUBLISH_GRACE_MS = 2000    # a game whose events were not published by its committer is swept after this;
+                           # below SWEEP_LEASE_MS, so a commit with events lowers a claimed game's time
 SWEEP_LEASE_MS = 5000      # a sweeper's claim on a due game (service.table.sweeper) lasts this long
 MAX_BOT_ACTIONS = 2000     # bot actions one commit carries at most ...
 MAX_BOT_SECONDS = 2.0      # ... and the time they may take; the sweeper plays the rest (lifecycle.bots_due)
@@ -317,9 +318,9 @@ class Table:
             await self.publish(record.game_id, record.owner)
         return result
 
-    async def publish(self, game_id: str, owner: str) -> None:
+    async def publish(self, game_id: str, owner: str) -> bool:
         """Publish what the game's outbox holds to its owner's event stream (each event once),
-        then trim the outbox; a failure is left to the sweeper, which tries again."""
+        then trim the outbox; whether it did. A failure is left to the sweeper, which tries again."""
         try:
             pending = await self.store.outbox(game_id)
             if pending:
@@ -327,6 +328,8 @@ class Table:
                 await self.store.trim_outbox(game_id, lifecycle.sequence_of(pending[-1]))
         except StoreUnavailable as exc:
             log.warning("events of game %s not published yet (%s); the sweeper retries", game_id, exc)
+            return False
+        return True
 
 
 def _authorised(record: GameRecord, command: Command) -> int | None:
