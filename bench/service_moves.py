@@ -20,6 +20,9 @@ moves it delayed), over ``LATENCY_SECONDS``; the no-op's the same way at the sam
 others (``steal`` in /proc/stat) during the moves' run: on a virtual machine, a slice taken
 stalls every call in flight for its length, and sets the p99 whatever the server does.
 
+The moving games start an even share of a hand apart in their scripts (``staggered``), as
+independent tables would be, not in step.
+
 The Redis figures come from a private redis-server that only this benchmark's server uses:
 ``redis_commands_per_move`` is the delta of ``INFO stats`` ``total_commands_processed`` (which
 counts every command a Lua script runs) over ``COUNT_MOVES`` moves, divided by the moves, and
@@ -115,6 +118,16 @@ class Script:
 
 
 _SCRIPTS: dict[int, Script] = {}
+HAND_MOVES = 57   # a four-player Spades hand: the deal, four bids, 52 cards
+
+
+def staggered(index: int) -> int:
+    """How far into its script game ``index`` of GAMES starts: an even share of a hand each, so
+    hands end spread out as independent tables' do. Started together, the games would move in
+    step under the load generator's round-robin, all GAMES hands ending within a tenth of a
+    second, and their events' publishing and the sweeper's visits after the publish grace would
+    come as one burst, a pattern of the benchmark rather than of the service."""
+    return index * HAND_MOVES // GAMES
 
 
 def script(index: int) -> Script:
@@ -125,10 +138,11 @@ def script(index: int) -> Script:
 
 
 class Driver:
-    """Plays one scripted game through a stub, move after move; starts it again when it ends."""
+    """Plays one scripted game through a stub, move after move; starts it again when it ends,
+    ``offset`` moves into its script (played as it starts)."""
 
-    def __init__(self, stub, index: int):
-        self.stub, self.script = stub, script(index)
+    def __init__(self, stub, index: int, offset: int = 0):
+        self.stub, self.script, self.offset = stub, script(index), offset
         self.next = len(self.script.moves)
 
     async def start(self) -> None:
@@ -140,6 +154,8 @@ class Driver:
         self.seat_tokens = {t.seat: t.token for t in created.seat_tokens}
         self.tokens = {seat: (("authorization", f"Bearer {token}"),) for seat, token in self.seat_tokens.items()}
         self.next = 0
+        for _ in range(self.offset):
+            await self.move()
 
     def planned(self) -> dict:
         """The game as a plan of the compiled load generator (``bench.loadgen``) takes it."""
@@ -215,7 +231,7 @@ async def measure(address: str, pid: int) -> dict[str, float]:
     and the CPU time the server process ``pid`` spends on a move and on a no-op."""
     async with grpc.aio.insecure_channel(address) as channel:
         stub = pb_grpc.GameServiceStub(channel)
-        drivers = [Driver(stub, i) for i in range(GAMES)]
+        drivers = [Driver(stub, i, staggered(i)) for i in range(GAMES)]
         # The no-op rewrites a game at its next version: it gets games of its own, for a scripted
         # game's version (which seeds its shuffle) must count only its moves.
         idle = [Driver(stub, i) for i in range(GAMES)]
