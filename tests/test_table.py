@@ -223,33 +223,43 @@ async def test_a_sweep_between_a_schedule_and_its_commit_cannot_drop_the_new_dea
     assert await racing.inner.next_due(shard) == done.record.deadline_ms
 
 
+class _StreamDown:
+    """The store's event stream refusing every publish (StoreUnavailable) while ``down``, with
+    the publish grace cut to 20 ms so the sweeper comes at once."""
+
+    def __init__(self, monkeypatch, store) -> None:
+        from service.store.port import StoreUnavailable
+        from service.table import table as tables
+
+        monkeypatch.setattr(tables, "PUBLISH_GRACE_MS", 20)
+        self.down = True
+        publish = store.publish
+
+        async def publishing(*args, **kwargs):
+            if self.down:
+                raise StoreUnavailable("the event stream is down for this test")
+            return await publish(*args, **kwargs)
+
+        monkeypatch.setattr(store, "publish", publishing)
+
+
 async def test_events_a_committer_could_not_publish_are_published_by_the_sweeper_once(monkeypatch) -> None:
     """A commit's events whose publishing failed wait in the game's outbox; the sweeper, when the
     publish grace has passed, publishes them exactly once and takes the game off the schedule."""
-    from service.store.port import StoreUnavailable
     from service.table import lifecycle
     from service.table import table as tables
 
     # a commit with events during a sweeper's claim lowers the game's time below the claim's end,
     # so the claim's settle keeps that time (the sweeper does not read the outbox again)
     assert tables.PUBLISH_GRACE_MS < tables.SWEEP_LEASE_MS
-    monkeypatch.setattr(tables, "PUBLISH_GRACE_MS", 20)
     table, tokens = await _table_with_game()
     store = table.store
-    publish = store.publish
-    failing = True
-
-    async def publishing(*args, **kwargs):
-        if failing:
-            raise StoreUnavailable("the event stream is down for this test")
-        return await publish(*args, **kwargs)
-
-    monkeypatch.setattr(store, "publish", publishing)
+    stream = _StreamDown(monkeypatch, store)
     await table.transact(GAME, Leave(tokens[1]))
     assert len(await store.outbox(GAME)) == 1   # the leave event, not published
     owner = lifecycle.owner_of("")
     assert await store.read_events(owner, "0", 10, 0) == []
-    failing = False
+    stream.down = False
     sweeper = Sweeper(table)
     task = asyncio.create_task(sweeper.run())
     try:
@@ -276,27 +286,16 @@ async def test_a_timeout_whose_events_could_not_be_published_is_swept_again(monk
     the stream is back every event reaches it exactly once, in order."""
     import orjson
 
-    from service.store.port import StoreUnavailable
     from service.table import lifecycle
-    from service.table import table as tables
 
-    monkeypatch.setattr(tables, "PUBLISH_GRACE_MS", 20)
     table = await _table_with_a_passed_turn()
     store = table.store
-    publish = store.publish
-    failing = True
-
-    async def publishing(*args, **kwargs):
-        if failing:
-            raise StoreUnavailable("the event stream is down for this test")
-        return await publish(*args, **kwargs)
-
-    monkeypatch.setattr(store, "publish", publishing)
+    stream = _StreamDown(monkeypatch, store)
     await _sweep_until_played(table, 5.0)
     stuck = await store.outbox(GAME)
     assert stuck and await store.next_due(shard_of(GAME)) is not None
     last_stuck = int(stuck[-1].split(b" ", 1)[0])
-    failing = False
+    stream.down = False
     sweeper = Sweeper(table)
     task = asyncio.create_task(sweeper.run())
     try:
