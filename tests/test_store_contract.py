@@ -621,6 +621,39 @@ async def test_settle_reschedules_unless_scheduled_sooner_meanwhile(store: Store
     assert await store.settle(new_id(), 5, None) is False
 
 
+async def test_a_time_scheduled_during_a_claim_is_kept_by_its_settle(store: Store) -> None:
+    """A sweeper settles a game from the game as it read it; a commit during the claim may have
+    asked for any time, even one after the claim's end (which the score does not take): the
+    settle keeps the earlier of its own time and the times asked, and forgets them."""
+    game, other = game_on_shard(9), game_on_shard(9)
+    for each in (game, other):
+        await store.schedule(each, 1_000)
+    claims = dict(await store.claim_due(9, 1_000, 5_000, 10))
+    assert claims == {game: 6_000, other: 6_000}
+    assert await store.schedule(game, 60_000) == 6_000          # after the claim's end: kept aside
+    assert await store.schedule(game, 45_000) == 6_000          # the earliest asked wins
+    assert await store.settle(game, 6_000, None) is True        # the sweeper saw nothing due
+    assert await store.next_due(9) == 6_000                     # other's claim; game at 45,000
+    assert await store.settle(other, 6_000, 50_000) is True     # nothing asked: its own time
+    assert await store.claim_due(9, 44_999, 5_000, 10) == []
+    assert await store.claim_due(9, 45_000, 5_000, 10) == [(game, 50_000)]
+    assert await store.settle(game, 50_000, 80_000) is True     # what was asked is forgotten
+    assert await store.claim_due(9, 50_000, 1, 10) == [(other, 50_001)]
+    assert await store.settle(other, 50_001, None) is True
+    assert await store.claim_due(9, 79_999, 1, 10) == []
+    # a time asked during a claim that lost to an earlier schedule is kept for the next claim
+    assert await store.claim_due(9, 80_000, 5_000, 10) == [(game, 85_000)]
+    await store.schedule(game, 99_000)                          # asked during the claim
+    await store.schedule(game, 81_000)                          # earlier: the claim no longer holds
+    assert await store.settle(game, 85_000, None) is False
+    assert await store.claim_due(9, 81_000, 5_000, 10) == [(game, 86_000)]
+    assert await store.settle(game, 86_000, None) is True       # nothing due then: 99,000 stays
+    assert await store.claim_due(9, 98_999, 1, 10) == []
+    assert await store.claim_due(9, 99_000, 1, 10) == [(game, 99_001)]
+    assert await store.settle(game, 99_001, None) is True
+    assert await store.next_due(9) is None
+
+
 async def test_schedule_agrees_with_a_model_on_every_shard(store: Store) -> None:
     games = [game_on_shard(shard) for shard in range(SHARDS)]
     for i, game in enumerate(games):

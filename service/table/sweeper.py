@@ -223,14 +223,9 @@ class Sweeper:
         # need no look: their commit scheduled the game for its publish grace first, below this
         # claim's lease end, so the game is no longer at ``claim`` and the settle below keeps that.
         upcoming = [t for t in (record.deadline_ms, 0 if published else now_ms() + LEASE_MS) if t]
+        # A commit elsewhere during the claim scheduled its own time, which the store keeps for
+        # this settle (even one after the claim's end) or which ended the claim (an earlier one).
         await self.store.settle(game_id, claim, min(upcoming) if upcoming else None)
-        # A commit elsewhere during the lease may have set a deadline this settle just overwrote:
-        # the game as it stands now is scheduled again (a lower time always wins).
-        latest = await self.store.load(game_id)
-        if latest is not None:
-            deadline = GameRecord.from_bytes(latest.state).deadline_ms
-            if deadline:
-                await self.store.schedule(game_id, deadline)
 
     async def sweep_index(self) -> None:
         """Drop index entries of games that expired, a bounded batch per owner and call."""

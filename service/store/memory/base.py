@@ -54,6 +54,8 @@ class MemoryBase:
         self._streams: dict[str, Stream] = {}
         self._published = asyncio.Condition()
         self._due: list[SortedSet] = [SortedSet() for _ in range(SHARDS)]   # game id -> due ms or lease end
+        self._claims: dict[str, int] = {}   # game id -> its latest claim's token
+        self._asked: dict[str, int] = {}    # game id -> the earliest time scheduled while claimed
         self._members: dict[str, int] = {}       # sweeper -> end of its membership (callers' ms)
         self._leases: dict[int, str] = {}        # shard -> the sweeper holding it
         self._present: dict[str, int] = {}       # sweeper -> its open watches

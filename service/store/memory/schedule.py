@@ -1,4 +1,5 @@
-"""The schedule of the in-process store: one dict per shard, game id -> due ms or lease end; the
+"""The schedule of the in-process store: one sorted set per shard, game id -> due ms or lease end,
+and each claimed game's token and the earliest time asked while it was claimed; the
 sweepers' memberships (ends on the callers' clock), the shards' leases, the sweepers present (an
 open watch) and the watches following each shard."""
 
@@ -22,6 +23,9 @@ class MemorySchedule(MemoryBase):
         shard = self._due[index]
         self._check_open()
         prior = shard.scores.get(game_id)
+        if prior is not None and self._claims.get(game_id) == prior and at_ms >= prior:
+            # claimed, and after the claim's end: its settle keeps at_ms (an earlier one takes the score)
+            self._asked[game_id] = min(at_ms, self._asked.get(game_id, at_ms))
         if prior is None or prior >= at_ms:
             earliest = shard.first_score()
             shard.add(game_id, at_ms)
@@ -38,16 +42,22 @@ class MemorySchedule(MemoryBase):
         claimed = [game_id for at, game_id in itertools.islice(due.order, count) if at <= now_ms]
         for game_id in claimed:
             due.add(game_id, token)
+            self._claims[game_id] = token
         return [(game_id, token) for game_id in claimed]
 
     async def settle(self, game_id: str, claim: int, next_ms: int | None) -> bool:
-        """If the game is still due at ``claim``, make it due at ``next_ms`` or unschedule it (None);
-        return whether the claim still held. A new earliest time of the shard wakes its followers."""
+        """If the game is still due at ``claim``, make it due at the earlier of ``next_ms`` and any
+        time scheduled during the claim, or unschedule it (neither); return whether the claim
+        still held. A new earliest time of the shard wakes its followers."""
         index = shard_of(game_id)
         due = self._due[index]
         self._check_open()
         if due.scores.get(game_id) != claim:
             return False
+        self._claims.pop(game_id, None)
+        asked = self._asked.pop(game_id, None)
+        if asked is not None and (next_ms is None or asked < next_ms):
+            next_ms = asked
         if next_ms is None:
             due.remove(game_id)
         else:

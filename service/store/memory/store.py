@@ -32,6 +32,8 @@ class MemoryStore(MemoryGames, MemoryEvents, MemorySchedule, MemoryIndex, Memory
         self._streams.clear()
         self._index.clear()
         self._due = [SortedSet() for _ in range(SHARDS)]
+        self._claims.clear()
+        self._asked.clear()
         for watch in self._schedule_watches:
             watch.end()
         async with self._published:

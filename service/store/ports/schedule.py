@@ -112,8 +112,10 @@ class ScheduleStore(Protocol):
 
     async def schedule(self, game_id: str, at_ms: int) -> int | None:
         """Make the game due at ``at_ms`` unless it is already due earlier (a score only goes down);
-        wake the shard's sweeper when that is the shard's earliest time now. Returns the game's
-        time before (a due time or a claim's end), None when it was not scheduled."""
+        wake the shard's sweeper when that is the shard's earliest time now. While the game is
+        claimed, ``at_ms`` is also kept for the claim's ``settle`` (even a time after the claim's
+        end, which the score does not take). Returns the game's time before (a due time or a
+        claim's end), None when it was not scheduled."""
         ...
 
     async def claim_due(self, shard: int, now_ms: int, lease_ms: int, count: int) -> list[tuple[str, int]]:
@@ -123,8 +125,9 @@ class ScheduleStore(Protocol):
 
     async def settle(self, game_id: str, claim: int, next_ms: int | None) -> bool:
         """If the game is still due at ``claim`` (nobody scheduled it earlier since), make it due at
-        ``next_ms``, or unschedule it when None; return whether the claim still held. Wakes the
-        shard's sweeper when ``next_ms`` is the shard's earliest time now."""
+        the earlier of ``next_ms`` and the times scheduled during the claim, or unschedule it when
+        there is neither; return whether the claim still held. Wakes the shard's sweeper when that
+        time is the shard's earliest now."""
         ...
 
     async def next_due(self, shard: int) -> int | None:

@@ -4,6 +4,10 @@ sweeper holds which shard.
 - ``P:due:{n}``  sorted set, ``n`` in 0..SHARDS-1 (``shard_of``): game id -> epoch ms when the
   game is due, or the end of its claim's lease; under the shard's hash tag ``{<n>}``, no TTL
   (``settle`` drops a game that is done)
+- ``P:due:{n}:claims``  hash: ``c:<game id>`` -> the token of the game's latest claim, and
+  ``a:<game id>`` -> the earliest time asked for the game (``schedule``) while it was claimed,
+  which the claim's ``settle`` keeps (``settle`` forgets both; entries of a claim that was never
+  settled are replaced by the game's next claim)
 - ``P:due:{n}:wake``  channel: the new earliest time of the shard, published (SPUBLISHed on a
   Redis Cluster) by the ``schedule`` or ``settle`` that made it earlier; the shard's sweeper
   subscribes to it
@@ -39,6 +43,10 @@ class RedisSchedule(RedisBase):
         """Return the key of a schedule shard ``<prefix>:due:{<n>}``."""
         return f"{self._prefix}:due:{{{shard}}}"
 
+    def claims_key(self, shard: int) -> str:
+        """Return the key of a schedule shard's claims ``<prefix>:due:{<n>}:claims``."""
+        return self.due_key(shard) + ":claims"
+
     def wake_channel(self, shard: int) -> str:
         """Return the channel of a shard's wake-ups ``<prefix>:due:{<n>}:wake``."""
         return self.due_key(shard) + ":wake"
@@ -57,28 +65,30 @@ class RedisSchedule(RedisBase):
     async def schedule(self, game_id: str, at_ms: int) -> int | None:
         """Make the game due at ``at_ms`` in ``P:due:{<shard>}`` unless it is due earlier (ZADD LT),
         publishing ``at_ms`` on the shard's wake channel when it is the shard's earliest time now;
-        the game's time before, None if it had none."""
+        a claimed game keeps ``at_ms`` as asked for its claim's settle. The game's time before,
+        None if it had none."""
         shard = shard_of(game_id)
         with unavailable_on_error("schedule"):
-            prior = await self._run("schedule", keys=[self.due_key(shard)],
+            prior = await self._run("schedule", keys=[self.due_key(shard), self.claims_key(shard)],
                                     args=[game_id, at_ms, self.wake_channel(shard)])
         return None if prior is None else int(float(prior))
 
     async def claim_due(self, shard: int, now_ms: int, lease_ms: int, count: int) -> list[tuple[str, int]]:
         """Lease up to ``count`` games of the shard due at ``now_ms``, earliest first; each is due
         again at ``now_ms + lease_ms``, the claim token returned with it."""
-        key = self.due_key(shard)
         token = now_ms + lease_ms
         with unavailable_on_error("claim_due"):
-            games = await self._run("claim_due", keys=[key], args=[now_ms, token, count])
+            games = await self._run("claim_due", keys=[self.due_key(shard), self.claims_key(shard)],
+                                    args=[now_ms, token, count])
         return [(game.decode(), token) for game in games]
 
     async def settle(self, game_id: str, claim: int, next_ms: int | None) -> bool:
-        """If the game is still due at ``claim``, make it due at ``next_ms`` or unschedule it (None);
-        return whether the claim still held. A new earliest time of the shard is published."""
+        """If the game is still due at ``claim``, make it due at the earlier of ``next_ms`` and any
+        time asked for it during the claim, or unschedule it (neither); return whether the claim
+        still held. A new earliest time of the shard is published."""
         shard = shard_of(game_id)
         with unavailable_on_error("settle"):
-            held = await self._run("settle", keys=[self.due_key(shard)],
+            held = await self._run("settle", keys=[self.due_key(shard), self.claims_key(shard)],
                                    args=[game_id, claim, "" if next_ms is None else next_ms, self.wake_channel(shard)])
         return bool(held)
 
