@@ -30,6 +30,7 @@ scraped however many workers it runs, and a worker that is restarted keeps its c
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import functools
 import gc
@@ -98,7 +99,10 @@ def _duration(method: str) -> Histogram:
 
 
 def rpc_finished(method: str, code: str, seconds: float) -> None:
-    """Count a call that ended with status ``code`` after ``seconds``."""
+    """Count a call that ended with status ``code`` after ``seconds`` (and the garbage
+    collections timed meanwhile)."""
+    if _gc_pending:
+        flush_gc()
     _handled(method, code).inc()
     if method in STREAMING:
         WATCH_STREAMS.dec()
@@ -120,7 +124,10 @@ def bot_thinking(strategy: str) -> contextlib.AbstractContextManager[object]:
 
 def time_gc() -> None:
     """Time every garbage collection of this process into ``gc_pause_seconds`` (once per process;
-    its series, one per generation, exist from then on)."""
+    its series, one per generation, exist from then on). The collector's callback only queues
+    each pause; :func:`flush_gc` (at the end of every call) observes them. A collection can start
+    in any allocation, such as one made while a metric's lock is held (with several workers one
+    lock guards every series), and observing from the callback would take that lock again."""
     if _gc_pause in gc.callbacks:
         return
     _gc_series[:] = [GC_PAUSE.labels(str(generation)) for generation in range(3)]
@@ -129,13 +136,24 @@ def time_gc() -> None:
 
 _gc_began = [0.0]
 _gc_series: list[Histogram] = []
+_gc_pending: collections.deque[tuple[int, float]] = collections.deque(maxlen=10_000)  # (generation, s)
 
 
 def _gc_pause(phase: str, info: dict) -> None:
     if phase == "start":
         _gc_began[0] = time.perf_counter()
     else:
-        _gc_series[info["generation"]].observe(time.perf_counter() - _gc_began[0])
+        _gc_pending.append((info["generation"], time.perf_counter() - _gc_began[0]))
+
+
+def flush_gc() -> None:
+    """Observe the garbage collections timed since the last flush."""
+    while _gc_pending:
+        try:
+            generation, seconds = _gc_pending.popleft()
+        except IndexError:   # another thread took the last one
+            return
+        _gc_series[generation].observe(seconds)
 
 
 class Exporter:
