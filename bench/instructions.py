@@ -5,17 +5,19 @@ machine's load does not move.
 a tenth from run to run. Here the server runs under valgrind's callgrind (``make
 debian-packages`` installs it), which counts every instruction the process executes (the
 interpreter, gRPC's core, protobuf, the Redis client, libc) whatever else the machine does. The
-same scripted games as ``bench.service_moves`` are loaded by the compiled generator at a gentle
-pace (``PACE`` calls a second: callgrind runs the server some fifty times slower), first ``CALLS``
-moves, then ``CALLS`` no-ops, the counters zeroed before each and dumped after it
-(``callgrind_control``); a warm-up of both runs first.
+same scripted games as ``bench.service_moves`` (``GAMES`` of them) are loaded by the compiled
+generator in closed loops (callgrind runs the server some fifty times slower, so a loop of
+``SECONDS`` counts a few hundred calls), first moves, then no-ops, the counters zeroed before
+each and dumped after it (``callgrind_control``), each divided by the calls answered; a warm-up
+of both runs first.
 
 Printed: ``service_instructions_per_move``, ``service_instructions_per_noop`` and their ratio
 ``service_instructions_noop_vs_move_ratio``, which is what ``service_vs_noop_ratio`` comes to
 when every instruction costs the same time (system calls are counted as the instructions that
 make them, so it leans a little towards the no-op, whose calls are mostly system calls). The
-server's idle work (its sweeper, health) while the calls run is included; at these paces it is
-a few thousand instructions a call.
+server's idle work (its sweeper, health) while the calls run is included; at these rates it is
+a few thousand instructions a call. ``service_instructions_moves_counted`` tells how many moves
+the figure averages.
 
     .venv/bin/python -m bench.instructions      # about a minute
 """
@@ -36,6 +38,7 @@ import grpc
 
 from bench import service_moves
 from bench.redis_target import redis_target
+from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from testkit.launcher import ROOT, TEST_TOKEN_SECRET, free_port
 
 SECONDS = float(os.environ.get("BENCH_INSTRUCTION_SECONDS", "10"))
@@ -60,11 +63,11 @@ def _summary(dump: Path) -> int:
 
 
 async def _count(address: str, pid: int, folder: Path) -> dict[str, int]:
-    """Warm up, then count ``CALLS`` moves and ``CALLS`` no-ops: {"act": instructions, "noop": ...}."""
+    """Warm up, then count moves and no-ops for ``SECONDS`` each: {"act": instructions, "act_calls":
+    calls answered, "noop": ..., "noop_calls": ...}."""
     control = _tool("callgrind_control")
     async with grpc.aio.insecure_channel(address) as channel:
         await asyncio.wait_for(channel.channel_ready(), START_TIMEOUT_S)
-        from cardgame.v1 import game_service_pb2_grpc as pb_grpc
         stub = pb_grpc.GameServiceStub(channel)
         drivers = [service_moves.Driver(stub, i) for i in range(GAMES)]
         idle = [service_moves.Driver(stub, i) for i in range(GAMES)]

@@ -207,14 +207,20 @@ def _latency(result: dict) -> tuple[float, float]:
     return result["latency_ms"]["p50"], result["latency_ms"]["p99"]
 
 
+async def ready(drivers: list[Driver]) -> None:
+    """Start again, together, every game with fewer than RESERVE_MOVES moves left in its script
+    (a staggered game plays its offset as it starts): a measured window that called this first
+    counts none of that work."""
+    await asyncio.gather(*(driver.start() for driver in drivers
+                           if len(driver.script.moves) - driver.next < RESERVE_MOVES))
+
+
 async def generated(address: str, drivers: list[Driver], mode: str, method: str, seconds: float,
                     rate: float = 0.0) -> dict:
     """One run of the compiled load generator over ``drivers``' games (``bench.loadgen``); each
-    driver's next move moves on by the calls it took. A game near the end of its script is
-    started again first, so none runs out during the run; any failed call is an error."""
-    for driver in drivers:
-        if len(driver.script.moves) - driver.next < RESERVE_MOVES:
-            await driver.start()
+    driver's next move moves on by the calls it took. Games near the end of their scripts are
+    started again first (``ready``), so none runs out during the run; any failed call is an error."""
+    await ready(drivers)
     plan = {"address": address, "mode": mode, "method": method, "seconds": seconds, "rate": rate,
             "games": [driver.planned() for driver in drivers]}
     result = await asyncio.to_thread(loadgen.run, plan)
@@ -240,6 +246,7 @@ async def measure(address: str, pid: int) -> dict[str, float]:
         moves, noops, counts = [], [], []
         cpu = {"move": 0.0, "noop": 0.0}
         for _ in range(RUNS):
+            await ready(drivers)   # restarts (creating games, playing their offsets) outside the CPU count
             before = cpu_seconds([pid])
             done = await generated(address, drivers, "rate", "act", SECONDS / 2)
             middle = cpu_seconds([pid])
@@ -252,6 +259,7 @@ async def measure(address: str, pid: int) -> dict[str, float]:
             cpu["noop"] += cpu_seconds([pid]) - middle
         ratios = [m / n for m, n in zip(moves, noops, strict=True)]
         pace = statistics.median(moves) / 2
+        await ready(drivers)
         ticks = cpu_ticks()
         move_p50, move_p99 = _latency(await generated(address, drivers, "paced", "act", LATENCY_SECONDS, pace))
         ticks = [after - before for before, after in zip(ticks, cpu_ticks(), strict=True)]

@@ -219,12 +219,11 @@ class Sweeper:
                 return
             record = done.record
             self.swept += 1
-        # Events committed since the outbox was read here (the timeout's own, or another commit's)
-        # need no look: their commit scheduled the game for its publish grace first, below this
-        # claim's lease end, so the game is no longer at ``claim`` and the settle below keeps that.
+        # What was committed since this read (the timeout's own events, another commit's deadline
+        # or events) needs no second look: each commit scheduled the game first, and the store
+        # either took that time (earlier than the claim's end: the claim no longer holds) or keeps
+        # it for this settle, which then takes the earlier of it and the time worked out here.
         upcoming = [t for t in (record.deadline_ms, 0 if published else now_ms() + LEASE_MS) if t]
-        # A commit elsewhere during the claim scheduled its own time, which the store keeps for
-        # this settle (even one after the claim's end) or which ended the claim (an earlier one).
         await self.store.settle(game_id, claim, min(upcoming) if upcoming else None)
 
     async def sweep_index(self) -> None:
