@@ -6,8 +6,9 @@ sweeper holds which shard.
   (``settle`` drops a game that is done)
 - ``P:due:{n}:claims``  hash: ``c:<game id>`` -> the token of the game's latest claim, and
   ``a:<game id>`` -> the earliest time asked for the game (``schedule``) while it was claimed,
-  which the claim's ``settle`` keeps (``settle`` forgets both; entries of a claim that was never
-  settled are replaced by the game's next claim)
+  which the claim's ``settle`` keeps (a settle that holds forgets both; after one that does not,
+  the game's next claim replaces its token and its settle takes the time asked): entries exist
+  only for games on the schedule
 - ``P:due:{n}:wake``  channel: the new earliest time of the shard, published (SPUBLISHed on a
   Redis Cluster) by the ``schedule`` or ``settle`` that made it earlier; the shard's sweeper
   subscribes to it
