@@ -13,17 +13,20 @@ oldest Kubernetes they are written for and for the newest the validator knows.
 from __future__ import annotations
 
 import ast
+import contextlib
 import http.client
 import json
 import os
 import re
 import shutil
 import signal
+import socket
 import struct
 import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -384,6 +387,18 @@ def healthcheck(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
                           timeout=30)
 
 
+@contextlib.contextmanager
+def closed_port(port: int) -> Iterator[int]:
+    """Hold ``port`` on 127.0.0.1 bound but not listening (so a connection to it is refused and no
+    other process can serve on it meanwhile); when another process already holds it, a fresh one."""
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            s.bind(("127.0.0.1", 0))
+        yield s.getsockname()[1]
+
+
 def http_call(port: int, method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None
               ) -> tuple[int, dict[str, str], bytes]:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
@@ -475,7 +490,8 @@ def test_the_image_serves_grpc_http_and_metrics_outside_docker(redis_url: str, r
         log = server.stderr.read()
     assert code == 0, log[-3000:]
     assert json.loads(log.splitlines()[0])["level"] in {"INFO", "WARNING"}  # JSON log lines on stderr
-    down = healthcheck({**base, **env})
+    with closed_port(ports["PORT"]) as port:  # the stopped server's, unless another test's server took it
+        down = healthcheck({**base, **env, "PORT": str(port)})
     assert down.returncode == 1 and "UNAVAILABLE" in down.stderr
 
 
