@@ -19,6 +19,10 @@ moves it delayed), over ``LATENCY_SECONDS``; the no-op's the same way at the sam
 ``service_paced_steal_percent`` is the share of the machine's CPU time a hypervisor gave to
 others (``steal`` in /proc/stat) during the moves' run: on a virtual machine, a slice taken
 stalls every call in flight for its length, and sets the p99 whatever the server does.
+``service_paced_runqueue_wait_ms_per_s`` is how long the server's threads stood ready to run
+but found no free core (their run-queue wait in /proc/<pid>/task/*/schedstat), per second of
+that run: the cores are shared with Redis and the load generator, and each such wait delays
+every call in flight.
 
 The moving games start an even share of a hand apart in their scripts (``staggered``), as
 independent tables would be, not in step.
@@ -260,9 +264,10 @@ async def measure(address: str, pid: int) -> dict[str, float]:
         ratios = [m / n for m, n in zip(moves, noops, strict=True)]
         pace = statistics.median(moves) / 2
         await ready(drivers)
-        ticks = cpu_ticks()
+        ticks, waited = cpu_ticks(), runqueue_wait_s(pid)
         move_p50, move_p99 = _latency(await generated(address, drivers, "paced", "act", LATENCY_SECONDS, pace))
         ticks = [after - before for before, after in zip(ticks, cpu_ticks(), strict=True)]
+        waited = runqueue_wait_s(pid) - waited
         noop_p50, noop_p99 = _latency(await generated(address, idle, "paced", "noop", LATENCY_SECONDS, pace))
     cpu_move, cpu_noop = cpu["move"] * 1e6 / sum(counts[0::2]), cpu["noop"] * 1e6 / sum(counts[1::2])
     return {
@@ -274,6 +279,7 @@ async def measure(address: str, pid: int) -> dict[str, float]:
         "service_paced_per_s": pace,
         "service_move_p50_ms": move_p50, "service_move_p99_ms": move_p99,
         "service_paced_steal_percent": 100 * ticks[7] / max(sum(ticks), 1),
+        "service_paced_runqueue_wait_ms_per_s": waited * 1000 / LATENCY_SECONDS,
         "service_noop_p50_ms": noop_p50, "service_noop_p99_ms": noop_p99,
     }
 
@@ -287,6 +293,19 @@ def cpu_ticks() -> list[int]:
     except OSError:
         return [0] * 8
     return [int(field) for field in fields] + [0] * (8 - len(fields))
+
+
+def runqueue_wait_s(pid: int) -> float:
+    """The seconds the threads of process ``pid`` have spent so far ready to run but waiting for a
+    CPU (the second field of each thread's /proc/<pid>/task/<tid>/schedstat); 0 where the kernel
+    does not say."""
+    waited = 0
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            waited += int((task / "schedstat").read_text().split()[1])
+        except (OSError, IndexError, ValueError):   # a thread that ended meanwhile, or no schedstats
+            continue
+    return waited / 1e9
 
 
 def _info(client: redis.Redis) -> tuple[int, float, int, int]:

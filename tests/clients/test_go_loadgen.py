@@ -186,11 +186,35 @@ def test_the_move_benchmark_measures_through_the_generator(built, bench_server, 
     figures = asyncio.run(service_moves.measure(bench_server.address, bench_server.proc.pid))
     steal = figures.pop("service_paced_steal_percent")
     assert 0 <= steal <= 100
+    assert figures.pop("service_paced_runqueue_wait_ms_per_s") >= 0   # 0 when the server never waited for a core
     assert all(math.isfinite(value) and value > 0 for value in figures.values()), figures
     assert 0 < figures["service_vs_noop_ratio_min"] <= figures["service_vs_noop_ratio"] \
         <= figures["service_vs_noop_ratio_max"] < 3
     assert figures["service_move_p50_ms"] <= figures["service_move_p99_ms"]
     assert figures["service_paced_per_s"] == figures["service_moves_per_s"] / 2
+
+
+def test_runqueue_wait_is_read_from_each_thread_of_a_process():
+    import hashlib
+    import os
+    import threading
+
+    from bench.service_moves import runqueue_wait_s
+
+    assert runqueue_wait_s(2**22 + 1) == 0   # no such process (above the kernel's largest pid)
+    before = runqueue_wait_s(os.getpid())
+    cores = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(cores)})   # this thread, and the threads it starts, on one core
+    try:
+        data = bytes(64 << 20)   # hashed without the GIL: the two threads run at once, on that one core
+        hashers = [threading.Thread(target=hashlib.sha256, args=(data,)) for _ in range(2)]
+        for hasher in hashers:
+            hasher.start()
+        for hasher in hashers:
+            hasher.join()
+    finally:
+        os.sched_setaffinity(0, cores)
+    assert runqueue_wait_s(os.getpid()) - before > 0.01   # each waited while the other ran
 
 
 def test_cpu_ticks_read_proc_stat():
