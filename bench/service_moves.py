@@ -264,10 +264,10 @@ async def measure(address: str, pid: int) -> dict[str, float]:
         ratios = [m / n for m, n in zip(moves, noops, strict=True)]
         pace = statistics.median(moves) / 2
         await ready(drivers)
-        ticks, waited = cpu_ticks(), runqueue_wait_s(pid)
+        ticks, waits = cpu_ticks(), runqueue_waits(pid)
         move_p50, move_p99 = _latency(await generated(address, drivers, "paced", "act", LATENCY_SECONDS, pace))
         ticks = [after - before for before, after in zip(ticks, cpu_ticks(), strict=True)]
-        waited = runqueue_wait_s(pid) - waited
+        waited = waited_s(waits, runqueue_waits(pid))
         noop_p50, noop_p99 = _latency(await generated(address, idle, "paced", "noop", LATENCY_SECONDS, pace))
     cpu_move, cpu_noop = cpu["move"] * 1e6 / sum(counts[0::2]), cpu["noop"] * 1e6 / sum(counts[1::2])
     return {
@@ -295,17 +295,24 @@ def cpu_ticks() -> list[int]:
     return [int(field) for field in fields] + [0] * (8 - len(fields))
 
 
-def runqueue_wait_s(pid: int) -> float:
-    """The seconds the threads of process ``pid`` have spent so far ready to run but waiting for a
-    CPU (the second field of each thread's /proc/<pid>/task/<tid>/schedstat); 0 where the kernel
-    does not say."""
-    waited = 0
+def runqueue_waits(pid: int) -> dict[str, int]:
+    """The nanoseconds each thread of process ``pid`` has spent so far ready to run but waiting
+    for a CPU, by thread id (the second field of /proc/<pid>/task/<tid>/schedstat); empty where
+    the kernel does not say."""
+    waits = {}
     for task in Path(f"/proc/{pid}/task").glob("*"):
         try:
-            waited += int((task / "schedstat").read_text().split()[1])
+            waits[task.name] = int((task / "schedstat").read_text().split()[1])
         except (OSError, IndexError, ValueError):   # a thread that ended meanwhile, or no schedstats
             continue
-    return waited / 1e9
+    return waits
+
+
+def waited_s(before: dict[str, int], after: dict[str, int]) -> float:
+    """The seconds of run-queue wait between two ``runqueue_waits`` readings, over the threads
+    alive at the second (a thread started in between counts all of its wait; one that ended in
+    between, none)."""
+    return sum(ns - before.get(tid, 0) for tid, ns in after.items()) / 1e9
 
 
 def _info(client: redis.Redis) -> tuple[int, float, int, int]:

@@ -199,22 +199,33 @@ def test_runqueue_wait_is_read_from_each_thread_of_a_process():
     import os
     import threading
 
-    from bench.service_moves import runqueue_wait_s
+    from bench.service_moves import runqueue_waits, waited_s
 
-    assert runqueue_wait_s(2**22 + 1) == 0   # no such process (above the kernel's largest pid)
-    before = runqueue_wait_s(os.getpid())
+    assert runqueue_waits(2**22 + 1) == {}   # no such process (above the kernel's largest pid)
+    assert waited_s({"1": 5, "2": 7}, {"1": 9, "3": 4}) == 8e-9   # "3" started in between, "2" ended
+    before = runqueue_waits(os.getpid())
     cores = os.sched_getaffinity(0)
+    hashed, done = threading.Barrier(3, timeout=60), threading.Event()
+
+    def hash_then_wait(data: bytes) -> None:
+        hashlib.sha256(data)
+        hashed.wait()
+        done.wait(60)   # alive until the second reading
+
     os.sched_setaffinity(0, {min(cores)})   # this thread, and the threads it starts, on one core
     try:
         data = bytes(64 << 20)   # hashed without the GIL: the two threads run at once, on that one core
-        hashers = [threading.Thread(target=hashlib.sha256, args=(data,)) for _ in range(2)]
+        hashers = [threading.Thread(target=hash_then_wait, args=(data,)) for _ in range(2)]
         for hasher in hashers:
             hasher.start()
-        for hasher in hashers:
-            hasher.join()
+        hashed.wait()
+        after = runqueue_waits(os.getpid())
     finally:
+        done.set()
         os.sched_setaffinity(0, cores)
-    assert runqueue_wait_s(os.getpid()) - before > 0.01   # each waited while the other ran
+    for hasher in hashers:
+        hasher.join()
+    assert waited_s(before, after) > 0.01   # each hasher waited while the other ran
 
 
 def test_cpu_ticks_read_proc_stat():
