@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import signal
 import socket
@@ -9,6 +11,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
@@ -28,15 +31,36 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+@contextlib.contextmanager
+def closed_port(port: int = 0) -> Iterator[int]:
+    """A port on 127.0.0.1 held bound but not listening while the block runs: a connection to it
+    is refused, and no other process can serve on it meanwhile. ``port``: that one if it is free
+    (e.g. a stopped server's), else (or when 0) one the kernel picks."""
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            s.bind(("127.0.0.1", 0))
+        yield s.getsockname()[1]
+
+
 class ServerProcess:
-    """`python -m service` on 127.0.0.1:<port> in a child process; ``tls`` says how to reach a
-    server started with TLS flags (``--tls-cert`` …)."""
+    """`python -m service` on 127.0.0.1 in a child process; ``tls`` says how to reach a server
+    started with TLS flags (``--tls-cert`` …).
+
+    Without ``port`` a one-worker server binds port 0 and the port the kernel gave it is read from
+    its start-up line, so no other process can take it between a port being picked and bound; it
+    keeps that port when started again. ``--http-port 0`` and ``--metrics-port 0`` are read the same
+    way (``http_port``, ``metrics_port``). Several workers (``--workers N``) must share one port
+    known in advance: they get one that was free a moment ago."""
 
     def __init__(self, *flags: str, port: int | None = None, redis_url: str = "", prefix: str = "",
                  env: dict | None = None, tls: ClientTls | None = None):
-        self.port = port or free_port()
+        self.port = port if port is not None else 0 if _workers(flags) == 1 else free_port()
         self.tls = tls
         self.address = f"127.0.0.1:{self.port}"
+        self.http_port: int | None = None      # as served, once started with --http-port
+        self.metrics_port: int | None = None   # as served, once started with --metrics-port
         self.args = [sys.executable, "-m", "service", "--host", "127.0.0.1", "--port", str(self.port),
                      "--workers", "1", *flags]
         if redis_url:
@@ -54,19 +78,46 @@ class ServerProcess:
         self.proc = subprocess.Popen(self.args, cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL,
                                      stderr=self.log)
         deadline = time.monotonic() + timeout_s
-        with self.channel() as chan:
-            stub = health_pb2_grpc.HealthStub(chan)
-            while time.monotonic() < deadline:
-                if self.proc.poll() is not None:
-                    raise RuntimeError(f"server exited with {self.proc.returncode}: {self.log_text()}")
-                try:
-                    reply = stub.Check(health_pb2.HealthCheckRequest(), timeout=0.5)
-                    if reply.status == health_pb2.HealthCheckResponse.SERVING:
-                        return self
-                except grpc.RpcError:
-                    time.sleep(0.05)
+        while self.port == 0 and time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited with {self.proc.returncode}: {self.log_text()}")
+            self._read_ports()
+            time.sleep(0.02)
+        if self.port != 0:
+            with self.channel() as chan:
+                stub = health_pb2_grpc.HealthStub(chan)
+                while time.monotonic() < deadline:
+                    if self.proc.poll() is not None:
+                        raise RuntimeError(f"server exited with {self.proc.returncode}: {self.log_text()}")
+                    try:
+                        reply = stub.Check(health_pb2.HealthCheckRequest(), timeout=0.5)
+                        if reply.status == health_pb2.HealthCheckResponse.SERVING:
+                            self._read_ports()
+                            return self
+                    except grpc.RpcError:
+                        time.sleep(0.05)
         self.stop()
-        raise RuntimeError(f"server on {self.address} did not become healthy in {timeout_s} s")
+        raise RuntimeError(f"server on {self.address} did not become healthy in {timeout_s} s: {self.log_text()}")
+
+    def _read_ports(self) -> None:
+        """The ports the server's start-up lines name (a port asked as 0 is only known from them);
+        a restart asks for the same ones again."""
+        for line in self.log_text().splitlines():
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            message = str(record.get("message", "")) if isinstance(record, dict) else ""
+            if message.startswith("cardgame server listening"):
+                self.port = int(record["port"])
+                self.address = f"127.0.0.1:{self.port}"
+                _set_flag(self.args, "--port", self.port)
+            elif message.startswith("cardgame HTTP"):
+                self.http_port = int(record["port"])
+                _set_flag(self.args, "--http-port", self.http_port)
+            elif message.startswith("cardgame metrics on"):
+                self.metrics_port = int(record["metrics_port"])
+                _set_flag(self.args, "--metrics-port", self.metrics_port)
 
     def channel(self) -> grpc.Channel:
         """A new channel to the server (TLS as ``tls`` says)."""
@@ -92,3 +143,23 @@ class ServerProcess:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+def _workers(flags: tuple[str, ...]) -> int:
+    """The worker count ``flags`` ask for (the last ``--workers``; 1 without one)."""
+    workers = "1"
+    for i, flag in enumerate(flags):
+        if flag == "--workers" and i + 1 < len(flags):
+            workers = flags[i + 1]
+        elif flag.startswith("--workers="):
+            workers = flag.partition("=")[2]
+    return int(workers) if workers.isdigit() else 1
+
+
+def _set_flag(args: list[str], flag: str, value: int) -> None:
+    """Make every ``flag value`` (and ``flag=value``) in ``args`` ask for ``value``."""
+    for i, arg in enumerate(args):
+        if arg == flag and i + 1 < len(args):
+            args[i + 1] = str(value)
+        elif arg.startswith(flag + "="):
+            args[i] = f"{flag}={value}"

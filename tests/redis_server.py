@@ -34,6 +34,21 @@ def redis_answers(url: str, timeout_s: float = 0.5) -> bool:
         client.close()
 
 
+def served_by(url: str, pid: int, timeout_s: float = 0.5) -> bool:
+    """Return True if the Redis at url answers and is the process ``pid`` (INFO's process_id), not
+    another test's server that holds the port."""
+    client = redis.Redis.from_url(url, socket_timeout=timeout_s, socket_connect_timeout=timeout_s)
+    try:
+        return int(client.info("server")["process_id"]) == pid
+    except (redis.RedisError, OSError, KeyError, ValueError):
+        return False
+    finally:
+        client.close()
+
+
+PORT_ATTEMPTS = 5
+
+
 def free_port() -> int:
     """Return a TCP port on 127.0.0.1 that was free a moment ago."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
@@ -79,6 +94,7 @@ class PrivateRedis:
             raise RuntimeError("redis-server not found on PATH (apt-get install redis-server)")
         self.executable = found
         self.port = port or free_port()
+        self._chosen_port = not port   # picked here: picked again if another process takes it before the first start
         self._dir = Path(tempfile.mkdtemp(prefix="private-redis-"))
         self._process: subprocess.Popen[bytes] | None = None
 
@@ -93,11 +109,25 @@ class PrivateRedis:
         return self._process is not None and self._process.poll() is None
 
     def start(self, timeout_s: float = 10.0) -> None:
-        """Start the server on self.port (again, after stop) and wait until it answers PING."""
+        """Start the server on self.port (again, after stop) and wait until it answers PING; a port
+        picked here that another process took meanwhile is replaced by a fresh one (a few times)."""
         if self.running:
             return
+        for _ in range(PORT_ATTEMPTS):
+            log = self._dir / "redis.log"
+            written = log.stat().st_size if log.exists() else 0
+            if self._start(timeout_s):
+                self._chosen_port = False   # a restart keeps the port its clients know
+                return
+            taken = "Address already in use" in log.read_bytes()[written:].decode(errors="replace")
+            if not (self._chosen_port and taken):
+                break
+            self.port = free_port()
+        raise RuntimeError(f"redis-server on port {self.port} did not start:\n{self.log_tail()}")
+
+    def _start(self, timeout_s: float) -> bool:
         log = (self._dir / "redis.log").open("ab")
-        self._process = subprocess.Popen(
+        self._process = process = subprocess.Popen(
             [self.executable, "--port", str(self.port), "--bind", "127.0.0.1",
              "--save", "", "--dir", str(self._dir),
              *(("--appendonly", "yes", "--appendfsync", "always") if self.persistent else ("--appendonly", "no")),
@@ -107,13 +137,13 @@ class PrivateRedis:
         log.close()
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
-            if self._process.poll() is not None:
+            if process.poll() is not None:
                 break
-            if redis_answers(self.url, timeout_s=0.2):
-                return
+            if served_by(self.url, process.pid, timeout_s=0.2):
+                return True
             time.sleep(0.02)
         self.stop()
-        raise RuntimeError(f"redis-server on port {self.port} did not start:\n{self.log_tail()}")
+        return False
 
     def stop(self, graceful: bool = False) -> None:
         """Stop the server: SIGKILL (like a crash) by default, SIGTERM when graceful."""
@@ -236,9 +266,11 @@ class PrivateRedisCluster:
             log.close()
         deadline = time.monotonic() + timeout_s
         for port in self.ports:
-            while not redis_answers(f"redis://127.0.0.1:{port}/0", timeout_s=0.2):
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"cluster node on port {port} did not start")
+            process = self._by_port[port]
+            while not served_by(f"redis://127.0.0.1:{port}/0", process.pid, timeout_s=0.2):
+                if time.monotonic() > deadline or process.poll() is not None:
+                    log = (self._dir / str(port) / "redis.log").read_text(errors="replace")[-2000:]
+                    raise RuntimeError(f"cluster node on port {port} did not start:\n{log}")
                 time.sleep(0.02)
         subprocess.run([self.cli, "--cluster", "create", *(f"127.0.0.1:{p}" for p in self.ports),
                         "--cluster-replicas", str(self.replicas), "--cluster-yes"],

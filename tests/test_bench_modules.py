@@ -42,17 +42,18 @@ def test_a_benchmark_without_a_redis_service_runs_on_a_private_one(monkeypatch):
     import redis
 
     from bench import redis_target
-    from testkit.launcher import free_port
+    from testkit.launcher import closed_port
 
     monkeypatch.delenv("REDIS_URL", raising=False)
-    monkeypatch.setattr(redis_target, "DEFAULT_URL", f"redis://127.0.0.1:{free_port()}/0")
-    with redis_target.redis_target() as (url, prefix):
-        assert url != redis_target.DEFAULT_URL
-        client = redis.Redis.from_url(url)
-        client.set(f"{prefix}:k", b"v")
-        assert client.get(f"{prefix}:k") == b"v"
-        client.close()
-    assert not redis_target.redis_answers(url)   # the private server stopped with the run
-    monkeypatch.setenv("REDIS_URL", redis_target.DEFAULT_URL)
-    with pytest.raises(RuntimeError, match="does not answer PING"), redis_target.redis_target():
-        pass
+    with closed_port() as port:   # where no Redis answers, for the whole test
+        monkeypatch.setattr(redis_target, "DEFAULT_URL", f"redis://127.0.0.1:{port}/0")
+        with redis_target.redis_target() as (url, prefix):
+            assert url != redis_target.DEFAULT_URL
+            client = redis.Redis.from_url(url)
+            client.set(f"{prefix}:k", b"v")
+            assert client.get(f"{prefix}:k") == b"v"
+            client.close()
+        assert not redis_target.redis_answers(url)   # the private server stopped with the run
+        monkeypatch.setenv("REDIS_URL", redis_target.DEFAULT_URL)
+        with pytest.raises(RuntimeError, match="does not answer PING"), redis_target.redis_target():
+            pass

@@ -13,20 +13,17 @@ oldest Kubernetes they are written for and for the newest the validator knows.
 from __future__ import annotations
 
 import ast
-import contextlib
 import http.client
 import json
 import os
 import re
 import shutil
 import signal
-import socket
 import struct
 import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +33,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from cardgame.client import GameClient
 from cardgame.v1 import game_service_pb2 as pb
-from testkit.launcher import free_port
+from testkit.launcher import closed_port, free_port
 
 try:
     import kubernetes_validate
@@ -385,18 +382,6 @@ def healthcheck(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     (line,) = instructions(final_stage(), "HEALTHCHECK")
     return subprocess.run(command(line.split(" CMD ", 1)[1]), cwd=ROOT, env=env, capture_output=True, text=True,
                           timeout=30)
-
-
-@contextlib.contextmanager
-def closed_port(port: int) -> Iterator[int]:
-    """Hold ``port`` on 127.0.0.1 bound but not listening (so a connection to it is refused and no
-    other process can serve on it meanwhile); when another process already holds it, a fresh one."""
-    with socket.socket() as s:
-        try:
-            s.bind(("127.0.0.1", port))
-        except OSError:
-            s.bind(("127.0.0.1", 0))
-        yield s.getsockname()[1]
 
 
 def http_call(port: int, method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None

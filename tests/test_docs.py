@@ -204,9 +204,8 @@ RUNS = runs()
 @pytest.fixture(scope="module")
 def live():
     """One server for every block: in-memory store as ``make run``, gRPC and HTTP ports."""
-    http_port, metrics_port = free_port(), free_port()
-    with ServerProcess("--http-port", str(http_port), "--metrics-port", str(metrics_port)) as server:
-        server.ports = {50051: server.port, 8080: http_port, 9464: metrics_port}
+    with ServerProcess("--http-port", "0", "--metrics-port", "0") as server:
+        server.ports = {50051: server.port, 8080: server.http_port, 9464: server.metrics_port}
         yield server
 
 

@@ -13,7 +13,7 @@ import pytest
 from cardgame.cli import build_menu, parse_command
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import view_pb2
-from testkit.launcher import free_port
+from testkit.launcher import closed_port
 
 SCRIPT = Path(sys.executable).with_name("cardgame")
 COMMAND = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "cardgame.cli"]
@@ -88,7 +88,8 @@ def test_quit_and_help(server):
 
 
 def test_unreachable_server_gives_a_clear_message():
-    done = run_cli("play", "spades", "--server", f"127.0.0.1:{free_port()}", stdin="")
+    with closed_port() as port:
+        done = run_cli("play", "spades", "--server", f"127.0.0.1:{port}", stdin="")
     assert done.returncode == 2 and "Cannot reach the game server" in done.stdout
     assert "Traceback" not in done.stderr
 

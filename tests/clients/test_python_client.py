@@ -16,7 +16,7 @@ from cardgame.client import CreatedGame, GameClient
 from cardgame.retry import DEFAULT_RETRY_POLICY
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
-from testkit.launcher import ServerProcess, free_port
+from testkit.launcher import ServerProcess, closed_port
 from tests.clients.lost import LostAnswer
 from tests.conftest import SERVER_TEST_FLAGS
 
@@ -326,7 +326,7 @@ def test_every_reason_maps_to_its_own_class():
 
 def test_unreachable_server_and_deadlines():
     started = time.monotonic()
-    with GameClient(f"127.0.0.1:{free_port()}", timeout=0.5, retries=2) as nowhere:
+    with closed_port() as port, GameClient(f"127.0.0.1:{port}", timeout=0.5, retries=2) as nowhere:
         error = raises(errors.Unavailable, nowhere.get_game, "0" * 24)
     assert error.code == grpc.StatusCode.UNAVAILABLE and time.monotonic() - started < 10
     assert GameClient.__init__.__kwdefaults__ == {"timeout": 5.0, "retries": 3, "channel": None, "interceptors": (),
@@ -423,8 +423,7 @@ def wait_until(condition, what: str, seconds: float = 10.0) -> None:
 
 
 def test_watch_resumes_after_the_server_restarts(redis_url, module_prefix):
-    port = free_port()
-    flags = dict(port=port, redis_url=redis_url, prefix=module_prefix + "-restart")
+    flags = dict(redis_url=redis_url, prefix=module_prefix + "-restart")
     first = ServerProcess(*SERVER_TEST_FLAGS, **flags).start()
     second = None
     try:
@@ -456,7 +455,7 @@ def test_watch_resumes_after_the_server_restarts(redis_url, module_prefix):
             before_restart = view.version
             first.proc.kill()  # a crash: no goodbye to the stream
             first.proc.wait()
-            second = ServerProcess(*SERVER_TEST_FLAGS, **flags).start()
+            second = ServerProcess(*SERVER_TEST_FLAGS, port=first.port, **flags).start()
             while view.phase != enums.PHASE_GAME_OVER:
                 view = me.act(view, rng.choice(list(view.legal_actions)))
         thread.join(30)

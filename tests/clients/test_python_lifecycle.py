@@ -18,7 +18,7 @@ from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import lifecycle_pb2 as lc
 from service.rpc import apikeys
-from testkit.launcher import ServerProcess, free_port
+from testkit.launcher import ServerProcess
 from tests.clients.lost import LostAnswer, Refused
 from tests.conftest import SERVER_TEST_FLAGS
 
@@ -392,8 +392,7 @@ def test_watch_events_tells_each_game_once_in_order_and_resumes_after_an_id(back
 
 
 def test_watch_events_resumes_after_the_server_restarts(redis_url, module_prefix):
-    port = free_port()
-    flags = dict(port=port, redis_url=redis_url, prefix=module_prefix + "-restart", env=KEYS_ENV)
+    flags = dict(redis_url=redis_url, prefix=module_prefix + "-restart", env=KEYS_ENV)
     first = ServerProcess(*SERVER_TEST_FLAGS, *FAST_CREATE, **flags)
     first.start()
     second = None
@@ -406,7 +405,7 @@ def test_watch_events_resumes_after_the_server_restarts(redis_url, module_prefix
             wait_until(lambda: any(e.kind == lc.EVENT_KIND_GAME_OVER for e in events.of(before.game_id)), "game 1")
             first.proc.kill()  # a crash: the stream is cut without a goodbye
             first.proc.wait()
-            second = ServerProcess(*SERVER_TEST_FLAGS, *FAST_CREATE, **flags)
+            second = ServerProcess(*SERVER_TEST_FLAGS, *FAST_CREATE, port=first.port, **flags)
             second.start()
             after = short_euchre(backend, shuffle_seed=2)
             play_out(backend.with_token(after.tokens[0]), after.game_id)

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from service.rpc import apikeys
-from testkit.launcher import ServerProcess, free_port
+from testkit.launcher import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 TS = ROOT / "clients" / "typescript"
@@ -61,26 +61,25 @@ def _logs(*servers: ServerProcess) -> str:
 
 def test_typescript_client_plays_whole_games(redis_url, redis_run_prefix):
     npm = _check_toolchain()
-    http_port, keyed_http_port, busy_http_port = free_port(), free_port(), free_port()
-    server = ServerProcess("--http-port", str(http_port), redis_url=redis_url, prefix=f"{redis_run_prefix}-typescript")
-    keyed = ServerProcess("--http-port", str(keyed_http_port), "--create-rate", "1",
+    server = ServerProcess("--http-port", "0", redis_url=redis_url, prefix=f"{redis_run_prefix}-typescript")
+    keyed = ServerProcess("--http-port", "0", "--create-rate", "1",
                           "--create-burst", str(CREATE_BURST), redis_url=redis_url,
                           prefix=f"{redis_run_prefix}-typescript-keyed",
                           env={"CARDGAME_API_KEYS": ",".join(entry for _, entry in KEYS.values())})
-    busy = ServerProcess("--http-port", str(busy_http_port), "--http-max-calls", "1", "--http-call-wait", "0.001",
+    busy = ServerProcess("--http-port", "0", "--http-max-calls", "1", "--http-call-wait", "0.001",
                          redis_url=redis_url, prefix=f"{redis_run_prefix}-typescript-busy")
     try:
         server.start()
         keyed.start()
         busy.start()
         env = {**os.environ, "CARDGAME_SERVER": f"http://{server.address}",
-               "CARDGAME_HTTP_SERVER": f"http://127.0.0.1:{http_port}", "NO_COLOR": "1",
+               "CARDGAME_HTTP_SERVER": f"http://127.0.0.1:{server.http_port}", "NO_COLOR": "1",
                "CARDGAME_KEYED_SERVER": f"http://{keyed.address}",
-               "CARDGAME_KEYED_HTTP_SERVER": f"http://127.0.0.1:{keyed_http_port}",
+               "CARDGAME_KEYED_HTTP_SERVER": f"http://127.0.0.1:{keyed.http_port}",
                "CARDGAME_API_KEY": KEYS["backend"][0], "CARDGAME_OTHER_API_KEY": KEYS["other"][0],
                "CARDGAME_RATE_API_KEY": KEYS["rate"][0], "CARDGAME_RATE_HTTP_API_KEY": KEYS["rate-http"][0],
                "CARDGAME_CREATE_BURST": str(CREATE_BURST),
-               "CARDGAME_BUSY_HTTP_SERVER": f"http://127.0.0.1:{busy_http_port}"}
+               "CARDGAME_BUSY_HTTP_SERVER": f"http://127.0.0.1:{busy.http_port}"}
         started = time.monotonic()
         try:
             result = subprocess.run([npm, "test"], cwd=TS, env=env, capture_output=True, text=True,

@@ -31,7 +31,7 @@ from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from engine.games import BUILTIN
 from service.rpc.handlers import SERVICE
-from testkit.launcher import ServerProcess, free_port
+from testkit.launcher import ServerProcess
 from tests.conftest import SERVER_TEST_FLAGS
 
 MESSAGES = 21_000
@@ -331,11 +331,9 @@ def _errors_in_log(server) -> list[str]:
 @pytest.fixture(scope="module")
 def http_server(redis_url: str, module_prefix: str):
     """A server with its HTTP port on, open (no API keys) so that WatchEvents needs no key."""
-    http_port = free_port()
-    server = ServerProcess(*SERVER_TEST_FLAGS, "--http-port", str(http_port), redis_url=redis_url,
+    server = ServerProcess(*SERVER_TEST_FLAGS, "--http-port", "0", redis_url=redis_url,
                            prefix=f"{module_prefix}-http", env={"LOG_LEVEL": "INFO"})
     server.start()
-    server.http_port = http_port  # type: ignore[attr-defined]
     try:
         yield server
     finally:

@@ -12,7 +12,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from testkit.launcher import ROOT, ServerProcess, free_port
+from testkit.launcher import ROOT, ServerProcess, closed_port
 
 TIMEOUT_S = 30
 
@@ -42,7 +42,8 @@ def test_unknown_service_exits_1(live: ServerProcess) -> None:
 
 
 def test_nothing_listening_exits_1() -> None:
-    done = healthcheck("--timeout", "2", port=free_port())
+    with closed_port() as port:
+        done = healthcheck("--timeout", "2", port=port)
     assert done.returncode == 1 and "UNAVAILABLE" in done.stderr
 
 

@@ -21,7 +21,7 @@ from google.protobuf import json_format
 
 from cardgame.moves import notation_for
 from cardgame.v1 import view_pb2
-from testkit.launcher import ServerProcess, free_port
+from testkit.launcher import ServerProcess
 from tests.conftest import SERVER_TEST_FLAGS
 
 SERVICE = "/cardgame.v1.GameService"
@@ -39,12 +39,10 @@ def edge_server(tmp_path_factory):
     """A server (in-memory store) with its HTTP port, a web root, and 2 s HTTP timeouts."""
     root = tmp_path_factory.mktemp("web-root")
     (root / "index.html").write_text(INDEX_HTML)
-    http_port = free_port()
-    server = ServerProcess(*SERVER_TEST_FLAGS, "--http-port", str(http_port), "--web-root", str(root),
+    server = ServerProcess(*SERVER_TEST_FLAGS, "--http-port", "0", "--web-root", str(root),
                            env={"LOG_LEVEL": "INFO", "HTTP_HEADER_TIMEOUT_S": str(TIMEOUT_S),
                                 "HTTP_IDLE_TIMEOUT_S": str(TIMEOUT_S)})
     server.start()
-    server.http_port = http_port  # type: ignore[attr-defined]
     try:
         yield server
     finally:

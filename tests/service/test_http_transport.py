@@ -266,12 +266,10 @@ def web_root(tmp_path_factory):
 def http_server(redis_url, module_prefix, web_root):
     """A server with its HTTP port on, one CORS origin allowed, a web root of a test page, and an
     API key required for CreateGame."""
-    http_port = free_port()
-    server = ServerProcess(*SERVER_TEST_FLAGS, "--http-port", str(http_port), "--cors-origin", ALLOWED_ORIGIN,
+    server = ServerProcess(*SERVER_TEST_FLAGS, "--http-port", "0", "--cors-origin", ALLOWED_ORIGIN,
                            "--web-root", str(web_root), "--api-keys", f"http-transport-test:{key_hash(API_KEY)}",
                            redis_url=redis_url, prefix=module_prefix, env={"LOG_LEVEL": "INFO"})
     server.start()
-    server.http_port = http_port  # type: ignore[attr-defined]
     try:
         yield server
     finally:

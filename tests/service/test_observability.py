@@ -132,9 +132,9 @@ def handled(samples: dict, method: str, code: str) -> float:
 
 
 def test_metrics_count_calls_store_operations_bots_games_and_streams(redis_url, redis_prefix):
-    metrics_port = free_port()
-    with ServerProcess("--metrics-port", str(metrics_port), redis_url=redis_url, prefix=redis_prefix) as server, \
+    with ServerProcess("--metrics-port", "0", redis_url=redis_url, prefix=redis_prefix) as server, \
             grpc.insecure_channel(server.address) as channel:
+        metrics_port = server.metrics_port
         stub = pb_grpc.GameServiceStub(channel)
         humans = create(stub, "spades", first_dealer=0)
         send(stub, "Deal", pb.DealRequest(game_id=humans.game_id), tokens_of(humans)[0])
@@ -265,7 +265,6 @@ class _Collector:
         self.protocol = protocol
         self.requests: list[trace_service_pb2.ExportTraceServiceRequest] = []
         self.paths: list[str] = []  # of the HTTP requests
-        self.port = free_port()
         if protocol == "grpc":
             collector = self
 
@@ -276,7 +275,7 @@ class _Collector:
 
             self._grpc = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
             trace_service_pb2_grpc.add_TraceServiceServicer_to_server(Receiver(), self._grpc)
-            self._grpc.add_insecure_port(f"127.0.0.1:{self.port}")
+            self.port = self._grpc.add_insecure_port("127.0.0.1:0")   # the kernel's choice: no race
             self._grpc.start()
         else:
             received, paths = self.requests, self.paths
@@ -296,7 +295,8 @@ class _Collector:
                 def log_message(self, *args) -> None:
                     pass
 
-            self._http = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+            self._http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+            self.port = self._http.server_address[1]
             threading.Thread(target=self._http.serve_forever, daemon=True).start()
 
     def env(self) -> dict[str, str]:

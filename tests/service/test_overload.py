@@ -29,7 +29,7 @@ from service.http.adapter import CallGate
 from service.ops import config
 from service.store import StoreBusy, StoreUnavailable
 from service.store.redis.connection import connect, unavailable_on_error
-from testkit.launcher import ROOT, ServerProcess, free_port
+from testkit.launcher import ROOT, ServerProcess, closed_port, free_port
 from tests.conftest import SERVER_TEST_FLAGS
 
 BURST = 3000
@@ -171,13 +171,14 @@ async def test_a_full_pool_is_store_busy_and_a_dead_server_is_store_unavailable(
             assert await client.ping()
     finally:
         await client.aclose()
-    dead = connect(f"redis://127.0.0.1:{free_port()}/0", max_connections=1, pool_wait_s=0.01)
-    try:
-        with pytest.raises(StoreUnavailable) as refused, unavailable_on_error("ping"):
-            await dead.ping()
-        assert not isinstance(refused.value, StoreBusy)
-    finally:
-        await dead.aclose()
+    with closed_port() as port:
+        dead = connect(f"redis://127.0.0.1:{port}/0", max_connections=1, pool_wait_s=0.01)
+        try:
+            with pytest.raises(StoreUnavailable) as refused, unavailable_on_error("ping"):
+                await dead.ping()
+            assert not isinstance(refused.value, StoreBusy)
+        finally:
+            await dead.aclose()
 
 
 # ---- the HTTP port's gate ----

@@ -25,7 +25,7 @@ from players import code_of
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from service.ops.tls import ClientTls
-from testkit.launcher import ROOT, TEST_TOKEN_SECRET, ServerProcess, free_port
+from testkit.launcher import ROOT, TEST_TOKEN_SECRET, ServerProcess
 
 TIMEOUT_S = 30
 MISSING = pb.GetGameRequest(game_id="0" * 24)  # any call that reaches the servicer answers NOT_FOUND
@@ -100,15 +100,15 @@ def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
     return Pki(ca_path, *server, *client, *stranger)
 
 
-def _tls_flags(pki: Pki, mutual: bool, http_port: int) -> tuple[str, ...]:
-    flags = ("--tls-cert", pki.server_cert, "--tls-key", pki.server_key, "--http-port", str(http_port))
+def _tls_flags(pki: Pki, mutual: bool) -> tuple[str, ...]:
+    flags = ("--tls-cert", pki.server_cert, "--tls-key", pki.server_key, "--http-port", "0")
     return (*flags, "--tls-client-ca", pki.ca) if mutual else flags
 
 
 @pytest.fixture(scope="module")
 def tls_server(pki: Pki) -> Iterator[ServerProcess]:
     """A server whose ports speak TLS only."""
-    with ServerProcess(*_tls_flags(pki, False, free_port()), tls=ClientTls(ca=pki.ca)) as server:
+    with ServerProcess(*_tls_flags(pki, False), tls=ClientTls(ca=pki.ca)) as server:
         yield server
 
 
@@ -116,12 +116,8 @@ def tls_server(pki: Pki) -> Iterator[ServerProcess]:
 def mtls_server(pki: Pki) -> Iterator[ServerProcess]:
     """A server that also requires client certificates from the test CA."""
     client = ClientTls(ca=pki.ca, cert=pki.client_cert, key=pki.client_key)
-    with ServerProcess(*_tls_flags(pki, True, free_port()), tls=client) as server:
+    with ServerProcess(*_tls_flags(pki, True), tls=client) as server:
         yield server
-
-
-def _http_port(server: ServerProcess) -> int:
-    return int(server.args[server.args.index("--http-port") + 1])
 
 
 def _call(server: ServerProcess, tls: ClientTls | None) -> grpc.StatusCode:
@@ -158,7 +154,7 @@ def test_a_tls_server_answers_tls_clients_and_refuses_plaintext(pki: Pki, tls_se
 
 
 def test_the_http_port_speaks_tls_too(pki: Pki, tls_server: ServerProcess):
-    port = _http_port(tls_server)
+    port = tls_server.http_port
     assert _https(port, ssl.create_default_context(cafile=pki.ca)) == 404  # Connect's not_found
     plain = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     try:
@@ -189,7 +185,7 @@ def test_a_mutual_tls_server_requires_a_client_certificate_from_its_ca(pki: Pki,
 
 
 def test_mutual_tls_on_the_http_port_and_for_the_health_check(pki: Pki, mtls_server: ServerProcess):
-    port = _http_port(mtls_server)
+    port = mtls_server.http_port
     with_cert = ssl.create_default_context(cafile=pki.ca)
     with_cert.load_cert_chain(pki.client_cert, pki.client_key)
     assert _https(port, with_cert) == 404

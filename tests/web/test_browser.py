@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from testkit.launcher import ServerProcess, free_port
+from testkit.launcher import ServerProcess
 from tests.conftest import SERVER_TEST_FLAGS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,12 +58,11 @@ def _check_toolchain() -> str:
 def test_web_table_in_chromium(redis_url, redis_run_prefix):
     npm = _check_toolchain()
     shutil.rmtree(ARTIFACTS, ignore_errors=True)
-    http_port = free_port()
-    server = ServerProcess(*SERVER_TEST_FLAGS, "--http-port", str(http_port), "--web-root", str(WEB / "dist"),
+    server = ServerProcess(*SERVER_TEST_FLAGS, "--http-port", "0", "--web-root", str(WEB / "dist"),
                            redis_url=redis_url, prefix=f"{redis_run_prefix}-web")
     server.start()
     try:
-        env = {**os.environ, "CARDGAME_HTTP_SERVER": f"http://127.0.0.1:{http_port}",
+        env = {**os.environ, "CARDGAME_HTTP_SERVER": f"http://127.0.0.1:{server.http_port}",
                "CARDGAME_SERVER": f"http://{server.address}", "CARDGAME_ARTIFACTS": str(ARTIFACTS),
                "CHROMIUM": str(CHROMIUM), "NO_COLOR": "1"}
         started = time.monotonic()
