@@ -118,8 +118,10 @@ def test_config_workers_follow_available_cpus(monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_help_shows_defaults_but_no_secret(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    secret = "s3cret-" * 6
+    secret, previous, keys = "s3cret-" * 6, "0ld-s3cret-" * 4, "ops:" + "ab" * 32
     monkeypatch.setenv("CARDGAME_TOKEN_SECRET", secret)
+    monkeypatch.setenv("CARDGAME_TOKEN_SECRET_PREVIOUS", previous)
+    monkeypatch.setenv("CARDGAME_API_KEYS", keys)
     monkeypatch.setenv("MAX_REQUESTS", "77")
     monkeypatch.delenv("PORT", raising=False)
     with pytest.raises(SystemExit) as stop:
@@ -127,4 +129,4 @@ def test_help_shows_defaults_but_no_secret(capsys: pytest.CaptureFixture[str], m
     assert stop.value.code == 0
     text = " ".join(capsys.readouterr().out.split())
     assert "(default: 50051)" in text and "(default: 77)" in text
-    assert secret not in text
+    assert secret not in text and previous not in text and keys not in text   # every SecretFlag's

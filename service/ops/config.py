@@ -11,7 +11,7 @@ from pathlib import Path
 
 from service.ops import tls
 from service.ops.cpus import available_cpus
-from service.ops.credentials import SECRET_DESTS, SecretFlag, read_secrets
+from service.ops.credentials import SecretFlag, read_secrets
 from service.table.lifecycle import MIN_TURN_TIMEOUT_MS, SHORT_TURN_TIMEOUT_MS
 from service.version import release
 
@@ -82,10 +82,10 @@ def _env_bool(name: str) -> bool:
 
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
     """``--help`` shows every flag's default (its environment variable's value when set), but
-    never the value of a flag that carries a secret (``SECRET_DESTS``)."""
+    never the value of a flag that carries a secret (a :class:`SecretFlag`)."""
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
-        if action.dest in SECRET_DESTS:
+        if isinstance(action, SecretFlag):
             return action.help
         return super()._get_help_string(action)
 

@@ -20,13 +20,10 @@ SECRET_FLAG_ALTERNATIVES = {
     "--token-secret-previous": "CARDGAME_TOKEN_SECRET_PREVIOUS",
     "--api-keys": "CARDGAME_API_KEYS_FILE or CARDGAME_API_KEYS",
 }
-SECRET_DESTS = frozenset({"token_secret", "token_secret_previous", "api_keys"})
-"""The parser destinations of the flags that carry a secret: ``--help`` never shows their values."""
-
-
 class SecretFlag(argparse.Action):
-    """Stores a flag's value and notes that a secret came on the command line (argparse calls an
-    action only for a flag given there, whatever abbreviation or ``--flag=value`` form it takes)."""
+    """The action of a flag that carries a secret: stores its value and notes that a secret came on
+    the command line (argparse calls an action only for a flag given there, whatever abbreviation
+    or ``--flag=value`` form it takes); ``--help`` never shows its value."""
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
                  option_string: str | None = None) -> None:
