@@ -26,12 +26,13 @@ METHOD = "/cardgame.bench.v1.Bench/Noop"
 EMPTY = pb.ActResponse()
 
 
-def handlers(store: Store) -> grpc.GenericRpcHandler:
-    """A generic handler serving the no-op method over ``store``."""
+def handlers(store: Store, cap: calls.CallCap) -> grpc.GenericRpcHandler:
+    """A generic handler serving the no-op method over ``store``, under the server's cap on calls
+    in progress (``cap``)."""
 
     async def noop(request: pb.ActRequest, context) -> pb.ActResponse:
         call = calls.Call(request.request_id)
-        async with calls.handled("Noop", call, context):
+        async with calls.handled("Noop", call, context, cap):
             call.game_id = game_id = request.game_id
             loaded = await store.load(game_id)
             if loaded is None:

@@ -25,8 +25,9 @@ from service.ops.cpus import available_cpus
 from service.ops.credentials import warn_about_secret_flags
 from service.ops.tls import server_tls
 from service.ops.workers import check_port_free, stop_with_parent, supervise
-from service.rpc import calls, reflection
+from service.rpc import reflection
 from service.rpc.apikeys import ApiKeys
+from service.rpc.calls import CallCap
 from service.rpc.handlers import add_game_service
 from service.rpc.health import follow_store
 from service.rpc.servicer import GameServicer
@@ -122,14 +123,13 @@ async def serve(config: Config, stop: asyncio.Event | None = None) -> None:
     tls = server_tls(config.tls_cert, config.tls_key, config.tls_client_ca)
     server = grpc.aio.server(interceptors=[tracer.interceptor()] if tracer else None,
                              maximum_concurrent_rpcs=rpc_backstop(config), options=grpc_options(config))
-    calls.limit_calls(config.max_concurrent_rpcs)
     bot_turns.configure(config.strong_bot_ms / 1000 if config.strong_bot_ms else None, available_cpus())
     servicer = GameServicer(store, _settings(config))
     add_game_service(servicer, server)
     health = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     for name in config.handler_modules:
-        server.add_generic_rpc_handlers((load_module(name, "handler").handlers(store),))
+        server.add_generic_rpc_handlers((load_module(name, "handler").handlers(store, servicer.settings.call_cap),))
     reflection.enable((SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name), server)
     address = f"{config.host}:{config.port}"
     port = server.add_secure_port(address, tls.credentials()) if tls else server.add_insecure_port(address)
@@ -184,7 +184,8 @@ def _settings(config: Config) -> Settings:
                     min_turn_timeout_ms=SHORT_TURN_TIMEOUT_MS if config.allow_short_deadlines else MIN_TURN_TIMEOUT_MS,
                     token_secret=secret, api_keys=keys, create_rate=config.create_rate,
                     create_burst=config.create_burst, events_max_len=config.events_max_len,
-                    previous_token_secrets=config.previous_token_secrets)
+                    previous_token_secrets=config.previous_token_secrets,
+                    call_cap=CallCap(config.max_concurrent_rpcs))
 
 
 def stream_limits(config: Config) -> StreamLimits:

@@ -31,28 +31,20 @@ _busy_logged_at = -BUSY_LOG_INTERVAL_S
 
 
 class CallCap:
-    """The calls of the API this process handles at once (unary calls and open streams, over gRPC
+    """The calls of the API one server handles at once (unary calls and open streams, over gRPC
     and HTTP together); beyond ``limit``, RESOURCE_EXHAUSTED with a message and RetryInfo. None
-    = no cap (set by the server from ``--max-concurrent-rpcs``)."""
+    = no cap (the server sets it from ``--max-concurrent-rpcs``, in its Settings)."""
 
     __slots__ = ("limit", "active")
 
-    def __init__(self) -> None:
-        self.limit: int | None = None
+    def __init__(self, limit: int | None = None) -> None:
+        self.limit = limit
         self.active = 0
 
     def refusal(self) -> ResourceExhausted:
         """The answer to a call that finds the cap reached."""
         return ResourceExhausted(f"this server handles at most {self.limit} calls at once and is at that limit; "
                                  "retry shortly", "CONCURRENCY_LIMIT", jittered(CAP_RETRY_S))
-
-
-CAP = CallCap()
-
-
-def limit_calls(limit: int | None) -> None:
-    """Cap the API calls this process handles at once (None: no cap)."""
-    CAP.limit = limit
 
 
 def store_busy() -> ResourceExhausted:
@@ -81,17 +73,17 @@ class Call:
 
 
 @contextlib.asynccontextmanager
-async def handled(name: str, call: Call, context):
-    """Admit the call under the cap on calls in progress (:data:`CAP`), map errors to statuses
+async def handled(name: str, call: Call, context, cap: CallCap):
+    """Admit the call under the server's cap on calls in progress (``cap``), map errors to statuses
     (never UNKNOWN for client input), count the call in the metrics and log one line for it."""
     start = time.perf_counter()
     metrics.rpc_started(name)
     code = grpc.StatusCode.OK
     admitted = False
     try:
-        if CAP.limit is not None and CAP.active >= CAP.limit:
-            raise CAP.refusal()
-        CAP.active += 1
+        if cap.limit is not None and cap.active >= cap.limit:
+            raise cap.refusal()
+        cap.active += 1
         admitted = True
         yield
     except ServiceError as exc:
@@ -118,7 +110,7 @@ async def handled(name: str, call: Call, context):
         await abort(context, to_status(ServiceError("internal error")))
     finally:
         if admitted:
-            CAP.active -= 1
+            cap.active -= 1
         elapsed = time.perf_counter() - start
         metrics.rpc_finished(name, code.name, elapsed)
         log_request(name, call, code, elapsed, context)
@@ -140,13 +132,14 @@ class PeerGone(Exception):
 
 
 def rpc(method):
-    """Wrap a unary handler with :func:`handled`."""
+    """Wrap a unary handler (a method of an object with ``settings``) with :func:`handled`, under
+    its settings' cap on calls in progress."""
     name = method.__name__
 
     @wraps(method)
     async def handler(self, request, context):
         call = Call(getattr(request, "request_id", ""))
-        async with handled(name, call, context):
+        async with handled(name, call, context, self.settings.call_cap):
             checks.check_decoded(request)
             return await method(self, request, context, call)
 

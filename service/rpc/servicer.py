@@ -183,7 +183,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
     async def WatchEvents(self, request, context):
         """(API key) Stream the events of the caller's games after ``after_id``."""
         call = Call()
-        async with handled("WatchEvents", call, context):
+        async with handled("WatchEvents", call, context, self.settings.call_cap):
             checks.check_decoded(request)
             caller = self.settings.api_keys.caller(context.invocation_metadata(), "WatchEvents")
             checks.event_id(request.after_id)   # refused before the stream takes a place
@@ -195,7 +195,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
         """Stream the caller's view after every change, from ``from_version`` on; the stream ends
         with the game, or UNAUTHENTICATED once its seat token is void."""
         call = Call()
-        async with handled("WatchGame", call, context):
+        async with handled("WatchGame", call, context, self.settings.call_cap):
             checks.check_decoded(request)
             call.game_id = checks.game_id(request.game_id)
             if request.from_version < 0:

@@ -7,6 +7,7 @@ import secrets
 from dataclasses import dataclass, field
 
 from service.rpc.apikeys import ApiKeys
+from service.rpc.calls import CallCap
 from service.rpc.watching import StreamLimits
 from service.table.creating import CreateLimits
 from service.table.lifecycle import MIN_TURN_TIMEOUT_MS
@@ -26,6 +27,7 @@ class Settings:
     create_burst: int = 100
     events_max_len: int = 100_000
     previous_token_secrets: tuple[bytes, ...] = ()   # earlier secrets, for retries of what they derived
+    call_cap: CallCap = field(default_factory=CallCap)   # the calls this server handles at once
 
     @property
     def token_secrets(self) -> tuple[bytes, ...]:

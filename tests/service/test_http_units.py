@@ -1,10 +1,12 @@
-"""The HTTP adapter in process: ASGI calls into the app, a servicer of the test's own, no sockets."""
+"""The HTTP adapter in process: ASGI calls into the app, a servicer of the test's own, no sockets; and the
+cap on calls in progress every call of a server is admitted under."""
 
 from __future__ import annotations
 
 import json
 import struct
 
+import grpc
 import pytest
 from connectrpc.code import Code
 from connectrpc.errors import ConnectError
@@ -14,6 +16,8 @@ from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from service.errors import IllegalMove, to_status
 from service.http.adapter import CallGate
 from service.http.app import build_app
+from service.rpc.calls import Call, CallCap, handled
+from service.rpc.settings import Settings
 
 
 class OneMethod(pb_grpc.GameServiceServicer):
@@ -149,3 +153,39 @@ async def test_header_bytes_that_are_not_utf8_are_refused_before_the_servicer(tm
     status, _ = await _post(app, "/cardgame.v1.GameService/GetGame", b'{"gameId": "x"}',
                             JSON + [(b"x-odd", "café".encode())])
     assert status == 200 and OneMethod.calls == 1
+
+
+class _Context:
+    """What ``calls.handled`` asks of a call's context: its metadata, peer, and how it ends."""
+
+    def __init__(self):
+        self.status = None
+
+    def invocation_metadata(self):
+        return ()
+
+    def peer(self):
+        return "ipv4:127.0.0.1:40000"
+
+    async def abort_with_status(self, status):
+        self.status = status
+        raise grpc.aio.AbortError()
+
+
+async def test_each_server_caps_its_own_calls():
+    """Two servers in one process: the one at its cap refuses with RESOURCE_EXHAUSTED and RetryInfo,
+    the other still admits, and a call that ends frees its place."""
+    full, other = Settings(call_cap=CallCap(1)), Settings(call_cap=CallCap(1))
+    assert Settings().call_cap is not Settings().call_cap and Settings().call_cap.limit is None
+    async with handled("GetGame", Call(), _Context(), full.call_cap):
+        refused = _Context()
+        with pytest.raises(grpc.aio.AbortError):
+            async with handled("GetGame", Call(), refused, full.call_cap):
+                pytest.fail("admitted beyond the cap")
+        assert refused.status.code == grpc.StatusCode.RESOURCE_EXHAUSTED and "at most 1 calls" in refused.status.details
+        assert any(key == "grpc-status-details-bin" for key, _ in refused.status.trailing_metadata)
+        async with handled("GetGame", Call(), _Context(), other.call_cap):
+            assert (full.call_cap.active, other.call_cap.active) == (1, 1)
+    assert (full.call_cap.active, other.call_cap.active) == (0, 0)
+    async with handled("GetGame", Call(), _Context(), full.call_cap):
+        assert full.call_cap.active == 1
