@@ -190,8 +190,8 @@ def parse(argv: list[str] | None = None) -> Config:
     p.add_argument("--handler-module", action="append", dest="handler_modules",
                    default=[m for m in env("HANDLER_MODULES", "").split(",") if m.strip()],
                    help="a Python module whose handlers(store, cap) returns a grpc.GenericRpcHandler that the "
-                        "gRPC port serves beside GameService (cap: the server's cap on calls in progress), e.g. the benchmark's no-op RPC, bench.noop (repeatable; "
-                        "HANDLER_MODULES, comma-separated)")
+                        "gRPC port serves beside GameService (cap: the server's cap on calls in progress), e.g. "
+                        "the benchmark's no-op RPC, bench.noop (repeatable; HANDLER_MODULES, comma-separated)")
     p.add_argument("--no-uvloop", action="store_true", default=_env_bool("NO_UVLOOP"),
                    help="use the standard asyncio loop even when uvloop is installed (NO_UVLOOP)")
     p.add_argument("--max-concurrent-rpcs", type=int,
