@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, NoReturn
 
 import grpc
@@ -111,10 +111,9 @@ class CallGate:
     beyond it waits up to ``wait_s`` for one to end (first come, first served), then fails with
     RESOURCE_EXHAUSTED and a RetryInfo delay, so the client retries after a pause."""
 
-    def __init__(self, limit: int, wait_s: float = 0.0, what: str = "calls"):
+    def __init__(self, limit: int, wait_s: float = 0.0):
         self.limit = limit
         self.wait_s = wait_s
-        self.what = what
         self.active = 0
         self._waiters: collections.deque[asyncio.Future] = collections.deque()
 
@@ -123,19 +122,8 @@ class CallGate:
         as every refusal's status is (:func:`service.errors.to_status`)."""
         waited = f" and none came free within {self.wait_s:g} s" if self.wait_s > 0 else ""
         return connect_error(to_status(ResourceExhausted(
-            f"this server answers at most {self.limit} {self.what} at once over HTTP{waited}; retry shortly",
+            f"this server answers at most {self.limit} calls at once over HTTP{waited}; retry shortly",
             None, jittered(GATE_RETRY_S))))
-
-    @contextlib.contextmanager
-    def enter(self) -> Iterator[None]:
-        """Count one call for as long as it runs; RESOURCE_EXHAUSTED at once when the cap is reached."""
-        if self.active >= self.limit or self._waiters:
-            raise self.refusal()
-        self.active += 1
-        try:
-            yield
-        finally:
-            self._release()
 
     @contextlib.asynccontextmanager
     async def admit(self) -> AsyncIterator[None]:
@@ -191,39 +179,39 @@ def _unary(handler: Unary, gate: CallGate) -> Callable[[Any, RequestContext], Aw
     return call
 
 
-def _server_stream(handler: Unary, gate: CallGate, output: Any) -> Callable[[Any, RequestContext], AsyncIterator[Any]]:
+def _server_stream(handler: Unary, output: Any) -> Callable[[Any, RequestContext], AsyncIterator[Any]]:
     """The servicer's streaming method (which writes its messages) as the async iterator connectrpc
     sends from. When the client leaves or its deadline passes, connectrpc cancels the iteration,
     and with it the servicer's call. Messages the servicer wrote encoded (shared by many gRPC
-    streams) are decoded for the call's own codec."""
+    streams) are decoded for the call's own codec. The servicer caps streams as it does on the gRPC
+    port (its cap on calls in progress, its stream limits), over both ports together."""
 
     def message(written: Any) -> Any:
         return output.FromString(written) if isinstance(written, bytes) else written
 
     async def call(request: Any, ctx: RequestContext) -> AsyncIterator[Any]:
-        with gate.enter():
-            writes: asyncio.Queue = asyncio.Queue(maxsize=1)
-            running = asyncio.ensure_future(handler(request, CallContext(ctx, writes)))
-            get: asyncio.Future | None = None
-            try:
-                while True:
-                    get = asyncio.ensure_future(writes.get())
-                    done, _ = await asyncio.wait({get, running}, return_when=asyncio.FIRST_COMPLETED)
-                    if get in done:
-                        yield message(get.result())
-                        continue
-                    get.cancel()
-                    while not writes.empty():
-                        yield message(writes.get_nowait())
-                    running.result()  # the servicer's abort, as the stream's final status
-                    return
-            finally:
-                if get is not None and not get.done():
-                    get.cancel()
-                if not running.done():
-                    running.cancel()
-                    with contextlib.suppress(asyncio.CancelledError):
-                        await running
+        writes: asyncio.Queue = asyncio.Queue(maxsize=1)
+        running = asyncio.ensure_future(handler(request, CallContext(ctx, writes)))
+        get: asyncio.Future | None = None
+        try:
+            while True:
+                get = asyncio.ensure_future(writes.get())
+                done, _ = await asyncio.wait({get, running}, return_when=asyncio.FIRST_COMPLETED)
+                if get in done:
+                    yield message(get.result())
+                    continue
+                get.cancel()
+                while not writes.empty():
+                    yield message(writes.get_nowait())
+                running.result()  # the servicer's abort, as the stream's final status
+                return
+        finally:
+            if get is not None and not get.done():
+                get.cancel()
+            if not running.done():
+                running.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await running
 
     return call
 
@@ -242,15 +230,13 @@ async def _unimplemented_stream(request: Any, ctx: RequestContext) -> AsyncItera
     yield  # an async generator, as connectrpc expects of a server stream
 
 
-def game_service_endpoints(servicer: Any, max_concurrent_calls: int, max_unary_calls: int | None = None,
-                           wait_s: float = 0.0) -> dict[str, Any]:
+def game_service_endpoints(servicer: Any, max_unary_calls: int, wait_s: float = 0.0) -> dict[str, Any]:
     """Every GameService method of ``servicer`` as a connectrpc endpoint, by URL path (a method
     it leaves to the generated base class answers UNIMPLEMENTED, as on the gRPC port).
 
-    Streams are capped at ``max_concurrent_calls``, refused at once beyond it; unary calls at
-    ``max_unary_calls`` (default: the same), each waiting up to ``wait_s`` for room."""
-    streams = CallGate(max_concurrent_calls, what="streams")
-    unary_gate = CallGate(max_unary_calls or max_concurrent_calls, wait_s)
+    Unary calls are capped at ``max_unary_calls``, each waiting up to ``wait_s`` for room, so that
+    the HTTP port cannot take every store connection; streams by the servicer, as on the gRPC port."""
+    unary_gate = CallGate(max_unary_calls, wait_s)
     endpoints: dict[str, Any] = {}
     for method in SERVICE.methods:
         info: MethodInfo = MethodInfo(name=method.name, service_name=SERVICE.full_name,
@@ -264,7 +250,7 @@ def game_service_endpoints(servicer: Any, max_concurrent_calls: int, max_unary_c
                                                                                  method.name, None)
         path = f"/{SERVICE.full_name}/{method.name}"
         if method.server_streaming:
-            stream = _server_stream(handler, streams, info.output) if implemented else _unimplemented_stream
+            stream = _server_stream(handler, info.output) if implemented else _unimplemented_stream
             endpoints[path] = Endpoint.server_stream(method=info, function=stream)
         else:
             unary = _unary(handler, unary_gate) if implemented else _unimplemented_unary

@@ -54,11 +54,10 @@ _INVALID_HEADER = ":invalid-header"
 class GameServiceApp(ConnectASGIApplication):
     """The GameService methods of a servicer as a connectrpc ASGI application."""
 
-    def __init__(self, servicer: Any, max_concurrent_calls: int, interceptors: Sequence[Any] = (),
-                 max_unary_calls: int | None = None, call_wait_s: float = 0.0):
+    def __init__(self, servicer: Any, max_unary_calls: int, interceptors: Sequence[Any] = (),
+                 call_wait_s: float = 0.0):
         super().__init__(service=servicer,
-                         endpoints=lambda svc: game_service_endpoints(svc, max_concurrent_calls, max_unary_calls,
-                                                                      call_wait_s),
+                         endpoints=lambda svc: game_service_endpoints(svc, max_unary_calls, call_wait_s),
                          interceptors=interceptors, codecs=[BinaryCodec(), JsonCodec()],
                          read_max_bytes=MAX_MESSAGE_BYTES)
 
@@ -112,13 +111,13 @@ def _without_invalid_headers(scope: Scope, name: str) -> Scope:
     return {**scope, "headers": [*headers, (_INVALID_HEADER.encode(), name.encode())]}
 
 
-def build_app(servicer: Any, *, cors_origins: Sequence[str] = (), web_root: str = "",
-              max_concurrent_calls: int = 2000, max_unary_calls: int | None = None,
+def build_app(servicer: Any, *, cors_origins: Sequence[str] = (), web_root: str = "", max_unary_calls: int = 2000,
               call_wait_s: float = 0.0) -> ASGIApp:
-    """The HTTP port's application over ``servicer``: at most ``max_concurrent_calls`` streams and
-    ``max_unary_calls`` unary calls at once, a unary call waiting up to ``call_wait_s`` for room."""
-    rpc = GameServiceApp(servicer, max_concurrent_calls, max_unary_calls=max_unary_calls, call_wait_s=call_wait_s)
-    refuse = GameServiceApp(servicer, max_concurrent_calls, interceptors=[_RefuseInvalidHeader()])
+    """The HTTP port's application over ``servicer``: at most ``max_unary_calls`` unary calls at
+    once, a unary call waiting up to ``call_wait_s`` for room (streams are capped by the servicer,
+    over both ports)."""
+    rpc = GameServiceApp(servicer, max_unary_calls, call_wait_s=call_wait_s)
+    refuse = GameServiceApp(servicer, max_unary_calls, interceptors=[_RefuseInvalidHeader()])
     static = StaticFiles(directory=web_root or None, html=True, check_dir=False) if web_root else None
     not_built = PlainTextResponse(f"The web table is not built (no {web_root or 'web root'}): run `make web`.\n",
                                   status_code=404)

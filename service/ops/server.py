@@ -243,8 +243,7 @@ async def serve_http(servicer: GameServicer, config: Config) -> HttpServer | Non
     from service.http.server import HttpServer
 
     app = build_app(servicer, cors_origins=config.cors_origins, web_root=config.web_root,
-                    max_concurrent_calls=config.max_concurrent_rpcs, max_unary_calls=config.http_max_calls,
-                    call_wait_s=config.http_call_wait_s)
+                    max_unary_calls=config.http_max_calls, call_wait_s=config.http_call_wait_s)
     tls = server_tls(config.tls_cert, config.tls_key, config.tls_client_ca)
     server = HttpServer(app, config.host, config.http_port, config.grace_s, tls,
                         header_timeout_s=config.http_header_timeout_s, idle_timeout_s=config.http_idle_timeout_s)

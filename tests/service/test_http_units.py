@@ -95,13 +95,15 @@ async def test_a_method_the_servicer_lacks_is_unimplemented_as_on_grpc():
         assert b"unimplemented" in answer and b"Method not implemented!" in answer, (method, status, answer)
 
 
-def test_the_call_gate_refuses_beyond_its_cap():
+async def test_the_call_gate_without_a_wait_refuses_beyond_its_cap_at_once():
     gate = CallGate(1)
-    with gate.enter():
-        with pytest.raises(ConnectError) as refused, gate.enter():
-            pass
+    async with gate.admit():
+        with pytest.raises(ConnectError) as refused:
+            async with gate.admit():
+                pytest.fail("admitted beyond the cap")
         assert refused.value.code is Code.RESOURCE_EXHAUSTED
-    with gate.enter():
+        assert "at most 1 calls at once over HTTP;" in refused.value.message
+    async with gate.admit():
         assert gate.active == 1
     assert gate.active == 0
 
