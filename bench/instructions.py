@@ -39,7 +39,7 @@ import grpc
 from bench import service_moves
 from bench.redis_target import redis_target
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
-from testkit.launcher import ROOT, TEST_TOKEN_SECRET, free_port
+from testkit.launcher import ROOT, TEST_TOKEN_SECRET, announced_ports
 
 SECONDS = float(os.environ.get("BENCH_INSTRUCTION_SECONDS", "10"))
 GAMES = 8
@@ -89,18 +89,35 @@ async def _count(address: str, pid: int, folder: Path) -> dict[str, int]:
     return counted
 
 
+def _listening(server: subprocess.Popen, log: Path) -> int:
+    """The port the server (bound to port 0, so no other process can take it first) says it
+    listens on, once it says so."""
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        port = announced_ports(log.read_text(errors="replace")).get("grpc")
+        if port:
+            return port
+        if server.poll() is not None:
+            raise RuntimeError(f"the server under callgrind exited with {server.returncode}: {log.read_text()[-2000:]}")
+        time.sleep(0.2)
+    raise RuntimeError(f"the server under callgrind did not listen within {START_TIMEOUT_S:g} s")
+
+
 def figures(redis_url: str, prefix: str) -> dict[str, float]:
     """The instruction figures of a server on ``redis_url`` under ``prefix``, run under callgrind."""
-    port = free_port()
     env = {"CARDGAME_TOKEN_SECRET": TEST_TOKEN_SECRET, **os.environ, "LOG_LEVEL": "WARNING"}
     with tempfile.TemporaryDirectory(prefix="bench-callgrind-") as name:
         folder = Path(name)
-        server = subprocess.Popen(
-            [_tool("valgrind"), "--tool=callgrind", f"--callgrind-out-file={folder}/callgrind.%p",
-             sys.executable, "-m", "service", "--host", "127.0.0.1", "--port", str(port), "--workers", "1",
-             "--handler-module", "bench.noop", service_moves.SEEDED, "--redis-url", redis_url, "--key-prefix", prefix],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        log = folder / "server.log"
+        with log.open("wb") as stderr:
+            server = subprocess.Popen(
+                [_tool("valgrind"), "--tool=callgrind", f"--callgrind-out-file={folder}/callgrind.%p",
+                 sys.executable, "-m", "service", "--host", "127.0.0.1", "--port", "0", "--workers", "1",
+                 "--handler-module", "bench.noop", service_moves.SEEDED, "--redis-url", redis_url,
+                 "--key-prefix", prefix],
+                cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=stderr)
         try:
+            port = _listening(server, log)
             counted = asyncio.run(_count(f"127.0.0.1:{port}", server.pid, folder))
         finally:
             server.terminate()

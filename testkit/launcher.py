@@ -102,22 +102,17 @@ class ServerProcess:
     def _read_ports(self) -> None:
         """The ports the server's start-up lines name (a port asked as 0 is only known from them);
         a restart asks for the same ones again."""
-        for line in self.log_text().splitlines():
-            try:
-                record = json.loads(line)
-            except ValueError:
-                continue
-            message = str(record.get("message", "")) if isinstance(record, dict) else ""
-            if message.startswith("cardgame server listening"):
-                self.port = int(record["port"])
-                self.address = f"127.0.0.1:{self.port}"
-                _set_flag(self.args, "--port", self.port)
-            elif message.startswith("cardgame HTTP"):
-                self.http_port = int(record["port"])
-                _set_flag(self.args, "--http-port", self.http_port)
-            elif message.startswith("cardgame metrics on"):
-                self.metrics_port = int(record["metrics_port"])
-                _set_flag(self.args, "--metrics-port", self.metrics_port)
+        ports = announced_ports(self.log_text())
+        if "grpc" in ports:
+            self.port = ports["grpc"]
+            self.address = f"127.0.0.1:{self.port}"
+            _set_flag(self.args, "--port", self.port)
+        if "http" in ports:
+            self.http_port = ports["http"]
+            _set_flag(self.args, "--http-port", self.http_port)
+        if "metrics" in ports:
+            self.metrics_port = ports["metrics"]
+            _set_flag(self.args, "--metrics-port", self.metrics_port)
 
     def channel(self) -> grpc.Channel:
         """A new channel to the server (TLS as ``tls`` says)."""
@@ -143,6 +138,25 @@ class ServerProcess:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+def announced_ports(log_text: str) -> dict[str, int]:
+    """The ports a server's start-up lines (its JSON log) say it serves: "grpc", "http" and
+    "metrics", those it announced so far."""
+    ports = {}
+    for line in log_text.splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        message = str(record.get("message", "")) if isinstance(record, dict) else ""
+        if message.startswith("cardgame server listening"):
+            ports["grpc"] = int(record["port"])
+        elif message.startswith("cardgame HTTP"):
+            ports["http"] = int(record["port"])
+        elif message.startswith("cardgame metrics on"):
+            ports["metrics"] = int(record["metrics_port"])
+    return ports
 
 
 def _workers(flags: tuple[str, ...]) -> int:
