@@ -31,7 +31,7 @@ from bench.redis_target import redis_target
 from cardgame.retry import DEFAULT_RETRY_POLICY, channel_options
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
-from testkit.launcher import ServerProcess, free_port
+from testkit.launcher import ServerProcess
 
 BURST = int(os.environ.get("BENCH_OVERLOAD_BURST", "3000"))
 HTTP_CLIENTS = int(os.environ.get("BENCH_OVERLOAD_HTTP_CLIENTS", "1000"))
@@ -129,16 +129,15 @@ async def _http_load(address: str, port: int) -> tuple[collections.Counter, list
 
 
 def main() -> None:
-    http_port = free_port()
     with redis_target() as (redis_url, prefix):
-        with ServerProcess("--http-port", str(http_port), *SERVER_FLAGS, redis_url=redis_url, prefix=prefix) as server:
+        with ServerProcess("--http-port", "0", *SERVER_FLAGS, redis_url=redis_url, prefix=prefix) as server:
             if not SKIP_BURST:
                 bare = asyncio.run(_burst(server.address, [("grpc.enable_retries", 0)]))
                 for code in sorted(set(bare) | {"OK", "CANCELLED"}):
                     print(f"overload_burst_{code.lower()} {bare[code]}")
                 retried = asyncio.run(_burst(server.address, channel_options(DEFAULT_RETRY_POLICY)))
                 print(f"overload_burst_retried_ok {retried['OK']}")
-            answers, latencies, health = asyncio.run(_http_load(server.address, http_port))
+            answers, latencies, health = asyncio.run(_http_load(server.address, server.http_port))
             for answer in sorted(set(answers) | {"ok", "resource_exhausted", "unavailable"}):
                 print(f"overload_http_{answer} {answers[answer]}")
             latencies.sort()
