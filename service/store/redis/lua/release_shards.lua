@@ -1,13 +1,9 @@
--- KEYS: members, leases   ARGV: sweeper.  Ends the sweeper's membership and frees its shards;
--- returns how many it held.
+-- KEYS: members, leases   ARGV: sweeper.  Ends the sweeper's membership and frees its shards.
 
 redis.call('ZREM', KEYS[1], ARGV[1])
 local pairs_ = redis.call('HGETALL', KEYS[2])
-local freed = 0
 for i = 1, #pairs_, 2 do
   if pairs_[i + 1] == ARGV[1] then
     redis.call('HDEL', KEYS[2], pairs_[i])
-    freed = freed + 1
   end
 end
-return freed
