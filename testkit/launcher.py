@@ -48,15 +48,15 @@ class ServerProcess:
     """`python -m service` on 127.0.0.1 in a child process; ``tls`` says how to reach a server
     started with TLS flags (``--tls-cert`` …).
 
-    Without ``port`` a one-worker server binds port 0 and the port the kernel gave it is read from
-    its start-up line, so no other process can take it between a port being picked and bound; it
-    keeps that port when started again. ``--http-port 0`` and ``--metrics-port 0`` are read the same
-    way (``http_port``, ``metrics_port``). Several workers (``--workers N``) must share one port
-    known in advance: they get one that was free a moment ago."""
+    Without ``port`` the server binds port 0 (its workers, with ``--workers N``, all the one port
+    their supervisor reserved) and the port the kernel gave it is read from its start-up line, so
+    no other process can take it between a port being picked and bound; it keeps that port when
+    started again. ``--http-port 0`` and ``--metrics-port 0`` are read the same way
+    (``http_port``, ``metrics_port``)."""
 
     def __init__(self, *flags: str, port: int | None = None, redis_url: str = "", prefix: str = "",
                  env: dict | None = None, tls: ClientTls | None = None):
-        self.port = port if port is not None else 0 if _workers(flags) == 1 else free_port()
+        self.port = port if port is not None else 0
         self.tls = tls
         self.address = f"127.0.0.1:{self.port}"
         self.http_port: int | None = None      # as served, once started with --http-port
@@ -157,17 +157,6 @@ def announced_ports(log_text: str) -> dict[str, int]:
         elif message.startswith("cardgame metrics on"):
             ports["metrics"] = int(record["metrics_port"])
     return ports
-
-
-def _workers(flags: tuple[str, ...]) -> int:
-    """The worker count ``flags`` ask for (the last ``--workers``; 1 without one)."""
-    workers = "1"
-    for i, flag in enumerate(flags):
-        if flag == "--workers" and i + 1 < len(flags):
-            workers = flags[i + 1]
-        elif flag.startswith("--workers="):
-            workers = flag.partition("=")[2]
-    return int(workers) if workers.isdigit() else 1
 
 
 def _set_flag(args: list[str], flag: str, value: int) -> None:

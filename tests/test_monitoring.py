@@ -179,10 +179,9 @@ def live(redis_url: str, module_prefix: str, tmp_path_factory: pytest.TempPathFa
     """A server with two workers and its metrics port, scraped by Prometheus every second, after
     two hands were played (the second once Prometheus had seen the first's moves), a move was
     refused, reveals raced until commits conflicted and a turn timed out."""
-    metrics_port = free_port()
-    server = ServerProcess("--workers", "2", "--metrics-port", str(metrics_port), redis_url=redis_url,
-                           prefix=module_prefix)
+    server = ServerProcess("--workers", "2", "--metrics-port", "0", redis_url=redis_url, prefix=module_prefix)
     server.start()
+    metrics_port = server.metrics_port
     prometheus = None
     try:
         prometheus = Prometheus(prometheus_config(metrics_port), tmp_path_factory.mktemp("prometheus"))

@@ -4,10 +4,14 @@ another process took moves to a fresh one, and is known by its process id, not b
 
 from __future__ import annotations
 
+import os
+import signal
 import socket
+import time
 import urllib.request
 
 import grpc
+import psutil
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
@@ -43,9 +47,34 @@ def test_a_server_binds_the_ports_the_kernel_gives_it_and_keeps_them_when_restar
         server.stop()
 
 
-def test_several_workers_get_a_port_picked_beforehand():
-    server = ServerProcess("--workers", "2")
-    assert server.port > 0
+def test_several_workers_serve_the_one_port_their_supervisor_reserved(redis_url, redis_prefix):
+    server = ServerProcess("--workers", "2", "--http-port", "0", redis_url=redis_url, prefix=redis_prefix,
+                           env={"LOG_LEVEL": "INFO"})
+    server.start()
+    try:
+        def announced(what: str, port: int) -> int:
+            return sum(1 for line in server.log_text().splitlines()
+                       if what in line and f'"port": {port}' in line)
+
+        _wait_for(lambda: announced("cardgame server listening", server.port) == 2, server)
+        assert announced("cardgame HTTP", server.http_port) == 2   # both workers, one port each kind
+        for _ in range(12):   # new connections, which the kernel spreads over the listening workers
+            assert _serving(server)
+        workers = [child.pid for child in psutil.Process(server.proc.pid).children()
+                   if "spawn_main" in " ".join(child.cmdline())]   # multiprocessing's spawned workers
+        assert len(workers) == 2
+        os.kill(workers[0], signal.SIGKILL)   # its restart binds the port the supervisor still holds
+        _wait_for(lambda: announced("cardgame server listening", server.port) == 3, server)
+        assert _serving(server)
+    finally:
+        assert server.stop() == 0
+
+
+def _wait_for(condition, server: ServerProcess, timeout_s: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        assert time.monotonic() < deadline, server.log_text()[-3000:]
+        time.sleep(0.05)
 
 
 def test_a_closed_port_refuses_connections_and_cannot_be_served_meanwhile():

@@ -23,7 +23,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from service import version
-from testkit.launcher import ServerProcess, free_port
+from testkit.launcher import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[1]
 VERSION = (ROOT / "VERSION").read_text().strip()
@@ -97,10 +97,9 @@ def test_the_server_says_its_version() -> None:
 
 
 def test_a_server_with_workers_reports_its_version_in_logs_and_metrics(redis_url: str, redis_prefix: str) -> None:
-    metrics_port = free_port()
-    with ServerProcess("--workers", "2", "--metrics-port", str(metrics_port), redis_url=redis_url,
+    with ServerProcess("--workers", "2", "--metrics-port", "0", redis_url=redis_url,
                        prefix=redis_prefix, env={"LOG_LEVEL": "INFO"}) as server:
-        with urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=10) as response:
+        with urllib.request.urlopen(f"http://127.0.0.1:{server.metrics_port}/metrics", timeout=10) as response:
             text = response.read().decode()
         log = server.log_text()
     samples = [s for family in text_string_to_metric_families(text) for s in family.samples

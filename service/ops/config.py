@@ -157,7 +157,8 @@ def parse(argv: list[str] | None = None) -> Config:
                                 formatter_class=HelpFormatter)
     p.add_argument("--version", action="version", version=f"cardgame server {release()}")
     p.add_argument("--host", default=env("HOST", "0.0.0.0"), help="address to listen on (HOST)")
-    p.add_argument("--port", type=int, default=int(env("PORT", "50051")), help="port (PORT), 0 = any free port")
+    p.add_argument("--port", type=int, default=int(env("PORT", "50051")),
+                   help="port (PORT), 0 = any free port (every worker serves the same one)")
     p.add_argument("--redis-url", default=env("REDIS_URL", ""),
                    help="Redis URL (REDIS_URL); without it games live in this process's memory")
     p.add_argument("--redis-cluster", action="store_true", default=_env_bool("REDIS_CLUSTER"),
@@ -241,7 +242,8 @@ def parse(argv: list[str] | None = None) -> Config:
                    help="refuse to start unless Redis runs with maxmemory-policy noeviction (REQUIRE_NOEVICTION)")
     p.add_argument("--http-port", type=int, default=int(env("HTTP_PORT", "")) if env("HTTP_PORT") else None,
                    help="also serve the API over HTTP on this port: Connect (JSON and binary), gRPC-Web and "
-                        "the web table (HTTP_PORT); off by default, 0 = any free port")
+                        "the web table (HTTP_PORT); off by default, 0 = any free port (every worker serves the "
+                        "same one)")
     p.add_argument("--cors-origin", action="append", dest="cors_origins",
                    default=[o for o in env("CORS_ORIGINS", "").split(",") if o.strip()],
                    help="an origin whose pages may call the HTTP port, e.g. http://localhost:5173, or * "

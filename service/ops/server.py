@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import gc
 import importlib
 import logging
@@ -24,7 +25,7 @@ from service.ops.config import Config
 from service.ops.cpus import available_cpus
 from service.ops.credentials import warn_about_secret_flags
 from service.ops.tls import server_tls
-from service.ops.workers import check_port_free, stop_with_parent, supervise
+from service.ops.workers import check_port_free, reserve_port, stop_with_parent, supervise
 from service.rpc import reflection
 from service.rpc.apikeys import ApiKeys
 from service.rpc.calls import CallCap
@@ -320,7 +321,18 @@ def run(config: Config) -> None:
     if config.workers <= 1:
         run_one(config)
         return
-    with _exit_logged(), metrics.exporting(config.host, config.metrics_port, workers=True) as exporter:
-        load_game_modules(config.game_modules)  # fail before starting any worker
-        _announce_metrics(exporter)
-        supervise(config.workers, run_worker, (config,), lambda pid: metrics.worker_exited(exporter, pid))
+    with _exit_logged(), contextlib.ExitStack() as reserved:
+        # Port 0 for several workers: the kernel picks one port here, which they all serve.
+        if config.port == 0:
+            config = dataclasses.replace(config, port=_reserved(reserved, config.host))
+        if config.http_port == 0:
+            config = dataclasses.replace(config, http_port=_reserved(reserved, config.host))
+        with metrics.exporting(config.host, config.metrics_port, workers=True) as exporter:
+            load_game_modules(config.game_modules)  # fail before starting any worker
+            _announce_metrics(exporter)
+            supervise(config.workers, run_worker, (config,), lambda pid: metrics.worker_exited(exporter, pid))
+
+
+def _reserved(held: contextlib.ExitStack, host: str) -> int:
+    """A port for every worker to serve, held by this process until ``held`` closes."""
+    return held.enter_context(reserve_port(host)).getsockname()[1]

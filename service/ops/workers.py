@@ -44,6 +44,23 @@ def check_port_free(host: str, port: int) -> None:
         probe.close()
 
 
+def reserve_port(host: str) -> socket.socket:
+    """A socket bound, not listening, to a port of the kernel's choosing on ``host``, with
+    SO_REUSEPORT: the workers of a server asked for port 0 all bind that one port beside it (a
+    socket that does not listen takes no connections), and while it stays open no other process
+    can take the port, so a restarted worker finds it again."""
+    address = host.strip("[]")
+    sock = socket.socket(socket.AF_INET6 if ":" in address else socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        sock.bind((address, 0))
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
 def stop_with_parent(parent_pid: int) -> None:
     """In a worker: send ourselves SIGTERM (a graceful stop) once the parent process is gone."""
 

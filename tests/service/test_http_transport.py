@@ -28,7 +28,7 @@ from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from service.rpc.apikeys import key_hash
-from testkit.launcher import ServerProcess, free_port
+from testkit.launcher import ServerProcess
 from tests.conftest import SERVER_TEST_FLAGS
 
 SERVICE = "/cardgame.v1.GameService"
@@ -423,8 +423,7 @@ def test_web_table_files_and_grpc_refused(http_server):
 
 
 def test_workers_share_the_http_port(redis_url, module_prefix):
-    http_port = free_port()
-    server = ServerProcess(*SERVER_TEST_FLAGS, "--workers", "2", "--http-port", str(http_port),
+    server = ServerProcess(*SERVER_TEST_FLAGS, "--workers", "2", "--http-port", "0",
                            redis_url=redis_url, prefix=f"{module_prefix}-workers", env={"LOG_LEVEL": "INFO"})
     server.start()
     try:
@@ -432,7 +431,7 @@ def test_workers_share_the_http_port(redis_url, module_prefix):
         while server.log_text().count("HTTP (Connect, gRPC-Web, web table) listening") < 2:
             assert time.monotonic() < deadline, server.log_text()[-3000:]
             time.sleep(0.1)
-        caller = HttpCaller(http_port, "connect", "json")
+        caller = HttpCaller(server.http_port, "connect", "json")
         for _ in range(10):  # new connections, spread over both workers by the kernel
             assert caller.call("GetGame", pb.GetGameRequest(game_id="0" * 24)).code == "NOT_FOUND"
         assert "exited" not in server.log_text()

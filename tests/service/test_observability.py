@@ -30,7 +30,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
-from testkit.launcher import ServerProcess, free_port
+from testkit.launcher import ServerProcess
 
 GAME_SERVICE = "cardgame.v1.GameService"
 WAIT_S = 20.0
@@ -224,10 +224,9 @@ def test_metrics_count_calls_store_operations_bots_games_and_streams(redis_url, 
 
 
 def test_two_workers_are_summed_on_one_metrics_port(redis_url, redis_prefix):
-    metrics_port = free_port()
-    server = ServerProcess("--workers", "2", "--metrics-port", str(metrics_port), redis_url=redis_url,
-                           prefix=redis_prefix)
+    server = ServerProcess("--workers", "2", "--metrics-port", "0", redis_url=redis_url, prefix=redis_prefix)
     server.start()
+    metrics_port = server.metrics_port
     try:
         announced = _wait(lambda: [r for r in json_lines(server.log_text()) if "metrics_port" in r],
                           "the supervisor did not announce the metrics port")

@@ -29,7 +29,7 @@ from service.http.adapter import CallGate
 from service.ops import config
 from service.store import StoreBusy, StoreUnavailable
 from service.store.redis.connection import connect, unavailable_on_error
-from testkit.launcher import ROOT, ServerProcess, closed_port, free_port
+from testkit.launcher import ROOT, ServerProcess, closed_port
 from tests.conftest import SERVER_TEST_FLAGS
 
 BURST = 3000
@@ -259,9 +259,8 @@ def test_http_calls_stay_below_the_redis_pool(monkeypatch):
 
 def test_several_workers_without_a_shared_store_are_refused_at_start():
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "WORKERS")}
-    port = free_port()
     for argv, extra in ((["--workers", "3"], {}), ([], {"WORKERS": "2"})):
-        result = subprocess.run([sys.executable, "-m", "service", "--host", "127.0.0.1", "--port", str(port), *argv],
+        result = subprocess.run([sys.executable, "-m", "service", "--host", "127.0.0.1", "--port", "0", *argv],
                                 cwd=ROOT, env={**env, **extra}, capture_output=True, text=True, timeout=60)
         assert result.returncode == 2, result.stderr
         assert "needs a shared store" in result.stderr and "set REDIS_URL" in result.stderr, result.stderr

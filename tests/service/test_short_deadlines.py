@@ -17,7 +17,7 @@ from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from cardgame.v1 import lifecycle_pb2 as lc
 from service.ops.config import is_loopback
-from testkit.launcher import ServerProcess, free_port
+from testkit.launcher import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 BASIC = enums.PLAYER_KIND_BOT_BASIC
@@ -40,7 +40,7 @@ def test_only_loopback_addresses_count_as_loopback(host, loopback):
 def test_the_test_mode_is_refused_on_an_address_others_can_reach():
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "ALLOW_SHORT_DEADLINES")}
     for argv, extra in ((["--allow-short-deadlines"], {}), ([], {"ALLOW_SHORT_DEADLINES": "1"})):
-        result = subprocess.run([sys.executable, "-m", "service", "--host", "0.0.0.0", "--port", str(free_port()),
+        result = subprocess.run([sys.executable, "-m", "service", "--host", "0.0.0.0", "--port", "0",
                                  *argv], cwd=ROOT, env={**env, **extra}, capture_output=True, text=True, timeout=60)
         assert result.returncode == 2, result.stderr
         assert "--allow-short-deadlines is a test mode" in result.stderr and "'0.0.0.0'" in result.stderr
