@@ -287,14 +287,28 @@ class PrivateRedisCluster:
         return subprocess.run([self.cli, "-p", str(port), *args], capture_output=True, text=True, timeout=5).stdout
 
     def wait_ok(self, timeout_s: float = 20.0) -> None:
-        """Wait until a live node reports cluster_state:ok (every slot served)."""
+        """Wait until every live node reports cluster_state:ok (every slot served) and none still
+        gives a slot to a dead master: after a failover, a client that asks any node for the
+        slots' owners then learns the new ones (a node that has not heard of the failover yet
+        would send it back to the dead one)."""
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
-            for port in self.live_ports():
-                if "cluster_state:ok" in self.cli_call(port, "cluster", "info"):
-                    return
+            live = self.live_ports()
+            if live and all(self._agrees(port, live) for port in live):
+                return
             time.sleep(0.1)
-        raise RuntimeError("the cluster did not reach cluster_state:ok")
+        raise RuntimeError("the live nodes did not all reach cluster_state:ok with the slots on live masters")
+
+    def _agrees(self, port: int, live: list[int]) -> bool:
+        """Whether the node on ``port`` reports cluster_state:ok and every master it gives slots
+        to is live."""
+        if "cluster_state:ok" not in self.cli_call(port, "cluster", "info"):
+            return False
+        for line in self.cli_call(port, "cluster", "nodes").splitlines():
+            fields = line.split()
+            if len(fields) > 8 and "master" in fields[2] and int(fields[1].split(":")[1].split("@")[0]) not in live:
+                return False
+        return True
 
     def live_ports(self) -> list[int]:
         """The ports of the nodes still running."""
