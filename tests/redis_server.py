@@ -219,6 +219,10 @@ def _in_range(slot: int, spec: str) -> bool:
     return int(first) <= slot <= int(last or first)
 
 
+class PortTaken(RuntimeError):
+    """A node could not bind its port: another process took it after it was picked."""
+
+
 class PrivateRedisCluster:
     """A Redis Cluster of child redis-server processes on free loopback ports: three masters by
     default, each with ``replicas`` replicas that take over (after ``node_timeout_ms``) when their
@@ -244,12 +248,21 @@ class PrivateRedisCluster:
         return f"redis://127.0.0.1:{self.ports[0]}/0"
 
     def start(self, timeout_s: float = 20.0) -> None:
-        """Start every node, join them into a cluster and wait until all slots are served."""
-        try:
-            self._start(timeout_s)
-        except BaseException:
-            self.close()
-            raise
+        """Start every node, join them into a cluster and wait until all slots are served; when
+        another process took one of the picked ports first, start again on fresh ones (a few times)."""
+        for attempt in range(PORT_ATTEMPTS):
+            try:
+                self._start(timeout_s)
+                return
+            except PortTaken:
+                self.close()
+                if attempt + 1 == PORT_ATTEMPTS:
+                    raise
+                self.ports = [_cluster_port() for _ in self.ports]
+                self._dir = Path(tempfile.mkdtemp(prefix="private-redis-cluster-"))
+            except BaseException:
+                self.close()
+                raise
 
     def _start(self, timeout_s: float) -> None:
         for port in self.ports:
@@ -270,7 +283,8 @@ class PrivateRedisCluster:
             while not served_by(f"redis://127.0.0.1:{port}/0", process.pid, timeout_s=0.2):
                 if time.monotonic() > deadline or process.poll() is not None:
                     log = (self._dir / str(port) / "redis.log").read_text(errors="replace")[-2000:]
-                    raise RuntimeError(f"cluster node on port {port} did not start:\n{log}")
+                    failure = PortTaken if "Address already in use" in log else RuntimeError
+                    raise failure(f"cluster node on port {port} did not start:\n{log}")
                 time.sleep(0.02)
         subprocess.run([self.cli, "--cluster", "create", *(f"127.0.0.1:{p}" for p in self.ports),
                         "--cluster-replicas", str(self.replicas), "--cluster-yes"],

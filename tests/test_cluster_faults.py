@@ -17,6 +17,8 @@ from redis_server import PrivateRedisCluster
 from cardgame.moves import notation_for
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
+from service.store.outages import outlasting
+from service.store.redis.store import RedisStore
 from testkit.launcher import ServerProcess
 
 PREFIX = "faults"
@@ -200,3 +202,24 @@ def test_the_game_lifecycle_works_across_the_shards_of_a_cluster(server):
         stub.DeleteGame(pb.DeleteGameRequest(game_id=games[0].game_id), timeout=10)
         left = stub.ListGames(pb.ListGamesRequest(labels={"run": mark}, status=enums.GAME_STATUS_IN_PLAY), timeout=10)
         assert games[0].game_id not in {g.game_id for g in left.games} and len(left.games) == 11
+
+
+async def test_event_reads_reach_the_new_master_after_the_one_the_store_started_from_dies():
+    """XREAD is a command whose keys redis-py's cluster client would look up with COMMAND GETKEYS
+    on the node it started from: once that node is dead, every read of an owner's events would
+    fail however the slots moved. The store sends it to the stream's own master instead."""
+    with PrivateRedisCluster(replicas=1, node_timeout_ms=1000) as nodes:
+        store = RedisStore(nodes.url, cluster=True, prefix="events-failover")
+        try:
+            owners = [f"owner-{i}" for i in range(12)]   # streams on every shard
+            for owner in owners:
+                await store.publish(owner, "g", [b"1 {}"], 100)
+                assert [entry[2] for entry in await store.read_events(owner, "0", 10, 0)] == [b"1 {}"]
+            nodes.kill(nodes.ports[0])   # the node in the store's URL, where its client started
+            nodes.wait_ok(20)
+            for owner in owners:
+                found = await outlasting(lambda owner=owner: store.read_events(owner, "0", 10, 0), 10.0)
+                assert [entry[2] for entry in found] == [b"1 {}"]
+            assert await store.read_events(owners[0], "0", 10, 200) != []   # a blocking read too
+        finally:
+            await store.close()

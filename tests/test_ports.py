@@ -17,7 +17,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from testkit.launcher import ServerProcess, closed_port
 from tests import redis_server
-from tests.redis_server import PrivateRedis, served_by
+from tests.redis_server import PrivateRedis, PrivateRedisCluster, served_by
 
 
 def _serving(server: ServerProcess) -> bool:
@@ -111,3 +111,16 @@ def test_a_redis_is_known_by_its_process_not_its_port(private_redis):
     assert not served_by(private_redis.url, private_redis._process.pid + 1)
     with closed_port() as port:
         assert not served_by(f"redis://127.0.0.1:{port}/0", private_redis._process.pid)
+
+
+def test_a_private_cluster_whose_picked_port_was_taken_starts_on_fresh_ones(monkeypatch):
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        taken = holder.getsockname()[1]
+        picks = iter([taken])
+        real = redis_server._cluster_port
+        monkeypatch.setattr(redis_server, "_cluster_port", lambda: next(picks, None) or real())
+        with PrivateRedisCluster(nodes=3) as cluster:
+            assert taken not in cluster.ports and len(set(cluster.ports)) == 3
+            assert all(served_by(f"redis://127.0.0.1:{port}/0", cluster._by_port[port].pid) for port in cluster.ports)

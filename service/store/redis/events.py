@@ -17,6 +17,8 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any
 
+from redis.asyncio.cluster import RedisCluster
+
 from service.store.port import parse_stream_id
 from service.store.redis.base import RedisBase
 from service.store.redis.connection import unavailable_on_error
@@ -67,10 +69,21 @@ class RedisEvents(RedisBase):
                 wait_ms = 0 if block_ms == 0 else max(1, round((deadline - loop.time()) * 1000))
                 if self._block_chunk_ms is not None:
                     wait_ms = min(wait_ms, self._block_chunk_ms)
-                reply = await self._client.xread({stream: f"{ms}-{n}"}, count=count, block=wait_ms or None)
+                reply = await self._xread(stream, f"{ms}-{n}", count, wait_ms)
                 found = _stream_entries(reply)
                 if found or block_ms == 0 or loop.time() >= deadline:
                     return found
+
+    async def _xread(self, stream: str, after: str, count: int, block_ms: int) -> Any:
+        """One XREAD of ``stream`` after ``after`` (``block_ms`` 0: no wait). A cluster client is
+        told the stream's node: XREAD's keys are not at fixed places, and redis-py's cluster
+        client would ask the node it started from (COMMAND GETKEYS) where they are, which fails
+        for as long as that node is down, however the slots have moved since."""
+        if not isinstance(self._client, RedisCluster):
+            return await self._client.xread({stream: after}, count=count, block=block_ms or None)
+        args: list[Any] = ["XREAD", "COUNT", count] + (["BLOCK", block_ms] if block_ms else [])
+        return await self._client.execute_command(*args, "STREAMS", stream, after,
+                                                  target_nodes=self._client.get_node_from_key(stream))
 
     async def forget(self, owner: str, game_id: str) -> None:
         """Drop the game's field of the owner's publish record."""
