@@ -4,11 +4,13 @@ another process took moves to a fresh one, and is known by its process id, not b
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
 import time
 import urllib.request
+from collections.abc import Iterator
 
 import grpc
 import psutil
@@ -85,14 +87,20 @@ def test_a_closed_port_refuses_connections_and_cannot_be_served_meanwhile():
             other.bind(("127.0.0.1", port))
 
 
-def test_a_private_redis_whose_picked_port_was_taken_moves_to_another(monkeypatch):
+@contextlib.contextmanager
+def _taken_first(monkeypatch, picker: str) -> Iterator[int]:
+    """A port another process listens on, which ``redis_server.<picker>`` picks first."""
     with socket.socket() as holder:
         holder.bind(("127.0.0.1", 0))
         holder.listen()
         taken = holder.getsockname()[1]
-        picks = iter([taken])
-        real = redis_server.free_port
-        monkeypatch.setattr(redis_server, "free_port", lambda: next(picks, None) or real())
+        picks, real = iter([taken]), getattr(redis_server, picker)
+        monkeypatch.setattr(redis_server, picker, lambda: next(picks, None) or real())
+        yield taken
+
+
+def test_a_private_redis_whose_picked_port_was_taken_moves_to_another(monkeypatch):
+    with _taken_first(monkeypatch, "free_port") as taken:
         server = PrivateRedis()
         assert server.port == taken
         server.start()
@@ -114,13 +122,7 @@ def test_a_redis_is_known_by_its_process_not_its_port(private_redis):
 
 
 def test_a_private_cluster_whose_picked_port_was_taken_starts_on_fresh_ones(monkeypatch):
-    with socket.socket() as holder:
-        holder.bind(("127.0.0.1", 0))
-        holder.listen()
-        taken = holder.getsockname()[1]
-        picks = iter([taken])
-        real = redis_server._cluster_port
-        monkeypatch.setattr(redis_server, "_cluster_port", lambda: next(picks, None) or real())
+    with _taken_first(monkeypatch, "_cluster_port") as taken:
         with PrivateRedisCluster(nodes=3) as cluster:
             assert taken not in cluster.ports and len(set(cluster.ports)) == 3
             assert all(served_by(f"redis://127.0.0.1:{port}/0", cluster._by_port[port].pid) for port in cluster.ports)
