@@ -6,7 +6,8 @@ a context that turns its aborts into Connect / gRPC-Web errors with the same cod
 details. ``service.http.app`` adds CORS and the web table's static files; ``service.http.server``
 runs it all on uvicorn inside the gRPC server's event loop.
 
-The HTTP modules load only when an HTTP port is configured (``service.ops.server``).
+The HTTP modules load only when an HTTP port is configured (``service.ops.server``), but
+``service.http.sockets``, the shared-port sockets that ``service.ops.workers`` uses too.
 
 May import: ``service.rpc`` and the wings below it; the TLS settings it is handed come from
 ``service.ops.tls`` (named for type checking only).

@@ -35,6 +35,7 @@ import uvicorn
 from starlette.types import ASGIApp
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from service.http.sockets import shared_socket
 from service.telemetry import logs
 
 if TYPE_CHECKING:
@@ -123,13 +124,9 @@ class _Server(uvicorn.Server):
 
 
 def listening_socket(host: str, port: int) -> socket.socket:
-    """A TCP socket bound to ``host:port`` with SO_REUSEPORT (shared by worker processes)."""
-    address = host.strip("[]")
-    sock = socket.socket(socket.AF_INET6 if ":" in address else socket.AF_INET, socket.SOCK_STREAM)
+    """A TCP socket listening on ``host:port`` with SO_REUSEPORT (shared by worker processes)."""
+    sock = shared_socket(host, port)
     try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-        sock.bind((address, port))
         sock.listen(1024)
         sock.setblocking(False)
     except OSError:

@@ -20,6 +20,8 @@ SECRET_FLAG_ALTERNATIVES = {
     "--token-secret-previous": "CARDGAME_TOKEN_SECRET_PREVIOUS",
     "--api-keys": "CARDGAME_API_KEYS_FILE or CARDGAME_API_KEYS",
 }
+
+
 class SecretFlag(argparse.Action):
     """The action of a flag that carries a secret: stores its value and notes that a secret came on
     the command line (argparse calls an action only for a flag given there, whatever abbreviation

@@ -20,6 +20,8 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+from service.http.sockets import shared_socket, tcp_socket
+
 log = logging.getLogger("cardgame.workers")
 
 MAX_RESTARTS = 5
@@ -31,13 +33,12 @@ def check_port_free(host: str, port: int) -> None:
     """Exit with a clear message when another process already serves ``host:port``."""
     if port == 0:
         return
-    address = host.strip("[]")
-    probe = socket.socket(socket.AF_INET6 if ":" in address else socket.AF_INET, socket.SOCK_STREAM)
+    probe = tcp_socket(host)
     # SO_REUSEADDR, as the server itself binds: connections a crashed instance left in TIME_WAIT
     # do not block a restart, while a live listener still refuses the bind.
     probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
-        probe.bind((address, port))
+        probe.bind((host.strip("[]"), port))
     except OSError as exc:
         sys.exit(f"cannot serve {host}:{port}: {exc.strerror or exc} (is another instance running?)")
     finally:
@@ -49,16 +50,7 @@ def reserve_port(host: str) -> socket.socket:
     SO_REUSEPORT: the workers of a server asked for port 0 all bind that one port beside it (a
     socket that does not listen takes no connections), and while it stays open no other process
     can take the port, so a restarted worker finds it again."""
-    address = host.strip("[]")
-    sock = socket.socket(socket.AF_INET6 if ":" in address else socket.AF_INET, socket.SOCK_STREAM)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-        sock.bind((address, 0))
-    except OSError:
-        sock.close()
-        raise
-    return sock
+    return shared_socket(host, 0)
 
 
 def stop_with_parent(parent_pid: int) -> None:
