@@ -29,7 +29,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -39,11 +38,12 @@ import grpc
 from bench import service_moves
 from bench.redis_target import redis_target
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
-from testkit.launcher import ROOT, TEST_TOKEN_SECRET, announced_ports
+from testkit.launcher import ServerProcess
 
 SECONDS = float(os.environ.get("BENCH_INSTRUCTION_SECONDS", "10"))
 GAMES = 8
 START_TIMEOUT_S = 300.0
+STOP_TIMEOUT_S = 60.0
 WARM_UP_S = 3.0
 
 
@@ -89,43 +89,20 @@ async def _count(address: str, pid: int, folder: Path) -> dict[str, int]:
     return counted
 
 
-def _listening(server: subprocess.Popen, log: Path) -> int:
-    """The port the server (bound to port 0, so no other process can take it first) says it
-    listens on, once it says so."""
-    deadline = time.monotonic() + START_TIMEOUT_S
-    while time.monotonic() < deadline:
-        port = announced_ports(log.read_text(errors="replace")).get("grpc")
-        if port:
-            return port
-        if server.poll() is not None:
-            raise RuntimeError(f"the server under callgrind exited with {server.returncode}: {log.read_text()[-2000:]}")
-        time.sleep(0.2)
-    raise RuntimeError(f"the server under callgrind did not listen within {START_TIMEOUT_S:g} s")
-
-
 def figures(redis_url: str, prefix: str) -> dict[str, float]:
     """The instruction figures of a server on ``redis_url`` under ``prefix``, run under callgrind."""
-    env = {"CARDGAME_TOKEN_SECRET": TEST_TOKEN_SECRET, **os.environ, "LOG_LEVEL": "WARNING"}
     with tempfile.TemporaryDirectory(prefix="bench-callgrind-") as name:
         folder = Path(name)
-        log = folder / "server.log"
-        with log.open("wb") as stderr:
-            server = subprocess.Popen(
-                [_tool("valgrind"), "--tool=callgrind", f"--callgrind-out-file={folder}/callgrind.%p",
-                 sys.executable, "-m", "service", "--host", "127.0.0.1", "--port", "0", "--workers", "1",
-                 "--handler-module", "bench.noop", service_moves.SEEDED, "--redis-url", redis_url,
-                 "--key-prefix", prefix],
-                cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=stderr)
+        server = ServerProcess("--handler-module", "bench.noop", service_moves.SEEDED, redis_url=redis_url,
+                               prefix=prefix, env={"LOG_LEVEL": "WARNING"},
+                               wrapper=[_tool("valgrind"), "--tool=callgrind",
+                                        f"--callgrind-out-file={folder}/callgrind.%p"])
+        server.start(START_TIMEOUT_S)
         try:
-            port = _listening(server, log)
-            counted = asyncio.run(_count(f"127.0.0.1:{port}", server.pid, folder))
+            assert server.proc is not None
+            counted = asyncio.run(_count(server.address, server.proc.pid, folder))
         finally:
-            server.terminate()
-            try:
-                server.wait(60)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait(10)
+            server.stop(STOP_TIMEOUT_S)
     move, noop = counted["act"] / counted["act_calls"], counted["noop"] / counted["noop_calls"]
     return {"service_instructions_per_move": move, "service_instructions_per_noop": noop,
             "service_instructions_noop_vs_move_ratio": noop / move,

@@ -11,7 +11,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO
 
@@ -55,13 +55,14 @@ class ServerProcess:
     (``http_port``, ``metrics_port``)."""
 
     def __init__(self, *flags: str, port: int | None = None, redis_url: str = "", prefix: str = "",
-                 env: dict | None = None, tls: ClientTls | None = None):
+                 env: dict | None = None, tls: ClientTls | None = None, wrapper: Sequence[str] = ()):
         self.port = port if port is not None else 0
         self.tls = tls
         self.address = f"127.0.0.1:{self.port}"
         self.http_port: int | None = None      # as served, once started with --http-port
         self.metrics_port: int | None = None   # as served, once started with --metrics-port
-        self.args = [sys.executable, "-m", "service", "--host", "127.0.0.1", "--port", str(self.port),
+        # ``wrapper``: a command the server runs under, e.g. valgrind and its options
+        self.args = [*wrapper, sys.executable, "-m", "service", "--host", "127.0.0.1", "--port", str(self.port),
                      "--workers", "1", *flags]
         if redis_url:
             self.args += ["--redis-url", redis_url]
@@ -78,31 +79,39 @@ class ServerProcess:
         self.proc = subprocess.Popen(self.args, cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL,
                                      stderr=self.log)
         deadline = time.monotonic() + timeout_s
-        while self.port == 0 and time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited with {self.proc.returncode}: {self.log_text()}")
+        while self.port == 0 and time.monotonic() < deadline:   # a port asked as 0: wait until it is named
+            self._check_running()
             self._read_ports()
             time.sleep(0.02)
         if self.port != 0:
             with self.channel() as chan:
                 stub = health_pb2_grpc.HealthStub(chan)
                 while time.monotonic() < deadline:
-                    if self.proc.poll() is not None:
-                        raise RuntimeError(f"server exited with {self.proc.returncode}: {self.log_text()}")
-                    try:
-                        reply = stub.Check(health_pb2.HealthCheckRequest(), timeout=0.5)
-                        if reply.status == health_pb2.HealthCheckResponse.SERVING:
-                            self._read_ports()
-                            return self
-                    except grpc.RpcError:
-                        time.sleep(0.05)
+                    if self._serving(stub):
+                        self._read_ports()
+                        return self
+                    time.sleep(0.05)
         self.stop()
         raise RuntimeError(f"server on {self.address} did not become healthy in {timeout_s} s: {self.log_text()}")
+
+    def _check_running(self) -> None:
+        assert self.proc is not None
+        if self.proc.poll() is not None:
+            raise RuntimeError(f"server exited with {self.proc.returncode}: {self.log_text()}")
+
+    def _serving(self, stub: health_pb2_grpc.HealthStub) -> bool:
+        """Whether the (running) server's health says SERVING."""
+        self._check_running()
+        try:
+            return stub.Check(health_pb2.HealthCheckRequest(), timeout=0.5).status == \
+                health_pb2.HealthCheckResponse.SERVING
+        except grpc.RpcError:
+            return False
 
     def _read_ports(self) -> None:
         """The ports the server's start-up lines name (a port asked as 0 is only known from them);
         a restart asks for the same ones again."""
-        ports = announced_ports(self.log_text())
+        ports = _announced_ports(self.log_text())
         if "grpc" in ports:
             self.port = ports["grpc"]
             self.address = f"127.0.0.1:{self.port}"
@@ -140,7 +149,7 @@ class ServerProcess:
         self.stop()
 
 
-def announced_ports(log_text: str) -> dict[str, int]:
+def _announced_ports(log_text: str) -> dict[str, int]:
     """The ports a server's start-up lines (its JSON log) say it serves: "grpc", "http" and
     "metrics", those it announced so far."""
     ports = {}
