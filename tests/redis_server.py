@@ -211,6 +211,11 @@ def _cluster_port() -> int:
             return port
 
 
+def _node_port(address: str) -> int:
+    """The port of a CLUSTER NODES address ("127.0.0.1:7000@17000")."""
+    return int(address.split(":")[1].split("@")[0])
+
+
 def _in_range(slot: int, spec: str) -> bool:
     """Whether ``slot`` is in a CLUSTER NODES slot spec ("5461-10922" or "42"; not "[…]" migrations)."""
     if spec.startswith("["):
@@ -320,7 +325,7 @@ class PrivateRedisCluster:
             return False
         for line in self.cli_call(port, "cluster", "nodes").splitlines():
             fields = line.split()
-            if len(fields) > 8 and "master" in fields[2] and int(fields[1].split(":")[1].split("@")[0]) not in live:
+            if len(fields) > 8 and "master" in fields[2] and _node_port(fields[1]) not in live:
                 return False
         return True
 
@@ -336,7 +341,7 @@ class PrivateRedisCluster:
                 fields = line.split()
                 if "master" in fields[2] and "fail" not in fields[2] and any(
                         _in_range(slot, r) for r in fields[8:]):
-                    return int(fields[1].split(":")[1].split("@")[0])
+                    return _node_port(fields[1])
         raise RuntimeError(f"no live master serves {key!r}")
 
     def replicas_in_sync(self) -> list[int]:
