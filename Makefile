@@ -125,12 +125,13 @@ $(WEB_DIST): $(WEB_NPM) $(wildcard $(WEB)/src/*.ts $(WEB)/src/*.css $(WEB)/src/*
 
 web: $(WEB_DIST)
 
-# Debian's packages that `make test` needs: Chromium for the browser tests (tests/web, driven by
-# playwright-core), Prometheus for the monitoring test (tests/test_monitoring.py), and Go, protoc,
+# Debian's packages that `make test` needs: redis-server for the tests' private Redis servers and
+# clusters (tests/conftest.py starts them when neither REDIS_URL nor 127.0.0.1:6379 answers),
+# Chromium for the browser tests (tests/web, driven by playwright-core), Prometheus for the monitoring test (tests/test_monitoring.py), and Go, protoc,
 # its Go plugins and the Go gRPC and protobuf sources for the Go client (clients/go, built offline
 # from them); `make bench` also counts instructions under valgrind's callgrind (bench/instructions.py).
 # `make debian-packages` installs the missing ones (one apt-get update, noninteractive).
-DEBIAN_PACKAGES := chromium prometheus golang-go golang-google-grpc-dev golang-google-protobuf-dev \
+DEBIAN_PACKAGES := redis-server chromium prometheus golang-go golang-google-grpc-dev golang-google-protobuf-dev \
                    protoc-gen-go protoc-gen-go-grpc protobuf-compiler valgrind
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -289,7 +289,7 @@ def run_until(args: list[str], cwd: Path, env: dict, output: Path, text: str, ti
 
 @pytest.mark.parametrize("run", [pytest.param(run, marks=pytest.mark.timeout(run.timeout_s + STOP_TIMEOUT_S + 30))
                                  for run in RUNS], ids=[run.where for run in RUNS])
-def test_block_runs(run: Run, live: ServerProcess, tool_path: str, tmp_path: Path) -> None:
+def test_block_runs(run: Run, live: ServerProcess, tool_path: str, tmp_path: Path, redis_url: str) -> None:
     ports = dict(live.ports)
     if run.until is not None:  # a server of its own
         ports = {documented: free_port() for documented in ports}
@@ -299,6 +299,8 @@ def test_block_runs(run: Run, live: ServerProcess, tool_path: str, tmp_path: Pat
            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
            "CARDGAME_SERVER": f"http://{server}" if run.language == "typescript" else server}
     text = with_ports(program_text(run), ports)
+    if "REDIS_URL" in text:   # a block about the Redis store reads the tests' Redis (none need run on 6379)
+        env["REDIS_URL"] = redis_url
     if run.language == "typescript":
         work = Path(tempfile.mkdtemp(prefix="docs-block-", dir=TS))  # "@cardgame/client" resolves here
     else:
