@@ -76,19 +76,40 @@ def rpc_backstop(config: Config) -> int:
 
 def grpc_options(config: Config) -> list[tuple[str, Any]]:
     """The gRPC server's channel options: message size, keepalive, the per-connection stream
-    limit and the queue of calls not yet taken up."""
+    limit, the bound on a connection's reset streams and the queue of calls not yet taken up."""
+    limit = config.max_streams_per_connection
     return [
         ("grpc.so_reuseport", 1),
         ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
         # ping idle connections so that streams to dead peers end instead of lingering
         ("grpc.keepalive_time_ms", 30_000),
         ("grpc.keepalive_timeout_ms", 10_000),
-        # SETTINGS_MAX_CONCURRENT_STREAMS: a client queues its calls beyond it on its side. gRPC's
-        # "overload protection" would instead refuse streams the client believes fit (RST_STREAM
-        # REFUSED_STREAM, UNAVAILABLE) while earlier ones are still being torn down: off, the
-        # limit is the plain HTTP/2 one.
-        ("grpc.max_concurrent_streams", config.max_streams_per_connection),
-        ("grpc.http.overload_protection", 0),
+        # SETTINGS_MAX_CONCURRENT_STREAMS: a client queues its calls beyond it on its side.
+        ("grpc.max_concurrent_streams", limit),
+        # HTTP/2 rapid reset (CVE-2023-44487): a stream its client resets at once stops counting
+        # against that limit, but its call lives on until this process has taken it up and let
+        # it go. With gRPC's "overload protection" off, one connection opening and resetting
+        # streams in a loop piled calls up without bound (50,000 resets: +350-500 MB, not given
+        # back; an honest GetGame waited seconds). On, gRPC counts the calls still allocated and
+        # refuses a new stream past the limit plus max_deallocating_streams (RST_STREAM
+        # REFUSED_STREAM, before any call exists). Without that headroom (grpc's default is 0)
+        # a client keeping the limit's worth of calls going had its next ones refused
+        # (UNAVAILABLE) while its finished streams were still being let go, which is why
+        # protection was off; with the limit again as headroom an honest client, which never
+        # has more than the limit open, is not refused, and an abuser holds at most twice the
+        # limit of calls (+10-20 MB at 200).
+        ("grpc.http.overload_protection", 1),
+        ("grpc.http2.max_deallocating_streams", limit),
+        # grpc 1.85 has no count of reset streams that ends a connection: nothing sends GOAWAY
+        # for resets as such. It can answer every RST_STREAM with a PING (rate-limited: at most
+        # one unanswered) and end a connection whose PING goes unanswered: an abuser that never
+        # answers is sent GOAWAY (ENHANCE_YOUR_CALM, "ping_timeout") and cut off 10 s after its
+        # first reset, as keepalive would cut a dead peer; every gRPC client answers PINGs in its
+        # transport. An abuser that answers them keeps its connection, held to the refusals
+        # above, and still keeps up to twice the limit of cancelled calls queued ahead of other
+        # clients' calls (150-500 ms for an honest call at 200: tests/service/test_rapid_reset.py).
+        ("grpc.http2.ping_on_rst_stream_percent", 100),
+        ("grpc.http2.ping_timeout_ms", 10_000),
         ("grpc.server.max_pending_requests", MAX_PENDING_CALLS),
         ("grpc.server.max_pending_requests_hard_limit", MAX_PENDING_CALLS),
     ]
