@@ -76,6 +76,7 @@ from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from engine import Phase
+from engine.games.spades_words import DOUBLE_NIL, REVEAL
 from service.ops.server import GC_GEN0_THRESHOLD
 from testkit.launcher import ServerProcess
 
@@ -90,7 +91,7 @@ CONNECTIONS = 8
 LISTEN_TIMEOUT_S = 30.0
 SEEDED = "--allow-seeded-shuffle"
 RESERVE_MOVES = 300   # a game with fewer moves left in its script is started again before a run
-SKIPPED = (engine.REVEAL, engine.DOUBLE_NIL)   # every seat bids blind-free: an ordinary game
+SKIPPED = (REVEAL, DOUBLE_NIL)   # every seat bids blind-free: an ordinary game
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,7 @@ class Script:
             seat = state.turn if state.turn >= 0 else next(s for s in range(4) if engine.legal_actions(state, s))
             action = rng.choice([a for a in engine.legal_actions(state, seat) if a not in SKIPPED])
             engine.apply(state, seat, action, random.Random(f"{seed}:{len(moves) + 2}"))   # genesis is version 1
-            moves.append((seat, engine.action_name(action)))
+            moves.append((seat, engine.notation(state.variant, action)))
         return cls(seed, moves)
 
 

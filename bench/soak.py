@@ -37,8 +37,8 @@ from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from engine import Phase
-from engine.core.actions import action_name
 from engine.core.cards import card_name, deck_text
+from engine.games.spades_words import DOUBLE_NIL, REVEAL
 from testkit.launcher import ServerProcess
 
 sys.path.append(str(Path(__file__).resolve().parents[1] / "tests"))  # last: tests/ has a service/ too
@@ -129,11 +129,11 @@ class Game:
         if state.phase == Phase.GAME_OVER or (state.phase == Phase.DEAL and state.hand_no == DECKS):
             return await self.start()
         seat = state.turn if state.turn >= 0 else next(s for s in range(4) if engine.legal_actions(state, s))
-        actions = [a for a in engine.legal_actions(state, seat) if a not in (engine.REVEAL, engine.DOUBLE_NIL)]
+        actions = [a for a in engine.legal_actions(state, seat) if a not in (REVEAL, DOUBLE_NIL)]
         action = self.rng.choice(actions)
         token = self.tokens[seat]
-        request = pb.ActRequest(game_id=self.game_id, action=action_name(action), request_id=uuid.uuid4().hex,
-                                expected_version=self.version)
+        request = pb.ActRequest(game_id=self.game_id, action=engine.notation(state.variant, action),
+                                request_id=uuid.uuid4().hex, expected_version=self.version)
         sends = [request]
         raced = self.rng.random() < 0.3
         if raced:  # the same request again at once: a retry racing its original
@@ -141,7 +141,7 @@ class Game:
             self.soak.raced_retries += 1
         rival = next((a for a in actions if a != action), None) if self.rng.random() < 0.15 else None
         if rival is not None:  # another client of the seat sends another move for the same version
-            sends.append(pb.ActRequest(game_id=self.game_id, action=action_name(rival),
+            sends.append(pb.ActRequest(game_id=self.game_id, action=engine.notation(state.variant, rival),
                                        request_id=uuid.uuid4().hex, expected_version=self.version))
             self.soak.raced_moves += 1
         self.soak.tried += len(sends)

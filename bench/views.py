@@ -7,6 +7,7 @@ import timeit
 
 import engine
 from engine import Phase
+from engine.games.spades_words import DOUBLE_NIL, SpadesPhase, bid
 
 
 def exchange_state() -> engine.TableState:
@@ -14,10 +15,10 @@ def exchange_state() -> engine.TableState:
     rng = random.Random(3)
     state = engine.new_game("spades", rng=rng, first_dealer=3)
     engine.apply(state, 3, engine.DEAL, rng)
-    engine.apply(state, 0, engine.DOUBLE_NIL)
+    engine.apply(state, 0, DOUBLE_NIL)
     for seat in (1, 2, 3):
-        engine.apply(state, seat, engine.bid(3))
-    assert state.phase == Phase.EXCHANGE
+        engine.apply(state, seat, bid(3))
+    assert state.phase == SpadesPhase.EXCHANGE
     return state
 
 

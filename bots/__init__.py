@@ -28,7 +28,6 @@ from typing import Protocol
 
 import engine
 from engine import NOBODY, Action, Phase, TableState, View
-from engine.core.actions import REVEAL
 
 from .registry import GAME_BOTS, GameBots, Heuristic, game_bots, register_game, unregister_game
 from .search import SearchBot
@@ -138,9 +137,10 @@ def bot_turn(state: TableState, bot_seats: Collection[int]) -> tuple[int, Sequen
             return None
         legal = engine.legal_actions(state, state.turn)
         return (state.turn, legal) if len(legal) else None
+    optional = engine.game_of(state.variant).vocabulary.is_optional
     for seat in sorted(bot_seats):
         legal = engine.legal_actions(state, seat)
-        if any(a != REVEAL for a in legal):
+        if any(not optional(a) for a in legal):
             return seat, legal
     return None
 

@@ -7,11 +7,11 @@ dealer, stays in when the hand should take a trick, and in play wins as cheaply 
 from __future__ import annotations
 
 from engine import Phase
-from engine.core import actions as A
-from engine.core.actions import Action, Kind, kind_of, payload_of
+from engine.core.actions import Action, kind_of, payload_of, play
 from engine.core.cards import Card
 from engine.core.tricks import euchre_rules
 from engine.core.views import View
+from engine.games.buck_euchre_words import DROP_OUT, ORDER_UP, PASS, STAY_IN, BuckCode, BuckPhase, discard, name_suit
 
 # Value of a trump by its power above the trump bonus: 9, 10, Q, K, A, left, right bower.
 TRUMP_VALUE = {9: 0.3, 10: 0.35, 12: 0.4, 13: 0.5, 14: 0.7, 15: 0.85, 16: 1.0}
@@ -37,26 +37,26 @@ def _makes(n: int, value: float, extra: float = 0.0) -> bool:
 def choose(v: View, legal, rng) -> Action:
     """The basic bot's action for the viewer of ``v`` (Buck Euchre), from ``legal``."""
     hand = v.hand or []
-    if v.phase == Phase.ORDER_UP:
+    if v.phase == BuckPhase.ORDER_UP:
         trump = v.rules.turn_up // 13
         if v.viewer == v.dealer:
             mine = hand + [v.rules.turn_up]
             mine.remove(_discard(mine, trump))
-            return A.ORDER_UP if _makes(*strength(mine, trump)) else A.PASS
-        return A.ORDER_UP if _makes(*strength(hand, trump), ORDER_PENALTY) else A.PASS
-    if v.phase == Phase.DEALER_DISCARD:
-        return A.exchange(1 << _discard(hand, v.rules.trump))
-    if v.phase == Phase.NAME_TRUMP:
-        suits = [payload_of(a) for a in legal if kind_of(a) == Kind.NAME_SUIT]
+            return ORDER_UP if _makes(*strength(mine, trump)) else PASS
+        return ORDER_UP if _makes(*strength(hand, trump), ORDER_PENALTY) else PASS
+    if v.phase == BuckPhase.DEALER_DISCARD:
+        return discard(1 << _discard(hand, v.rules.trump))
+    if v.phase == BuckPhase.NAME_TRUMP:
+        suits = [payload_of(a) for a in legal if kind_of(a) == BuckCode.NAME_SUIT]
         if suits:
             best = max(suits, key=lambda s: strength(hand, s)[1])
             if _makes(*strength(hand, best)):
-                return A.name_suit(best)
-        return A.PASS
-    if v.phase == Phase.DROP_OUT:
-        return A.STAY_IN if _stays(v, hand) else A.DROP_OUT
+                return name_suit(best)
+        return PASS
+    if v.phase == BuckPhase.DROP_OUT:
+        return STAY_IN if _stays(v, hand) else DROP_OUT
     if v.phase == Phase.PLAY:
-        return A.play(_play(v, [payload_of(a) for a in legal], hand))
+        return play(_play(v, [payload_of(a) for a in legal], hand))
     return legal[0]
 
 

@@ -19,11 +19,12 @@ from collections.abc import Sequence
 from typing import cast
 
 from engine import Action, Hidden, Phase, TableState, View
-from engine.core import actions as A
+from engine.core.actions import DEAL, payload_of, play
 from engine.core.cards import SUITS, card_list
 from engine.core.hidden import public_cards
 from engine.core.tricks import euchre_rules
 from engine.games.buck_euchre import BuckEuchreState
+from engine.games.buck_euchre_words import DROP_OUT, ORDER_UP, PASS, STAY_IN, BuckPhase, discard, name_suit
 
 from . import buck_euchre as basic
 from .playout import equivalent_cards
@@ -95,18 +96,18 @@ class BuckEuchrePlayout:
         state = cast(BuckEuchreState, table)
         phase = state.phase
         if phase == Phase.PLAY:
-            return A.play(play_card(state, seat))
+            return play(play_card(state, seat))
         hand = card_list(state.hands[seat])
-        if phase == Phase.ORDER_UP:
-            return A.ORDER_UP if orders(hand, state.turnup, seat == state.dealer) else A.PASS
-        if phase == Phase.DEALER_DISCARD:
-            return A.exchange(1 << basic._discard(hand, _trump(state)))
-        if phase == Phase.NAME_TRUMP:
+        if phase == BuckPhase.ORDER_UP:
+            return ORDER_UP if orders(hand, state.turnup, seat == state.dealer) else PASS
+        if phase == BuckPhase.DEALER_DISCARD:
+            return discard(1 << basic._discard(hand, _trump(state)))
+        if phase == BuckPhase.NAME_TRUMP:
             suit = names(hand, state.turnup // 13, state.options.turned_down_suit_may_be_named)
-            return A.PASS if suit is None else A.name_suit(suit)
-        if phase == Phase.DROP_OUT:
-            return A.STAY_IN if basic.stays_in(hand, _trump(state), 4 - state.active.bit_count()) else A.DROP_OUT
-        return A.DEAL
+            return PASS if suit is None else name_suit(suit)
+        if phase == BuckPhase.DROP_OUT:
+            return STAY_IN if basic.stays_in(hand, _trump(state), 4 - state.active.bit_count()) else DROP_OUT
+        return DEAL
 
     def value(self, before: TableState, after: TableState, seat: int) -> float:
         """Points lost by the seat, less a share of the others' average, and the game."""
@@ -129,7 +130,7 @@ class BuckEuchrePlayout:
             return 1.0
         world = cast(BuckEuchreState, table)
         me, dealer, up = view.viewer, world.dealer, world.turnup
-        taken = phase in (Phase.DEALER_DISCARD, Phase.DROP_OUT, Phase.PLAY) and not world.turned_down
+        taken = phase in (BuckPhase.DEALER_DISCARD, BuckPhase.DROP_OUT, Phase.PLAY) and not world.turned_down
         order = [(dealer + i) % 4 for i in (1, 2, 3, 4)]
         held = [card_list(world.hands[s] | world.played[s]) for s in range(4)]
         dealt = held[:]
@@ -138,7 +139,7 @@ class BuckEuchrePlayout:
             dealt[dealer] = card_list((world.hands[dealer] | world.played[dealer] | discard) & ~(1 << up))
         calls: list[tuple[int, bool]] = []          # (seat, whether the basic bot makes that call)
         if not world.clubs:
-            if phase == Phase.ORDER_UP:
+            if phase == BuckPhase.ORDER_UP:
                 passed = order[:order.index(world.turn)]
             elif world.turned_down:
                 passed = order
@@ -148,7 +149,7 @@ class BuckEuchrePlayout:
             calls += [(s, not orders(dealt[s], up, s == dealer)) for s in passed]
         if world.turned_down:
             may = world.options.turned_down_suit_may_be_named
-            if phase == Phase.NAME_TRUMP:
+            if phase == BuckPhase.NAME_TRUMP:
                 passed = order[:order.index(world.turn)]
             elif world.maker >= 0:
                 passed = order[:order.index(world.maker)]
@@ -165,11 +166,11 @@ class BuckEuchrePlayout:
         dropped = 0
         for s in order:
             call = world.calls[s]
-            if s == world.maker or call not in (A.STAY_IN, A.DROP_OUT):
+            if s == world.maker or call not in (STAY_IN, DROP_OUT):
                 continue
-            if s != me and basic.stays_in(held[s], _trump(world), dropped) != (call == A.STAY_IN):
+            if s != me and basic.stays_in(held[s], _trump(world), dropped) != (call == STAY_IN):
                 weight *= MISS
-            dropped += call == A.DROP_OUT
+            dropped += call == DROP_OUT
         return weight
 
     def candidates(self, view: View, legal: Sequence[Action]) -> list[Action]:
@@ -178,7 +179,7 @@ class BuckEuchrePlayout:
             hand = sum(1 << c for c in view.hand or [])
             gone = public_cards(view)
             rules = euchre_rules(view.rules.trump)
-            return [A.play(c) for c in equivalent_cards([A.payload_of(a) for a in legal], hand, gone, rules)]
+            return [play(c) for c in equivalent_cards([payload_of(a) for a in legal], hand, gone, rules)]
         return list(legal)
 
     def shortcut(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action | None:

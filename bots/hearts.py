@@ -19,11 +19,11 @@ import random
 from collections.abc import Sequence
 
 from engine import Phase
-from engine.core import actions as A
-from engine.core.actions import Action, payload_of
+from engine.core.actions import Action, payload_of, play
 from engine.core.cards import HEARTS, SPADES, SUIT_MASKS, make_card
 from engine.core.hidden import mask, public_cards
 from engine.core.views import View
+from engine.games.hearts_words import HeartsPhase, pass_cards
 
 PASS_SIZE = 3
 TWO_OF_CLUBS = make_card(2, 0)
@@ -178,12 +178,12 @@ def _lead(hand: int, legal: int, gone: int) -> int:
 def choose(v: View, legal: Sequence[Action], rng: random.Random) -> Action:
     """The basic bot's action for the viewer of ``v`` (Hearts), from ``legal``."""
     hand = mask(v.hand)
-    if v.phase == Phase.EXCHANGE:
+    if v.phase == HeartsPhase.PASS:
         assert v.exchange is not None
-        return A.pass_cards(pass_mask(mask(v.exchange.cards) & hand))
+        return pass_cards(pass_mask(mask(v.exchange.cards) & hand))
     if v.phase == Phase.PLAY:
         cards = 0
         for a in legal:
             cards |= 1 << payload_of(a)
-        return A.play(card_to_play(hand, cards, [c for _, c in v.trick], public_cards(v)))
+        return play(card_to_play(hand, cards, [c for _, c in v.trick], public_cards(v)))
     return legal[0]

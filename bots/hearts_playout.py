@@ -27,11 +27,12 @@ from itertools import combinations
 from typing import cast
 
 from engine import Action, Hidden, Phase, TableState, View
-from engine.core import actions as A
+from engine.core.actions import DEAL, payload_of, play
 from engine.core.cards import card_list
 from engine.core.hidden import mask, public_cards
 from engine.core.tricks import TrumpRules
 from engine.games.hearts import HeartsState, playable
+from engine.games.hearts_words import HeartsPhase, pass_cards
 
 from . import hearts as basic
 from .playout import equivalent_cards
@@ -44,7 +45,7 @@ OTHERS = 1 / 3         # the weight of the other players' average points against
 LEADER = 0.5           # the weight of the points taken by the other seat with the lowest score
 PASS_CARDS = 5         # the pass searches every three of the basic bot's five most dangerous cards
 NO_TRUMP = TrumpRules(None, bowers=False)
-_PLAY_PHASE, _PASS_PHASE = Phase.PLAY, Phase.EXCHANGE
+_PLAY_PHASE, _PASS_PHASE = Phase.PLAY, HeartsPhase.PASS
 
 
 def play_card(state: TableState, seat: int) -> int:
@@ -133,10 +134,10 @@ class HeartsPlayout:
         """The basic bot's action for ``seat``."""
         phase = state.phase
         if phase == _PLAY_PHASE:
-            return A.play(play_card(state, seat))
+            return play(play_card(state, seat))
         if phase == _PASS_PHASE:
-            return A.pass_cards(basic.pass_mask(state.hands[seat]))
-        return A.DEAL
+            return pass_cards(basic.pass_mask(state.hands[seat]))
+        return DEAL
 
     def value(self, before: TableState, after: TableState, seat: int) -> float:
         """Minus the seat's points, plus a share of the others' average and of the best placed
@@ -161,19 +162,19 @@ class HeartsPlayout:
         """Cards once per run of equal cards (the Q♠ always on its own); in the pass, the basic
         bot's pass first, then every other three of its ``PASS_CARDS`` most dangerous cards."""
         hand = mask(view.hand)
-        if view.phase == Phase.EXCHANGE:
+        if view.phase == HeartsPhase.PASS:
             mine = basic.pass_mask(hand)
-            out = [A.pass_cards(mine)]
+            out = [pass_cards(mine)]
             for three in combinations(pass_ranking(hand)[:PASS_CARDS], basic.PASS_SIZE):
                 given = mask(list(three))
                 if given != mine:
-                    out.append(A.pass_cards(given))
+                    out.append(pass_cards(given))
             return [a for a in out if a in legal]
         if view.phase == Phase.PLAY:
-            cards = [A.payload_of(a) for a in legal]
+            cards = [payload_of(a) for a in legal]
             plain = [c for c in cards if c != basic.QUEEN]
             kept = equivalent_cards(plain, hand, public_cards(view), NO_TRUMP) if plain else []
-            return [A.play(c) for c in kept + [c for c in cards if c == basic.QUEEN]]
+            return [play(c) for c in kept + [c for c in cards if c == basic.QUEEN]]
         return list(legal)
 
     def shortcut(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action | None:

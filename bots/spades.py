@@ -8,11 +8,11 @@ when it is made (bags) or when the seat bid Nil, and covers a partner who bid Ni
 from __future__ import annotations
 
 from engine import Phase
-from engine.core import actions as A
-from engine.core.actions import Action, payload_of
+from engine.core.actions import Action, payload_of, play
 from engine.core.cards import SPADES, Card
 from engine.core.tricks import SPADES_RULES
 from engine.core.views import View
+from engine.games.spades_words import DRAW_DISCARD, DRAW_KEEP, REVEAL, SpadesPhase, bid, exchange
 
 WIN, DUCK, COVER = "win", "duck", "cover"
 
@@ -117,22 +117,22 @@ def nil_ok(hand: list[Card]) -> bool:
 
 def choose(v: View, legal, rng) -> Action:
     """The basic bot's action for the viewer of ``v`` (a Spades variant), from ``legal``."""
-    if v.phase == Phase.BID:
+    if v.phase == SpadesPhase.BID:
         return _bid(v, legal)
-    if v.phase == Phase.DRAW:
+    if v.phase == SpadesPhase.DRAW:
         return _draw(v)
-    if v.phase == Phase.EXCHANGE:
+    if v.phase == SpadesPhase.EXCHANGE:
         return _exchange(v)
     if v.phase == Phase.PLAY:
-        return A.play(_play(v, [payload_of(a) for a in legal]))
+        return play(_play(v, [payload_of(a) for a in legal]))
     return legal[0]
 
 
 # ---- bidding, draw, exchange ----
 
 def _bid(v: View, legal) -> Action:
-    if A.REVEAL in legal:
-        return A.REVEAL          # look first: this bot never bids Double Nil blind
+    if REVEAL in legal:
+        return REVEAL          # look first: this bot never bids Double Nil blind
     if v.turn != v.viewer:
         return legal[0]
     me = v.viewer
@@ -142,18 +142,18 @@ def _bid(v: View, legal) -> Action:
     partner_nil = partner is not None and (partner.bid == 0 or partner.rules.double_nil)
     est = estimate(hand, v.variant)
     if not partner_nil and est < NIL_BELOW[v.variant] and nil_ok(hand):
-        return A.bid(0)
+        return bid(0)
     tricks = max(1, int(est - BID_MARGIN[v.variant] + 0.5))
     room = 13 - partner.bid if partner is not None and partner.bid else 13
-    return A.bid(max(1, min(tricks, room)))
+    return bid(max(1, min(tricks, room)))
 
 
 def _draw(v: View) -> Action:
     card = v.rules.offered
     if card is None:
-        return A.DRAW_KEEP
+        return DRAW_KEEP
     keep = _suit(card) == SPADES or _rank(card) >= KEEP_RANK
-    return A.DRAW_KEEP if keep else A.DRAW_DISCARD
+    return DRAW_KEEP if keep else DRAW_DISCARD
 
 
 def _danger(c: Card) -> int:
@@ -173,7 +173,7 @@ def _exchange(v: View) -> Action:
     mask = 0
     for c in give:
         mask |= 1 << c
-    return A.exchange(mask)
+    return exchange(mask)
 
 
 # ---- trick play ----

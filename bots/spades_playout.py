@@ -20,14 +20,23 @@ from functools import lru_cache
 from typing import cast
 
 from engine import Action, Hidden, Phase, TableState, View
-from engine.core import actions as A
-from engine.core.actions import Kind
+from engine.core.actions import DEAL, kind_of, payload_of, play
 from engine.core.cards import SPADES, SUIT_MASKS, card_list
 from engine.core.hidden import public_cards
 from engine.core.tricks import SPADES_RULES
 from engine.games.spades import SpadesState
 from engine.games.spades2 import Spades2State
 from engine.games.spades_scoring import DOUBLE_NIL_BID
+from engine.games.spades_words import (
+    DOUBLE_NIL,
+    DRAW_DISCARD,
+    DRAW_KEEP,
+    REVEAL,
+    SpadesCode,
+    SpadesPhase,
+    bid,
+    exchange,
+)
 
 from . import spades as basic
 from .playout import equivalent_cards
@@ -43,7 +52,8 @@ NIL_SEARCH_BELOW = 4.5  # ... when the basic estimate is below this
 BID_LIKELIHOOD = (1.0, 0.45, 0.12, 0.03)   # of a bid 0, 1, 2, 3+ tricks from the basic bot's for the hand
 REDRAW_TRIES = 4
 NO_BID, NO_CARD = -1, -1
-_PLAY_PHASE, _BID_PHASE, _DRAW_PHASE, _EXCHANGE_PHASE = Phase.PLAY, Phase.BID, Phase.DRAW, Phase.EXCHANGE
+_PLAY_PHASE, _BID_PHASE, _DRAW_PHASE, _EXCHANGE_PHASE = (
+    SpadesPhase.PLAY, SpadesPhase.BID, SpadesPhase.DRAW, SpadesPhase.EXCHANGE)
 
 
 def _nil(bid: int) -> bool:
@@ -213,7 +223,7 @@ def _lead(state: SpadesState, seat: int, cards: list[int], hand: int, mode: int)
 def bid_action(state: SpadesState, seat: int) -> Action:
     """The basic bot's bid, from the seat's cards in the state (it looks first, so no blind bids)."""
     partner_bid = state.bids[seat ^ 2] if state.n == 4 else NO_BID
-    return A.bid(bid_for(state.hands[seat], state.variant, partner_bid))
+    return bid(bid_for(state.hands[seat], state.variant, partner_bid))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -233,7 +243,7 @@ def draw_action(state: Spades2State, seat: int) -> Action:
     """Two-player draw: keep spades and high cards (the basic bot's rule)."""
     card = state.offered
     keep = card >= 39 or card % 13 + 2 >= basic.KEEP_RANK
-    return A.DRAW_KEEP if keep else A.DRAW_DISCARD
+    return DRAW_KEEP if keep else DRAW_DISCARD
 
 
 def exchange_action(state: SpadesState, seat: int) -> Action:
@@ -247,7 +257,7 @@ def exchange_action(state: SpadesState, seat: int) -> Action:
         give = high[:most] if len(high) >= fewest else cards[-fewest:]
     else:
         give = sorted(cards, key=lambda c: (c >= 39, c % 13))[:fewest]
-    return A.exchange(sum(1 << c for c in give))
+    return exchange(sum(1 << c for c in give))
 
 
 class SpadesPlayout:
@@ -260,14 +270,14 @@ class SpadesPlayout:
         state = cast(SpadesState, table)
         phase = state.phase
         if phase == _PLAY_PHASE:
-            return A.play(play_card(state, seat))
+            return play(play_card(state, seat))
         if phase == _BID_PHASE:
             return bid_action(state, seat)
         if phase == _DRAW_PHASE:
             return draw_action(cast(Spades2State, state), seat)
         if phase == _EXCHANGE_PHASE:
             return exchange_action(state, seat)
-        return A.DEAL
+        return DEAL
 
     def value(self, start: TableState, end: TableState, seat: int) -> float:
         """The side's points less its bags at their price, against the other side's, and the game."""
@@ -317,17 +327,17 @@ class SpadesPlayout:
         if view.phase == Phase.PLAY:
             hand = sum(1 << c for c in view.hand or [])
             gone = public_cards(view)
-            return [A.play(c) for c in equivalent_cards([A.payload_of(a) for a in legal], hand, gone, SPADES_RULES)]
-        if view.phase == Phase.BID:
+            return [play(c) for c in equivalent_cards([payload_of(a) for a in legal], hand, gone, SPADES_RULES)]
+        if view.phase == SpadesPhase.BID:
             return _bid_candidates(view, legal)
-        return [a for a in legal if a != A.DOUBLE_NIL and a != A.REVEAL]
+        return [a for a in legal if a != DOUBLE_NIL and a != REVEAL]
 
     def shortcut(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action | None:
         """Look before bidding; choose exchange cards and two-player draws as the basic bot does
         (searching the draw, a whole hand played out for each choice, measured no better)."""
-        if A.REVEAL in legal:
-            return A.REVEAL
-        if view.phase == Phase.EXCHANGE or view.phase == Phase.DRAW:
+        if REVEAL in legal:
+            return REVEAL
+        if view.phase == SpadesPhase.EXCHANGE or view.phase == SpadesPhase.DRAW:
             return basic.choose(view, legal, rng)
         return None
 
@@ -382,11 +392,11 @@ def _bid_candidates(view: View, legal: Sequence[Action]) -> list[Action]:
     partner = view.seats[me ^ 2] if view.variant == "spades" else None
     partner_nil = partner is not None and (partner.bid == 0 or partner.rules.double_nil)
     centre = int(est - basic.BID_MARGIN[view.variant] + 0.5)
-    wanted = {A.bid(t) for t in range(max(1, centre - BID_WINDOW), centre + BID_WINDOW + 1)}
+    wanted = {bid(t) for t in range(max(1, centre - BID_WINDOW), centre + BID_WINDOW + 1)}
     if not partner_nil and est < NIL_SEARCH_BELOW:
-        wanted.add(A.bid(0))
+        wanted.add(bid(0))
     out = [a for a in legal if a in wanted]
-    return out or [a for a in legal if A.kind_of(a) == Kind.BID][:1]
+    return out or [a for a in legal if kind_of(a) == SpadesCode.BID][:1]
 
 
 PLAYOUT = SpadesPlayout()

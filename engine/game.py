@@ -20,15 +20,16 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, NamedTuple
 
-from .core.actions import DEAL, Action, Kind, action_name, kind_of
+from .core.actions import DEAL, DEAL_WORD, PLAY_WORD, Action
 from .core.cards import Card, card_name, to_set
 from .core.dealing import Chance
 from .core.errors import IllegalAction, Reason
 from .core.hidden import Hidden
-from .core.options import GameOptions
+from .core.options import GameOptions, Setting, check_settings
 from .core.records import HandRecord
 from .core.table import Phase, Seat, TableState
 from .core.views import View
+from .core.vocabulary import VOCABULARIES, PhaseWord, Shape, Vocabulary, Word, phase_words
 
 LegalStep = Callable[[Any, Seat], Sequence[Action]]
 ApplyStep = Callable[[Any, Seat, Action, random.Random, "Chance | None"], "Chance | None"]
@@ -37,14 +38,20 @@ _SYSTEM_RANDOM = secrets.SystemRandom()
 _GAME_OVER = Phase.GAME_OVER
 
 
-def redact_exchange(action: Action) -> str:
-    """An action as an open hand's log shows it: an exchange's cards hidden, the rest as it is.
+CORE_PHASES = phase_words(Phase, {"deal": "Deal", "play": "Play", "game_over": "Game over"})
+"""The phases of the shared machinery, which every game has: deal, play, game over."""
 
-    >>> from engine.core.actions import exchange, play
-    >>> redact_exchange(exchange(0b111)), redact_exchange(play(51))
+
+def redact_cards(words: Vocabulary, action: Action) -> str:
+    """An action as an open hand's log shows it: the cards of a CARDS word (an exchange, a
+    discard, a pass) hidden, its word alone; every other action as it is.
+
+    >>> words = Vocabulary("x", (Word(7, "exchange", Shape.CARDS), PLAY_WORD), ())
+    >>> redact_cards(words, 7 | 0b111 << 8), redact_cards(words, PLAY_WORD.code | 51 << 8)
     ('exchange', 'play AS')
     """
-    return "exchange" if kind_of(action) == Kind.EXCHANGE else action_name(action)
+    word = words.word_of(action)
+    return word.word if word is not None and word.shape is Shape.CARDS else words.name(action)
 
 
 @dataclass(frozen=True)
@@ -69,10 +76,15 @@ class Game:
       counts points against), as its own end-of-game rule applies it;
     - ``reasons``, the StrEnum of its own reason codes beyond the core's :class:`Reason` (None:
       it gives only those);
+    - ``words``, its action words (``engine.core.vocabulary.Word``: a code, the notation's word,
+      a shape, a title; by default the shared ``deal`` and ``play``), and ``phases``, its phases
+      (by default the shared deal, play and game over): its ``vocabulary`` writes and reads its
+      notation, and names its phases;
     - ``redact(action)``, the notation a game's log shows for one of its actions while the hand
-      it belongs to is still open (its deck and chance outcomes are hidden until then too): by
-      default :func:`redact_exchange`, which writes any exchange as "exchange" alone (the Double
-      Nil exchange, a discard, a pass), and every other action as it is.
+      it belongs to is still open (its deck and chance outcomes are hidden until then too), read
+      through :meth:`Game.redacted`: by default :func:`redact_cards`, which writes the action of
+      any CARDS word as its word alone (the Double Nil exchange, a discard, a pass), and every
+      other action as it is.
     """
 
     name: str
@@ -82,8 +94,8 @@ class Game:
     state_type: type[TableState]
     record_type: type[HandRecord]
     new_state: Callable[[Any, Seat], TableState]
-    legal: Mapping[Phase, LegalStep]
-    apply: Mapping[Phase, ApplyStep]
+    legal: Mapping[int, LegalStep]
+    apply: Mapping[int, ApplyStep]
     view: Callable[[Any, Seat | None], View]
     bags: Callable[[Any], list[int]] | None = None
     hidden: Callable[[View], Hidden] | None = None
@@ -92,13 +104,32 @@ class Game:
     aliases: tuple[str, ...] = ()
     low_score_wins: bool = False
     reasons: type[StrEnum] | None = None
-    redact: Callable[[Action], str] = redact_exchange
+    words: tuple[Word, ...] = (DEAL_WORD, PLAY_WORD)
+    phases: tuple[PhaseWord, ...] = CORE_PHASES
+    redact: Callable[[Action], str] | None = None
     deck_mask: int = field(init=False)
+    vocabulary: Vocabulary = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "deck_mask", to_set(self.cards))
         if not self.title:
             object.__setattr__(self, "title", self.name.replace("_", " ").capitalize())
+        words = Vocabulary(self.name, self.words, self.phases)
+        object.__setattr__(self, "vocabulary", words)
+        check_settings(self.options_type)
+        steps = set(self.legal) | set(self.apply)
+        missing = sorted(code for code in steps if code not in words.phase_by_code)
+        if missing:
+            raise ValueError(f"{self.name}: the phases {missing} have steps but no declared word")
+
+    @property
+    def settings(self) -> tuple[Setting, ...]:
+        """The rule options this game takes, as its options declare them."""
+        return self.options_type.settings_for(self.name)
+
+    def redacted(self, action: Action) -> str:
+        """The notation the game's log shows for ``action`` while its hand is open (``redact``)."""
+        return self.redact(action) if self.redact is not None else redact_cards(self.vocabulary, action)
 
     @property
     def spellings(self) -> frozenset[str]:
@@ -129,6 +160,7 @@ def register(game: Game) -> Game:
         if shared:
             raise ValueError(f"{game.name!r} and {other.name!r} both answer to {', '.join(sorted(shared))}")
     GAMES[game.name] = game
+    VOCABULARIES[game.name] = game.vocabulary
     return game
 
 
@@ -149,6 +181,7 @@ def find_game(text: str) -> Game | None:
 def unregister(name: str) -> None:
     """Remove a game from the registry (tests that register games of their own use it)."""
     GAMES.pop(name, None)
+    VOCABULARIES.pop(name, None)
 
 
 def game_of(variant: str) -> Game:
@@ -205,6 +238,21 @@ def check_deck(variant: str, deck: Sequence[Card], index: int = 0) -> None:
         raise ValueError(f"deck {index + 1}: {want.bit_count() - mask.bit_count()} cards are missing")
 
 
+def notation(variant: str, action: Action) -> str:
+    """The notation of one of the game's actions: ``play AS``, ``bid 4``, ``order-up``."""
+    return game_of(variant).vocabulary.name(action)
+
+
+def parse_notation(variant: str, text: str) -> Action:
+    """The action of the game's notation ``text``; ValueError if it is none of the game's words."""
+    return game_of(variant).vocabulary.parse(text)
+
+
+def phase_of(state: TableState) -> PhaseWord:
+    """The game's word for the state's phase."""
+    return GAMES[state.variant].vocabulary.phase(state.phase)
+
+
 def legal_actions(state: TableState, seat: Seat) -> Sequence[Action]:
     """Every action ``seat`` may take now (empty when it has none); exchanges come as a lazy sequence."""
     step = GAMES[state.variant].legal.get(state.phase)
@@ -225,7 +273,7 @@ def apply(state: TableState, seat: Seat, action: Action, rng: random.Random | No
         if state.phase == _GAME_OVER:
             raise IllegalAction(Reason.WRONG_PHASE, "the game is over")
         if step is None:
-            raise IllegalAction(Reason.WRONG_PHASE, f"nothing can be done in the {state.phase.name} phase")
+            raise IllegalAction(Reason.WRONG_PHASE, f"nothing can be done in the {phase_of(state).name} phase")
         raise IllegalAction(Reason.NOT_YOUR_TURN, f"there is no seat {seat}")
     if chance is not None and action == DEAL:
         check_deck(state.variant, chance.cards)

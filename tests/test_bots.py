@@ -11,8 +11,9 @@ import pytest
 import bots
 import engine
 from engine import NOBODY, Phase
-from engine.core.actions import REVEAL
 from engine.core.cards import EUCHRE_DECK, card_list, parse_card, parse_cards
+from engine.games.buck_euchre_words import DROP_OUT, ORDER_UP, PASS, STAY_IN, BuckPhase
+from engine.games.spades_words import DOUBLE_NIL, REVEAL, SpadesPhase, bid
 from tests.engine.engine_helpers import GAMES, short_options
 
 BASIC_GAMES = [variant for variant in GAMES if bots.BOTS["basic"].plays(variant)]
@@ -89,7 +90,7 @@ def test_games_with_double_nil_exchanges():
     for variant, strategies in (("spades", ["basic", "basic", "random", "random"]), ("spades2", ["basic", "random"])):
         for seed in range(6):                     # 4p: each partnership has a basic and a random seat
             play_out(new(variant, seed), strategies, seed, max_hands=15, check=check)
-    assert Phase.EXCHANGE in phases
+    assert SpadesPhase.EXCHANGE in phases
 
 
 def test_spades2_double_nil_put_aside_gives_high_cards():
@@ -97,10 +98,10 @@ def test_spades2_double_nil_put_aside_gives_high_cards():
         state = new("spades2", seed, dealer=0)
         rng = random.Random(seed)
         engine.apply(state, 0, engine.DEAL, rng)
-        engine.apply(state, 0, engine.DOUBLE_NIL, rng)
-        while state.phase == Phase.DRAW:
+        engine.apply(state, 0, DOUBLE_NIL, rng)
+        while state.phase == SpadesPhase.DRAW:
             engine.apply(state, state.turn, bots.choose_action("basic", state, state.turn, rng), rng)
-        assert state.phase == Phase.EXCHANGE and state.turn == 0
+        assert state.phase == SpadesPhase.EXCHANGE and state.turn == 0
         legal = engine.legal_actions(state, 0)
         action = basic_action(state, 0, legal, rng)
         assert action in legal
@@ -184,7 +185,7 @@ def scrambled(state: engine.TableState, seat: int, rng: random.Random) -> engine
 
 
 def _stock(state) -> int:
-    return _mask(state.deck[state.pos:]) if state.phase == Phase.DRAW else 0
+    return _mask(state.deck[state.pos:]) if state.phase == SpadesPhase.DRAW else 0
 
 
 def _mask(cards) -> int:
@@ -227,7 +228,7 @@ def test_bot_seat_to_act_in_turn_and_not_for_reveal():
     assert REVEAL in engine.legal_actions(state, 2)         # a seat may look out of turn ...
     assert bots.bot_seat_to_act(state, {1, 2, 3}) is None   # ... but that never makes it act
     assert bots.bot_seat_to_act(state, {0, 2}) == 0
-    engine.apply(state, 0, engine.bid(3), random.Random(0))
+    engine.apply(state, 0, bid(3), random.Random(0))
     assert bots.bot_seat_to_act(state, {1}) == 1
     assert bots.bot_seat_to_act(state, set()) is None
 
@@ -236,9 +237,9 @@ def test_bot_seat_to_act_in_double_nil_exchange():
     state = new("spades", 0, dealer=3)
     rng = random.Random(0)
     engine.apply(state, 3, engine.DEAL, rng)
-    for seat, action in ((0, engine.bid(4)), (1, engine.DOUBLE_NIL), (2, engine.bid(3)), (3, engine.bid(5))):
+    for seat, action in ((0, bid(4)), (1, DOUBLE_NIL), (2, bid(3)), (3, bid(5))):
         engine.apply(state, seat, action, rng)
-    assert state.phase == Phase.EXCHANGE and state.turn == NOBODY
+    assert state.phase == SpadesPhase.EXCHANGE and state.turn == NOBODY
     assert bots.bot_seat_to_act(state, {0, 1, 2, 3}) == 1   # lowest bot seat that must choose
     assert bots.bot_seat_to_act(state, {0, 2, 3}) == 3
     assert bots.bot_seat_to_act(state, {0, 2}) is None
@@ -264,7 +265,7 @@ def test_random_picks_from_lazy_exchange_choices():
     state = new("spades", 0, dealer=3)
     rng = random.Random(0)
     engine.apply(state, 3, engine.DEAL, rng)
-    for seat, action in ((0, engine.DOUBLE_NIL), (1, engine.bid(4)), (2, engine.bid(3)), (3, engine.bid(5))):
+    for seat, action in ((0, DOUBLE_NIL), (1, bid(4)), (2, bid(3)), (3, bid(5))):
         engine.apply(state, seat, action, rng)
     picks = {bots.choose_action("random", state, 2, random.Random(i)) for i in range(20)}
     assert len(picks) > 10 and all(a in engine.legal_actions(state, 2) for a in picks)
@@ -289,7 +290,7 @@ def spades_state(hands: dict[int, str], bids=(), dealer=3) -> engine.TableState:
 
 def basic(state, seat=None) -> str:
     seat = state.turn if seat is None else seat
-    return engine.action_name(bots.choose_action("basic", state, seat, random.Random(0)))
+    return engine.notation(state.variant, bots.choose_action("basic", state, seat, random.Random(0)))
 
 
 def play(state, *cards):
@@ -306,27 +307,27 @@ def test_spades_bidding():
     assert basic(state) == "reveal"                          # looks before bidding
     engine.apply(state, 0, REVEAL, random.Random(0))
     assert basic(state) == "bid 0"                           # a hopeless hand bids Nil
-    engine.apply(state, 0, engine.bid(0), random.Random(0))
+    engine.apply(state, 0, bid(0), random.Random(0))
     engine.apply(state, 1, REVEAL, random.Random(0))
     assert int(basic(state).split()[1]) >= 9                 # a powerhouse bids high
-    state = spades_state({2: STRONG}, bids=[engine.bid(6), engine.bid(3)])
+    state = spades_state({2: STRONG}, bids=[bid(6), bid(3)])
     engine.apply(state, 2, REVEAL, random.Random(0))
     assert basic(state) == "bid 7"                           # partnership total capped at 13
 
 
 def test_spades_nil_bidder_leads_low_and_ducks():
     state = spades_state({0: "3C 5C 2D 4D 6D 10D 3H 5H 7H JH 2S 9C QC"},
-                         bids=[engine.bid(0), engine.bid(3), engine.bid(6), engine.bid(3)])
+                         bids=[bid(0), bid(3), bid(6), bid(3)])
     assert basic(state) == "play 2D"                         # the Nil bidder leads its lowest card
     state = spades_state({0: "3C 5C 2D 4D 6D 10D 3H 5H 7H JH 2S 9C QC", 3: "KC"}, dealer=2,
-                         bids=[engine.bid(3), engine.bid(0), engine.bid(3), engine.bid(6)])
+                         bids=[bid(3), bid(0), bid(3), bid(6)])
     play(state, "KC")
     assert basic(state) == "play QC"                         # highest club under the king
 
 
 def test_spades_partner_covers_nil():
     state = spades_state({0: "QC 2D 4D 6D 10D 3H 5H 7H JH 2S 3S 4S 5S", 2: "AC KC", 3: "JC"}, dealer=2,
-                         bids=[engine.bid(3), engine.bid(0), engine.bid(3), engine.bid(6)])
+                         bids=[bid(3), bid(0), bid(3), bid(6)])
     play(state, "JC", "QC")                                  # the Nil bidder is winning ...
     play(state, engine.card_name(engine.payload_of(engine.legal_actions(state, 1)[0])))
     assert basic(state) == "play KC"                         # ... so its partner overtakes, cheaply
@@ -338,7 +339,7 @@ FOLLOWER = "8C 10C QC AC 2D 3D 4D 5H 6H 7H 8H 2S 3S"
 def test_spades_contract_play():
     def trick(tricks_of_1=0, second="2C"):
         state = spades_state({0: "9C", 1: second, 2: "5C", 3: FOLLOWER},
-                             bids=[engine.bid(4), engine.bid(2), engine.bid(3), engine.bid(2)])
+                             bids=[bid(4), bid(2), bid(3), bid(2)])
         state.tricks[1] = tricks_of_1
         play(state, "9C", second, "5C")
         return state
@@ -346,15 +347,15 @@ def test_spades_contract_play():
     assert basic(trick(tricks_of_1=4)) == "play 8C"          # contract made: duck the bag
     assert basic(trick(second="KC")) == "play 8C"            # partner wins with a king: no overtaking
     state = spades_state({0: "AC KC 4C 3D 2H 3H 4H 5H 2S 3S 4S 5S 6S"},
-                         bids=[engine.bid(4), engine.bid(2), engine.bid(3), engine.bid(2)])
+                         bids=[bid(4), bid(2), bid(3), bid(2)])
     assert basic(state) == "play AC"                         # leads an ace
 
 
 def test_double_nil_exchange_gives_high_and_low():
     state = spades_state({0: "AC KC 4C 3D 2H 3H 4H 5H 2S 3S 4S AS KS",
                           2: "2C 3C QC 4D 5D 6D 7D 8D 9D 10S JS 9H 10H"},
-                         bids=[engine.DOUBLE_NIL, engine.bid(3), engine.bid(4), engine.bid(3)])
-    assert state.phase == Phase.EXCHANGE
+                         bids=[DOUBLE_NIL, bid(3), bid(4), bid(3)])
+    assert state.phase == SpadesPhase.EXCHANGE
     assert basic(state, 0) == "exchange AC KS AS"            # Double Nil gives its highest
     assert basic(state, 2) == "exchange 2C 3C 4D"            # partner gives its lowest side cards
 
@@ -365,7 +366,7 @@ def test_spades2_draw_keeps_good_cards():
     for card, want in (("AH", "keep"), ("3S", "keep"), ("KD", "keep"), ("QH", "discard"), ("4C", "discard")):
         state.offered = parse_card(card)
         assert basic(state) == want, card
-    assert engine.DOUBLE_NIL in engine.legal_actions(state, 0)  # offered, never taken
+    assert DOUBLE_NIL in engine.legal_actions(state, 0)  # offered, never taken
 
 
 # ---- Buck Euchre ----
@@ -387,33 +388,33 @@ def euchre_state(hands: dict[int, str], turn_up: str, dealer=3) -> engine.TableS
 def test_euchre_trump_making_and_discard():
     state = euchre_state({0: "JH JD AH 9C 10S", 1: "9S 10D QC KC AC"}, "9H")
     assert basic(state) == "order-up"                        # both bowers and the ace
-    engine.apply(state, 0, engine.PASS, random.Random(0))
+    engine.apply(state, 0, PASS, random.Random(0))
     assert basic(state) == "pass"                            # no hearts at all
     state = euchre_state({3: "JS QH 9D 10D AC"}, "KS")
     for _ in range(3):
-        engine.apply(state, state.turn, engine.PASS, random.Random(0))
+        engine.apply(state, state.turn, PASS, random.Random(0))
     assert basic(state) == "pass"                             # dealer: two spades is not enough
     state = euchre_state({0: "JH JD AH 9C 10S"}, "KS")
     for _ in range(4):
-        engine.apply(state, state.turn, engine.PASS, random.Random(0))
-    assert state.phase == Phase.NAME_TRUMP and basic(state) == "name H"
+        engine.apply(state, state.turn, PASS, random.Random(0))
+    assert state.phase == BuckPhase.NAME_TRUMP and basic(state) == "name H"
     state = euchre_state({3: "JS QS 9D 10D AC"}, "KS")
     for _ in range(3):
-        engine.apply(state, state.turn, engine.PASS, random.Random(0))
-    engine.apply(state, 3, engine.ORDER_UP, random.Random(0))
+        engine.apply(state, state.turn, PASS, random.Random(0))
+    engine.apply(state, 3, ORDER_UP, random.Random(0))
     assert basic(state) == "exchange 9D"                     # lowest side card, aces kept
 
 
 def test_euchre_drop_and_play():
     state = euchre_state({0: "JH JD AH KH QH", 1: "9C 10C 9D 10D QD", 2: "AD 9S 10S QS KS"}, "9H")
-    engine.apply(state, 0, engine.ORDER_UP, random.Random(0))
+    engine.apply(state, 0, ORDER_UP, random.Random(0))
     engine.apply(state, 3, bots.choose_action("basic", state, 3, random.Random(0)), random.Random(0))
-    assert state.phase == Phase.DROP_OUT and state.turn == 1
+    assert state.phase == BuckPhase.DROP_OUT and state.turn == 1
     assert basic(state) == "drop"                             # nothing that takes a trick
-    engine.apply(state, 1, engine.DROP_OUT, random.Random(0))
+    engine.apply(state, 1, DROP_OUT, random.Random(0))
     assert basic(state) == "stay"                             # an off ace
-    engine.apply(state, 2, engine.STAY_IN, random.Random(0))
-    engine.apply(state, 3, engine.STAY_IN, random.Random(0))
+    engine.apply(state, 2, STAY_IN, random.Random(0))
+    engine.apply(state, 3, STAY_IN, random.Random(0))
     assert state.phase == Phase.PLAY and state.turn == 0
     assert basic(state) == "play JH"                         # the maker leads the right bower
     play(state, "JH")

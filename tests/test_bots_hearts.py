@@ -14,10 +14,11 @@ from bots import hearts as basic
 from bots.hearts_playout import PASS_CARDS, HeartsPlayout, fill_places
 from bots.playout import play_hand
 from bots.search import Budget, SearchBot
-from engine import Hidden, Phase, Place
+from engine import Hidden, Place
 from engine.core.cards import SUIT_MASKS, card_list, cards_text, parse_card, parse_cards
 from engine.core.hidden import mask
 from engine.games.hearts import HeartsOptions
+from engine.games.hearts_words import HeartsPhase
 from tests.engine.engine_helpers import fill_hands, round_robin_deck
 from tests.test_bots_search import Counting
 
@@ -35,7 +36,7 @@ def dealt(hands: dict[int, str], options: HeartsOptions = HOLD, dealer: int = 3)
 
 def basic_choice(state, seat: int | None = None) -> str:
     seat = state.turn if seat is None else seat
-    return engine.action_name(bots.choose_action("basic", state, seat, random.Random(0)))
+    return engine.notation(state.variant, bots.choose_action("basic", state, seat, random.Random(0)))
 
 
 def play(state, *cards: str) -> None:
@@ -47,7 +48,7 @@ def play(state, *cards: str) -> None:
 
 def test_basic_passes_an_unguarded_queen_and_the_top_spades():
     state = dealt({0: "QS 3S 4S 2C 3C 4C 5C 2D 3D 4D 5D 2H 3H"}, LEFT)
-    assert state.phase == Phase.EXCHANGE
+    assert state.phase == HeartsPhase.PASS
     assert "QS" in basic_choice(state, 0).split()
     state = dealt({0: "AS KS 3S 2C 3C 4C 5C 2D 3D 4D 5D 2H 3H"}, LEFT)
     assert basic_choice(state, 0) == "pass 5D KS AS"         # the top spades, then the highest card
@@ -146,7 +147,7 @@ def test_playout_plays_whole_hands_and_the_policy_passes_as_the_basic_bot():
     for seed in range(5):
         state = engine.new_game("hearts", None, rng=random.Random(seed), first_dealer=seed % 4)
         engine.apply(state, state.turn, engine.DEAL, rng)
-        assert state.phase == Phase.EXCHANGE
+        assert state.phase == HeartsPhase.PASS
         for seat in range(4):
             view = engine.view(state, seat)
             legal = engine.legal_actions(state, seat)
@@ -204,6 +205,6 @@ def test_the_strong_bot_plays_the_queen_as_a_card_of_its_own():
     assert state.turn == 3
     view, legal = engine.view(state, 3), engine.legal_actions(state, 3)
     assert cards_text(mask(view.hand) & SUIT_MASKS[3]) == "2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS"
-    names = {engine.action_name(a) for a in policy.candidates(view, legal)}
+    names = {engine.notation("hearts", a) for a in policy.candidates(view, legal)}
     assert names == {"play 2S", "play QS"}
     assert basic_choice(state) == "play QS"                   # and the basic bot throws it under the ace

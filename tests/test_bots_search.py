@@ -17,6 +17,8 @@ from engine import Hidden, Phase, Place
 from engine.core.cards import SUIT_MASKS
 from engine.core.hidden import mask
 from engine.core.tricks import euchre_rules
+from engine.games.hearts_words import HeartsPhase
+from engine.games.spades_words import REVEAL, SpadesPhase
 from tests.engine.engine_helpers import GAMES, searchable, short_options
 
 QUICK = Budget(samples=4, seconds=None, round=2)   # cheap and clock-free: deterministic
@@ -135,7 +137,7 @@ def test_two_player_deals_give_the_other_player_a_drawers_cards():
         while state.phase != Phase.PLAY:
             seat = state.turn
             engine.apply(state, seat, bots.choose_action("basic", state, seat, rng), rng)
-            if state.phase in (Phase.BID, Phase.PLAY):
+            if state.phase in (SpadesPhase.BID, Phase.PLAY):
                 break
         view = engine.view(state, 0)
         hidden = engine.hidden(view)
@@ -160,10 +162,10 @@ def test_playout_policy_plays_as_the_basic_bot(variant):
     for seed in range(6):
         for state, seat in positions(variant, seed, hands=6):
             legal = engine.legal_actions(state, seat)
-            if len(legal) < 2 or engine.REVEAL in legal:
+            if len(legal) < 2 or REVEAL in legal:
                 continue
             want = heuristic(engine.view(state, seat), legal, random.Random(0))
-            assert policy.act(state, seat, random.Random(0)) == want, engine.action_name(want)
+            assert policy.act(state, seat, random.Random(0)) == want, engine.notation(variant, want)
             checked += 1
     assert checked > 300
 
@@ -245,7 +247,7 @@ def decisions(variant: str, seed: int, count: int):
     out = []
     for state, seat in positions(variant, seed, hands=3):
         legal = engine.legal_actions(state, seat)
-        if len(legal) > 1 and engine.REVEAL not in legal and state.phase != Phase.EXCHANGE:
+        if len(legal) > 1 and REVEAL not in legal and state.phase not in (SpadesPhase.EXCHANGE, HeartsPhase.PASS):
             out.append((state.copy(), seat))
             if len(out) == count:
                 break

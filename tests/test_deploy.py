@@ -447,7 +447,8 @@ def test_the_image_serves_grpc_http_and_metrics_outside_docker(redis_url: str, r
         json_view = json.loads(body)["view"]
         assert json_view["gameId"] == created.game_id and json_view["viewerSeat"] == 0
         assert json_view["phase"] == "PHASE_BID" and json_view["turn"] == 0  # the bots have bid
-        assert {"kind": "ACTION_KIND_REVEAL", "notation": "reveal"} in json_view["legalActions"]
+        assert {"kind": "ACTION_KIND_REVEAL", "notation": "reveal", "word": "reveal", "shape": "ACTION_SHAPE_NONE",
+                "title": "Look at your cards"} in json_view["legalActions"]
         message = pb.GetGameRequest(game_id=created.game_id).SerializeToString()
         status, headers, body = http_call(ports["HTTP_PORT"], "POST", "/cardgame.v1.GameService/GetGame",
                                           struct.pack(">BI", 0, len(message)) + message,

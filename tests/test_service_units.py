@@ -15,9 +15,12 @@ import engine
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from engine.games import BUILTIN
-from service.errors import InvalidArgument, PermissionDenied, Unauthenticated
+from engine.games.buck_euchre_words import ORDER_UP
+from engine.games.buck_euchre_words import discard as discard_action
+from engine.games.spades_words import SpadesCode, exchange
+from service.errors import IllegalMove, InvalidArgument, PermissionDenied, Unauthenticated
 from service.ops import config, credentials
-from service.rpc import apikeys, checks, convert, requests
+from service.rpc import apikeys, checks, convert, requests, wire
 from service.table import tokens as auth
 from service.table.record import SPECTATORS_ANYONE, SPECTATORS_NONE, SPECTATORS_TOKEN, GameRecord, Seat
 from testkit.launcher import ServerProcess
@@ -216,20 +219,36 @@ def test_request_conversion_rejects_malformed_input():
         requests.game(enums.VARIANT_UNSPECIFIED)
     with pytest.raises(InvalidArgument):
         requests.bid_action(pb.BidRequest(kind=pb.BID_KIND_NAME_SUIT, suit=99))
-    duplicate = requests.exchange_action(pb.ExchangeRequest(cards=["2C", "2C", "3C"]))
-    assert engine.kind_of(duplicate) == engine.Kind.EXCHANGE
+    duplicate = requests.exchange_action(pb.ExchangeRequest(cards=["2C", "2C", "3C"]))("spades")
+    assert engine.kind_of(duplicate) == SpadesCode.EXCHANGE
     assert engine.payload_of(duplicate) & engine.core.actions.DUPLICATE_FLAG
+    with pytest.raises(IllegalMove) as refused:   # a kind of request the game has no word for
+        requests.exchange_action(pb.ExchangeRequest(cards=["2C", "3C", "4C"]))("hearts")
+    assert refused.value.reason == "WRONG_PHASE"
+    with pytest.raises(IllegalMove) as refused:   # another game's word: no move of this game
+        requests.act_action("order-up", "spades")
+    assert refused.value.reason == "WRONG_PHASE"
+    with pytest.raises(InvalidArgument, match="not an action of spades"):   # no game's word
+        requests.act_action("fold", "spades")
     with pytest.raises(InvalidArgument):
         requests.options(engine.game_of("buck_euchre"), convert.options_message("spades", engine.SpadesOptions()))
 
 
-def test_engine_and_proto_enums_map_one_to_one_by_name():
-    assert {p.name: convert.PHASES[p] for p in engine.Phase} == {
-        name[len("PHASE_"):]: value for name, value in enums.Phase.items() if value}
-    service_only = {"ACTION_KIND_BACK"}  # "back" is the service's action, no engine's
-    assert {k.name: convert.ACTION_KINDS[k] for k in engine.Kind} == {
-        name[len("ACTION_KIND_"):]: value for name, value in enums.ActionKind.items()
-        if value and name not in service_only}
+def test_the_first_games_words_keep_their_enum_values_on_the_wire():
+    """Every phase and action word of the games first built in is sent with its Phase / ActionKind
+    value (as before the games had words of their own), and every value of those enums is sent."""
+    phases, kinds = set(), set()
+    for game in BUILTIN:
+        adapter = wire.adapter_of(game.name)
+        assert {p.name for p in game.vocabulary.phases} <= set(adapter.phases), game.name
+        assert {w.word for w in game.vocabulary.words} <= set(adapter.action_kinds), game.name
+        phases |= {(p.name, adapter.phases[p.name]) for p in game.vocabulary.phases}
+        kinds |= {adapter.action_kinds[w.word] for w in game.vocabulary.words}
+    assert {value for _, value in phases} == {value for value in enums.Phase.values() if value}
+    service_only = {enums.ACTION_KIND_BACK}  # "back" is the service's action, no game's
+    assert kinds == {value for value in enums.ActionKind.values() if value} - service_only
+    same_name = {(name, value) for name, value in phases if enums.Phase.Name(value) == f"PHASE_{name.upper()}"}
+    assert phases - same_name == {("pass", enums.PHASE_EXCHANGE)}   # Hearts' pass was sent as the exchange
     assert set(requests.VARIANTS.values()) <= {game.name for game in BUILTIN}
     assert sorted(requests.VARIANTS) == sorted(v for v in enums.Variant.values() if v)
     assert [enums.Suit.Name(s) for s in convert.SUITS] == ["SUIT_CLUBS", "SUIT_DIAMONDS", "SUIT_HEARTS", "SUIT_SPADES"]
@@ -243,8 +262,8 @@ def test_views_carry_played_cards_voids_and_the_discard_to_the_dealer_alone():
     state = engine.new_game("buck_euchre", first_dealer=0, decks=[deck])
     rng = random.Random(1)
     engine.apply(state, 0, engine.DEAL, rng)
-    engine.apply(state, 1, engine.ORDER_UP, rng)
-    engine.apply(state, 0, engine.exchange_of([deck[3]]), rng)  # a card the dealer was dealt
+    engine.apply(state, 1, ORDER_UP, rng)
+    engine.apply(state, 0, discard_action(1 << deck[3]), rng)  # a card the dealer was dealt
     names_kinds = ["A", "B", "C", "D"], [enums.PLAYER_KIND_HUMAN] * 4
     views = {seat: convert.view_message(engine.view(state, seat), "g1", 4, *names_kinds) for seat in (None, 0, 1, 2, 3)}
     discard = names[3]
@@ -265,8 +284,8 @@ def test_act_notation_round_trips_every_listed_action():
     engine.apply(state, 0, engine.DEAL, random.Random(5))
     for seat in range(4):
         for action in engine.legal_actions(state, seat):
-            assert requests.act_action(convert.legal_action(action).notation) == action
-    assert requests.act_action("exchange 2C, 3D 4H") == engine.exchange(engine.parse_cards("2C 3D 4H"))
+            assert requests.act_action(convert.legal_action("spades", action).notation, "spades") == action
+    assert requests.act_action("exchange 2C, 3D 4H", "spades") == exchange(engine.parse_cards("2C 3D 4H"))
 
 
 def test_options_outside_their_ranges_are_invalid_arguments():
@@ -306,7 +325,7 @@ def test_history_redacts_an_open_hand_by_the_games_own_hook(monkeypatch):
     shown = [e.action for e in played(2).entries]
     assert shown[0] == "deal" and all(a.startswith("play ") and len(a) > 5 for a in shown[1:])
     def hide_plays(action: int) -> str:
-        return "play" if engine.kind_of(action) == engine.Kind.PLAY else engine.action_name(action)
+        return "play" if engine.kind_of(action) == engine.PLAY_CODE else engine.notation("whist", action)
 
     monkeypatch.setitem(engine.GAMES, "whist", dataclasses.replace(whist.GAME, redact=hide_plays))
     hidden = [e.action for e in played(2).entries]

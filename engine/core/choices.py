@@ -1,14 +1,13 @@
-"""A lazy, indexable list of EXCHANGE actions: every way to choose k of some cards.
+"""A lazy, indexable list of the actions of one CARDS word: every way to choose k of some cards.
 
 Hundreds of exchanges can be legal at once (286 ways to give 3 cards of 13); this sequence
 has their count, indexing (so ``random.choice`` is O(k)), membership and iteration without
 building them all.
 
->>> from .cards import parse_cards
->>> from .actions import action_name
->>> choices = ExchangeChoices(parse_cards("2C 3C 4C AS"), 1, 2)
->>> len(choices), action_name(choices[0]), action_name(choices[-1])
-(10, 'exchange 2C', 'exchange 4C AS')
+>>> from .cards import parse_cards, cards_text
+>>> choices = ExchangeChoices(parse_cards("2C 3C 4C AS"), 1, 2, code=7)
+>>> len(choices), cards_text(payload_of(choices[0])), cards_text(payload_of(choices[-1]))
+(10, '2C', '4C AS')
 >>> choices[5] in choices, list(choices) == [choices[i] for i in range(10)]
 (True, True)
 """
@@ -18,18 +17,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from math import comb
 
-from .actions import Kind, exchange, kind_of, payload_of
+from .actions import cards_action, kind_of, payload_of
 from .cards import CardSet, card_list
 
 
 class ExchangeChoices(Sequence):
-    """Every EXCHANGE of ``low``..``high`` cards taken from ``cards``, in a fixed order."""
+    """Every action of the CARDS word ``code`` carrying ``low``..``high`` cards taken from
+    ``cards``, in a fixed order."""
 
-    __slots__ = ("cards", "low", "high", "_sizes")
+    __slots__ = ("cards", "low", "high", "code", "_sizes")
 
-    def __init__(self, cards: CardSet, low: int, high: int):
+    def __init__(self, cards: CardSet, low: int, high: int, code: int):
         self.cards = card_list(cards)
-        self.low, self.high = low, high
+        self.low, self.high, self.code = low, high, code
         n = len(self.cards)
         self._sizes = [(k, comb(n, k)) for k in range(low, min(high, n) + 1)]
 
@@ -43,7 +43,7 @@ class ExchangeChoices(Sequence):
             index += len(self)
         for k, size in self._sizes:
             if 0 <= index < size:
-                return exchange(self._unrank(index, k))
+                return cards_action(self.code, self._unrank(index, k))
             index -= size
         raise IndexError("exchange choice index out of range")
 
@@ -62,7 +62,7 @@ class ExchangeChoices(Sequence):
         return mask
 
     def __contains__(self, action: object) -> bool:
-        if not isinstance(action, int) or kind_of(action) != Kind.EXCHANGE:
+        if not isinstance(action, int) or kind_of(action) != self.code:
             return False
         mask = payload_of(action)
         held = 0

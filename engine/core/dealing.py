@@ -11,7 +11,7 @@ import math
 import random
 from dataclasses import dataclass
 
-from .actions import DEAL, Action, action_name
+from .actions import DEAL, Action
 from .cards import BITS, Card
 from .fairness import commitment
 from .rules import require_turn, wrong_phase
@@ -76,7 +76,7 @@ def open_hand(state: TableState, seat: Seat, action: Action, cards: list[Card], 
     Returns the hand's deck (top first) and the chance outcome it came from.
     """
     if action != DEAL:
-        wrong_phase(state, action_name(action))
+        wrong_phase(state, action)
     require_turn(state, seat)
     chance = chance or deal_chance(state, cards, rng)
     return start_hand(state, chance), chance

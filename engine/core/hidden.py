@@ -25,10 +25,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .actions import parse_action
 from .cards import BITS, Card, CardSet, card_name
 from .table import NOBODY, TableState
 from .views import View
+from .vocabulary import vocabulary_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +92,10 @@ def public_cards(view: View) -> CardSet:
     return out
 
 
-_call = lru_cache(maxsize=512)(parse_action)   # the few call notations a view shows, parsed once
+@lru_cache(maxsize=512)
+def _call(variant: str, text: str) -> int:
+    """The action a view's call notation names (the few a view shows, parsed once)."""
+    return vocabulary_of(variant).parse(text)
 
 
 def restore_table(state: TableState, view: View) -> TableState:
@@ -103,7 +106,7 @@ def restore_table(state: TableState, view: View) -> TableState:
     state.dealer = view.dealer
     state.turn = NOBODY if view.turn is None else view.turn
     state.tricks = [info.tricks_won for info in view.seats]
-    state.calls = [_call(info.last_call) if info.last_call else 0 for info in view.seats]
+    state.calls = [_call(view.variant, info.last_call) if info.last_call else 0 for info in view.seats]
     state.trick_seats = [s for s, _ in view.trick]
     state.trick_cards = [c for _, c in view.trick]
     last = view.last_trick

@@ -9,6 +9,7 @@ from .actions import DUPLICATE_FLAG, Action, payload_of
 from .cards import cards_text
 from .errors import IllegalAction, Reason
 from .table import NOBODY, Phase, Seat, TableState
+from .vocabulary import vocabulary_of
 
 
 def reject(reason: StrEnum, message: str) -> NoReturn:
@@ -16,11 +17,18 @@ def reject(reason: StrEnum, message: str) -> NoReturn:
     raise IllegalAction(reason, message)
 
 
-def wrong_phase(state: TableState, what: str) -> NoReturn:
-    """Reject an action that has no place in the current phase."""
+def wrong_phase(state: TableState, action: Action) -> NoReturn:
+    """Reject an action that has no place in the current phase (both named in the game's words)."""
     if state.phase == Phase.GAME_OVER:
         reject(Reason.WRONG_PHASE, "the game is over")
-    reject(Reason.WRONG_PHASE, f"{what} is not possible in the {state.phase.name} phase")
+    words = vocabulary_of(state.variant)
+    reject(Reason.WRONG_PHASE, f"{words.name(action)} is not possible in the {phase_name(state)} phase")
+
+
+def phase_name(state: TableState) -> str:
+    """The name of the state's phase in its game's words (its number for one the game lacks)."""
+    found = vocabulary_of(state.variant).phase_by_code.get(state.phase)
+    return found.name if found is not None else f"#{int(state.phase)}"
 
 
 def require_turn(state: TableState, seat: Seat) -> None:

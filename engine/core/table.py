@@ -15,28 +15,30 @@ Seat = int
 NOBODY: Seat = -1
 NO_CARD = -1
 NO_BID = -1
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 ADDED_FIELDS: dict[str, Callable[[dict], Any]] = {"played": lambda data: [0] * data["n"], "voids": lambda data: 0}
 """Fields added within schema version 2, and their value in a state stored before them (a hand
 in progress then shows no cards played and no revealed voids; the next hand has both)."""
 
 
 class Phase(IntEnum):
-    """Where a hand stands; each game uses some of these and has legal/apply steps for each.
-
-    The values are those of the proto ``cardgame.v1.Phase`` (pinned by a test).
+    """The phases the shared machinery moves a game through; a game declares these and its own
+    (an IntEnum of its module, with their words: ``engine.core.vocabulary``), and has legal/apply
+    steps for each. ``state.phase`` holds the code as a plain int (or a game's enum member).
     """
 
-    DEAL = 1            # waiting for the dealer (2-player Spades: the first drawer) to start
-    DRAW = 2            # 2-player Spades: the draw
-    BID = 3             # bidding
-    EXCHANGE = 4        # Double Nil card exchange
-    ORDER_UP = 5        # Buck Euchre: first trump round (order up or pass)
-    DEALER_DISCARD = 6  # Buck Euchre: the dealer discards after taking the turn-up
-    NAME_TRUMP = 7      # Buck Euchre: second trump round (name a suit or pass)
-    DROP_OUT = 8        # Buck Euchre: stay in or drop out
+    DEAL = 1            # waiting for the dealer to start the next hand
     PLAY = 9            # trick play
-    GAME_OVER = 10
+    GAME_OVER = 10      # the game has a winner, or ended drawn
+
+
+def _migrate_v2(data: dict) -> dict:
+    """A state stored at schema version 2 in version 3's form: an action's code took the low four
+    bits then, the low byte now (the seats' last calls are the only actions a state holds)."""
+    data = dict(data)
+    data["calls"] = [call & 15 | call >> 4 << 8 for call in data["calls"]]
+    data["schema_version"] = SCHEMA_VERSION
+    return data
 
 
 class TableState:
@@ -70,7 +72,7 @@ class TableState:
         self.variant = variant
         self.options = options
         self.n = n
-        self.phase = Phase.DEAL
+        self.phase: int = Phase.DEAL
         self.dealer = first_dealer
         self.hand_no = 0
         self.turn = first_dealer
@@ -121,13 +123,16 @@ class TableState:
 
     @classmethod
     def from_dict(cls, data: dict, options: Any, record_type: Any) -> TableState:
-        """The state stored by :meth:`to_dict`; ValueError for another schema version."""
+        """The state stored by :meth:`to_dict` (by this release, or by one at schema version 2);
+        ValueError for another schema version."""
         version = data.get("schema_version")
-        if version != SCHEMA_VERSION:
+        if version == 2:
+            data = _migrate_v2(data)
+        elif version != SCHEMA_VERSION:
             raise ValueError(f"unsupported game state schema version {version!r} (this release reads {SCHEMA_VERSION})")
         state = cls._reader(data)
         state.options = options
-        state.phase = Phase(data["phase"])
+        state.phase = data["phase"]
         state.records = [record_type.from_dict(r) for r in data["records"]] if data["records"] else []
         return state
 

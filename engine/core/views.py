@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from . import actions as A
-from .actions import Action, Kind, kind_of
+from .actions import Action, kind_of
 from .cards import Card, card_list
 from .choices import ExchangeChoices
 from .table import NOBODY, Phase, Seat, TableState
+from .vocabulary import notation
 
 
 @dataclass
@@ -44,15 +44,14 @@ class SideInfo:
 
 @dataclass
 class ExchangeRule:
-    """How many of which cards the viewer must choose in one action that takes several cards: an
-    exchange or discard (``kind`` EXCHANGE), or another kind that carries a card set (a Hearts
-    pass); ``word`` is the action's notation before the chosen cards."""
+    """How many of which cards the viewer must choose in one action that carries a set of cards
+    (a CARDS word of the game: a Double Nil exchange, a discard, a Hearts pass): ``kind`` is the
+    word's code; its notation is the word followed by the chosen cards."""
 
     cards: list[Card]
     fewest: int
     most: int
-    kind: int = Kind.EXCHANGE
-    word: str = "exchange"
+    kind: int
 
 
 @dataclass
@@ -60,7 +59,7 @@ class View:
     """A game as one seat (or a spectator, ``viewer is None``) may see it."""
 
     variant: str
-    phase: Phase
+    phase: int                 # the code of one of the game's phases
     hand_number: int
     dealer: Seat
     turn: Seat | None
@@ -85,8 +84,8 @@ _SUITS_IN = tuple(tuple(suit for suit in range(4) if bits >> suit & 1) for bits 
 
 
 @lru_cache(maxsize=1024)
-def _call_name(action: Action) -> str:
-    return A.action_name(action)
+def _call_name(variant: str, action: Action) -> str:
+    return notation(variant, action)
 
 
 def in_hand(state: TableState) -> bool:
@@ -95,17 +94,19 @@ def in_hand(state: TableState) -> bool:
 
 
 def table_view(state: TableState, viewer: Seat | None, legal: Sequence[Action],
-               exchange: tuple[int, int, int] | None, bids: Sequence[int] | None = None,
+               exchange: tuple[int, int, int, int] | None, bids: Sequence[int] | None = None,
                bags: Sequence[int] | None = None) -> View:
     """The common part of ``viewer``'s view (None: spectator), given its legal actions.
 
-    ``exchange`` is the viewer's (eligible cards, fewest, most) choice, shown as one rule
-    instead of every combination; ``bids`` the seats' trick bids (negative: none shown).
+    ``exchange`` is the viewer's (eligible cards, fewest, most, the CARDS word's code) choice,
+    shown as one rule instead of every combination; ``bids`` the seats' trick bids (negative:
+    none shown).
     """
     calls, tricks, hands, voids, played = state.calls, state.tricks, state.hands, state.voids, state.played
+    variant = state.variant
     seats = [
         SeatInfo(s, bids[s] if bids is not None and bids[s] >= 0 else None, tricks[s], hands[s].bit_count(),
-                 _call_name(calls[s]) if calls[s] else "", None, _SUITS_IN[voids >> 4 * s & 15],
+                 _call_name(variant, calls[s]) if calls[s] else "", None, _SUITS_IN[voids >> 4 * s & 15],
                  card_list(played[s]) if played[s] else [])
         for s in range(state.n)
     ]
@@ -130,9 +131,10 @@ def table_view(state: TableState, viewer: Seat | None, legal: Sequence[Action],
     if state.looked >> viewer & 1 and (state.hands[viewer] or in_hand(state)):   # between hands: no hand to see
         v.hand = card_list(state.hands[viewer])
     if exchange is not None:
-        v.exchange = ExchangeRule(card_list(exchange[0]), exchange[1], exchange[2])
+        code = exchange[3]
+        v.exchange = ExchangeRule(card_list(exchange[0]), exchange[1], exchange[2], code)
         v.legal_actions = ([] if isinstance(legal, ExchangeChoices)
-                           else [a for a in legal if kind_of(a) != Kind.EXCHANGE])
+                           else [a for a in legal if kind_of(a) != code])
     else:
         v.legal_actions = list(legal)
     return v

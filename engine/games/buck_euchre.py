@@ -9,13 +9,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import NoReturn
 
-from ..core import actions as A
-from ..core.actions import Action, Kind, kind_of, payload_of
+from ..core.actions import DEAL, PLAY_CODE, Action, kind_of, payload_of, play_actions
 from ..core.cards import CLUBS, EUCHRE_DECK, SUIT_LETTERS, SUITS, card_list, card_name, cards_text
 from ..core.dealing import Chance, deal_round_robin, open_hand
 from ..core.errors import Reason
 from ..core.hidden import Hidden, Place, filled, mask, public_cards, restore_table, shown_out
-from ..core.options import GameOptions, check_flag, check_range
+from ..core.options import GameOptions, Setting
 from ..core.records import HandRecord, Record, record_base
 from ..core.rules import (
     best_side,
@@ -27,20 +26,32 @@ from ..core.rules import (
     require_turn,
     wrong_phase,
 )
-from ..core.table import NO_CARD, NOBODY, Phase, Seat, TableState
+from ..core.table import NO_CARD, NOBODY, Seat, TableState
 from ..core.tricks import euchre_rules
 from ..core.views import View, in_hand, table_view
-from ..game import Game
+from ..game import ApplyStep, Game, LegalStep
+from .buck_euchre_words import DROP_OUT, ORDER_UP, PASS, PHASES, STAY_IN, WORDS, BuckCode, discard, name_suit
+from .buck_euchre_words import BuckPhase as Phase
 
 NAME = "buck_euchre"
 NO_TRUMP = 4  # trump settled as "no trump"
-_PLAY = int(Kind.PLAY)
+_PLAY = PLAY_CODE
 # Phases looked up once: reading an enum member costs more than the comparison in a legal step.
 _DEAL, _ORDER_UP, _DEALER_DISCARD, _NAME_TRUMP, _DROP_OUT, _PLAYING = (
     Phase.DEAL, Phase.ORDER_UP, Phase.DEALER_DISCARD, Phase.NAME_TRUMP, Phase.DROP_OUT, Phase.PLAY)
 
 
-BUCK_EUCHRE_RANGES = {"starting_score": (1, 100), "maker_requirement": (0, 5), "penalty": (0, 25)}
+BUCK_EUCHRE_SETTINGS = (
+    Setting("starting_score", 25, "Starting points", "Points every player starts with; the first to reach 0 or "
+            "below wins.", low=1, high=100),
+    Setting("maker_requirement", 3, "Maker's tricks", "Tricks the maker must win to avoid the penalty.", low=0, high=5),
+    Setting("penalty", 5, "Penalty", "Points added to a player who fails their requirement.", low=0, high=25),
+    Setting("club_turn_up_forces_clubs", True, "Club turn-up forces clubs",
+            "Whether a club turn-up makes clubs trump with no ordering and no dropping out."),
+    Setting("turned_down_suit_may_be_named", False, "Turned-down suit may be named",
+            "Whether the turned-down suit may be named in the second trump round."),
+)
+BUCK_EUCHRE_RANGES = {s.name: (s.low, s.high) for s in BUCK_EUCHRE_SETTINGS if s.kind == "integer"}
 """The accepted range of each numeric Buck Euchre option."""
 
 
@@ -56,18 +67,13 @@ class BuckEuchreReason(StrEnum):
 class BuckEuchreOptions(GameOptions):
     """Options of Buck Euchre."""
 
+    SETTINGS = BUCK_EUCHRE_SETTINGS
+
     starting_score: int = 25
     maker_requirement: int = 3
     penalty: int = 5
     club_turn_up_forces_clubs: bool = True
     turned_down_suit_may_be_named: bool = False
-
-    def validate(self) -> None:
-        """Raise ValueError when an option is out of its sensible range."""
-        for name, (low, high) in BUCK_EUCHRE_RANGES.items():
-            check_range(name, getattr(self, name), low, high)
-        check_flag("club_turn_up_forces_clubs", self.club_turn_up_forces_clubs)
-        check_flag("turned_down_suit_may_be_named", self.turned_down_suit_may_be_named)
 
 
 class BuckEuchreState(TableState):
@@ -185,25 +191,25 @@ def legal(state: BuckEuchreState, seat: Seat) -> list[Action]:
         rules = euchre_rules(state.trump)
         hand = state.hands[seat]
         mask = rules.follow(hand, rules.suit[state.trick_cards[0]]) if state.trick_cards else hand
-        return A.play_actions(mask)
+        return play_actions(mask)
     if phase == _DEAL:
-        return [A.DEAL]
+        return [DEAL]
     if phase == _ORDER_UP:
-        return [A.ORDER_UP, A.PASS]
+        return [ORDER_UP, PASS]
     if phase == _DEALER_DISCARD:
-        return [A.exchange(1 << c) for c in card_list(state.hands[seat])]
+        return [discard(1 << c) for c in card_list(state.hands[seat])]
     if phase == _NAME_TRUMP:
-        return [A.PASS] + [A.name_suit(s) for s in SUITS if _may_name(state, s)]
+        return [PASS] + [name_suit(s) for s in SUITS if _may_name(state, s)]
     if phase == _DROP_OUT:
-        return [A.STAY_IN, A.DROP_OUT]
+        return [STAY_IN, DROP_OUT]
     return []
 
 
-def exchange_choice(state: BuckEuchreState, seat: Seat) -> tuple[int, int, int] | None:
-    """(eligible cards, fewest, most) for the dealer's discard, or None."""
+def exchange_choice(state: BuckEuchreState, seat: Seat) -> tuple[int, int, int, int] | None:
+    """(eligible cards, fewest, most, the discard's code) for the dealer's discard, or None."""
     if state.phase != Phase.DEALER_DISCARD or seat != state.turn:
         return None
-    return state.hands[seat], 1, 1
+    return state.hands[seat], 1, 1, BuckCode.DISCARD
 
 
 def _may_name(state: BuckEuchreState, suit: int) -> bool:
@@ -244,19 +250,19 @@ def _take_turnup(state: BuckEuchreState, trump: int) -> None:
 
 def _wrong_phase(state: BuckEuchreState, action: Action) -> NoReturn:
     """Reject an action foreign to this phase, naming the club rule when it forbids dropping out."""
-    if action == A.DROP_OUT and state.clubs and state.phase != Phase.DEAL:
+    if action == DROP_OUT and state.clubs and state.phase != Phase.DEAL:
         reject(BuckEuchreReason.CANNOT_DROP_ON_CLUBS, "nobody may drop out when the turn-up is a club")
-    wrong_phase(state, A.action_name(action))
+    wrong_phase(state, action)
 
 
 def apply_order_up(state: BuckEuchreState, seat: Seat, action: Action, rng: random.Random,
                chance: Chance | None = None) -> Chance | None:
     """First round: order the turn-up's suit as trump, or pass."""
-    if action != A.ORDER_UP and action != A.PASS:
-        wrong_phase(state, A.action_name(action))
+    if action != ORDER_UP and action != PASS:
+        wrong_phase(state, action)
     require_turn(state, seat)
     state.calls[seat] = action
-    if action == A.ORDER_UP:
+    if action == ORDER_UP:
         state.maker = seat
         _take_turnup(state, state.turnup // 13)
     elif seat == state.dealer:
@@ -271,7 +277,7 @@ def apply_order_up(state: BuckEuchreState, seat: Seat, action: Action, rng: rand
 def apply_dealer_discard(state: BuckEuchreState, seat: Seat, action: Action, rng: random.Random,
                chance: Chance | None = None) -> Chance | None:
     """The dealer, holding six cards, discards one face down."""
-    if kind_of(action) != Kind.EXCHANGE:
+    if kind_of(action) != BuckCode.DISCARD:
         _wrong_phase(state, action)
     require_turn(state, seat)
     mask = check_cards(state, seat, action, 1, 1)
@@ -288,10 +294,10 @@ def apply_name_trump(state: BuckEuchreState, seat: Seat, action: Action, rng: ra
                chance: Chance | None = None) -> Chance | None:
     """Second round: name a suit other than the turned-down one, or pass."""
     kind = kind_of(action)
-    if kind != Kind.NAME_SUIT and action != A.PASS:
-        wrong_phase(state, A.action_name(action))
+    if kind != BuckCode.NAME_SUIT and action != PASS:
+        wrong_phase(state, action)
     require_turn(state, seat)
-    if kind == Kind.NAME_SUIT:
+    if kind == BuckCode.NAME_SUIT:
         suit = payload_of(action)
         if suit not in SUITS:
             reject(Reason.INVALID_BID, f"there is no suit #{suit}")
@@ -323,13 +329,13 @@ def _start_drop_round(state: BuckEuchreState) -> None:
 def apply_drop_round(state: BuckEuchreState, seat: Seat, action: Action, rng: random.Random,
                chance: Chance | None = None) -> Chance | None:
     """Each player but the maker, in turn, stays in or drops out of the hand."""
-    if action != A.STAY_IN and action != A.DROP_OUT:
-        wrong_phase(state, A.action_name(action))
-    if action == A.DROP_OUT and seat == state.maker:
+    if action != STAY_IN and action != DROP_OUT:
+        wrong_phase(state, action)
+    if action == DROP_OUT and seat == state.maker:
         reject(BuckEuchreReason.MAKER_CANNOT_DROP, f"seat {seat} made trump and must play")
     require_turn(state, seat)
     state.calls[seat] = action
-    if action == A.DROP_OUT:
+    if action == DROP_OUT:
         state.active &= ~(1 << seat)
     order = _drop_order(state)
     i = order.index(seat)
@@ -520,10 +526,10 @@ def determinize(view: View, places: Hidden, fills: Sequence[Sequence[int]]) -> B
     return state
 
 
-APPLY = {Phase.DEAL: apply_deal, Phase.ORDER_UP: apply_order_up,
+APPLY: dict[int, ApplyStep] = {Phase.DEAL: apply_deal, Phase.ORDER_UP: apply_order_up,
          Phase.DEALER_DISCARD: apply_dealer_discard, Phase.NAME_TRUMP: apply_name_trump,
          Phase.DROP_OUT: apply_drop_round, Phase.PLAY: apply_play}
-LEGAL = {phase: legal for phase in APPLY}
+LEGAL: dict[int, LegalStep] = {phase: legal for phase in APPLY}
 
 
 
@@ -535,4 +541,4 @@ def new_state(options: BuckEuchreOptions, first_dealer: Seat) -> BuckEuchreState
 GAME = Game(name=NAME, seats=4, cards=tuple(DECK), options_type=BuckEuchreOptions, state_type=BuckEuchreState,
             record_type=BuckEuchreHandRecord, new_state=new_state, legal=LEGAL, apply=APPLY, view=view,
             hidden=hidden, determinize=determinize, title="Buck Euchre", reasons=BuckEuchreReason,
-            low_score_wins=True)
+            low_score_wins=True, words=WORDS, phases=PHASES)

@@ -9,8 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from ..core import actions as A
-from ..core.actions import Action, Kind, kind_of, payload_of
+from ..core.actions import DEAL, PLAY_CODE, Action, kind_of, payload_of, play_actions
 from ..core.cards import (
     BITS,
     CLUBS,
@@ -28,12 +27,14 @@ from ..core.choices import ExchangeChoices
 from ..core.dealing import Chance, deal_round_robin, open_hand
 from ..core.errors import Reason
 from ..core.hidden import Hidden, Place, filled, mask, public_cards, restore_table, shown_out
-from ..core.options import GameOptions, check_flag, check_range
+from ..core.options import GameOptions, Setting
 from ..core.records import HandRecord, Record, record_base
 from ..core.rules import best_side, check_cards, end_game_or_pass_deal, finish_trick, reject, require_turn, wrong_phase
-from ..core.table import NO_CARD, NOBODY, Phase, Seat, TableState
-from ..core.views import ExchangeRule, View, in_hand, table_view
-from ..game import Game, redact_exchange
+from ..core.table import NO_CARD, NOBODY, Seat, TableState
+from ..core.views import View, in_hand, table_view
+from ..game import ApplyStep, Game, LegalStep
+from .hearts_words import PHASES, WORDS, HeartsCode
+from .hearts_words import HeartsPhase as Phase
 
 NAME = "hearts"
 DECK = list(range(52))
@@ -46,11 +47,11 @@ POINT_CARDS = HEART_MASK | 1 << QUEEN_OF_SPADES
 """The cards that count: every heart (1 point each) and the Q♠ (13)."""
 MOON = 26
 """The points of a hand: whoever takes them all has shot the moon."""
-_PLAY, _PASS = int(Kind.PLAY), int(Kind.PASS)
+_PLAY, _PASS = PLAY_CODE, int(HeartsCode.PASS)
 _ONLY_HEARTS = 1 << CLUBS | 1 << DIAMONDS | 1 << SPADES   # void bits of a seat that showed it holds only hearts
 _NO_DIAMONDS = 1 << DIAMONDS
 # Phases looked up once: reading an enum member costs more than the comparison in a legal step.
-_DEAL, _PASSING, _PLAYING = Phase.DEAL, Phase.EXCHANGE, Phase.PLAY
+_DEAL, _PASSING, _PLAYING = Phase.DEAL, Phase.PASS, Phase.PLAY
 
 DIRECTIONS = {"L": 1, "R": 3, "A": 2, "H": 0}
 """The letters of the pass cycle option, and how far clockwise each passes (left: the next seat)."""
@@ -59,11 +60,21 @@ DIRECTION_NAMES = {"L": "left", "R": "right", "A": "across", "H": "hold"}
 _OFFSETS = {name: DIRECTIONS[letter] for letter, name in DIRECTION_NAMES.items()}
 MOON_RULES = ("others_add", "shooter_subtracts")
 """The values of the ``moon`` option: who is charged when a player shoots the moon."""
-HEARTS_RANGES = {"target": (1, 1000)}
-"""The accepted range of each numeric Hearts option (with the hands cap, ``MAX_HANDS``, no score
-leaves a 32-bit integer)."""
 MAX_CYCLE = 12
 """The longest pass cycle accepted."""
+HEARTS_SETTINGS = (
+    Setting("target", 100, "Target", "The score at which the game ends (after the hand that reaches it, unless the "
+            "lowest score is shared).", low=1, high=1000),
+    Setting("pass_cycle", "LRAH", "Pass cycle", "The pass directions of successive hands, repeated: one letter "
+            "each, L (left), R (right), A (across), H (hold: no pass).", pattern=f"[LRAH]{{1,{MAX_CYCLE}}}",
+            allowed_text=f"1 to {MAX_CYCLE} of the letters L (left), R (right), A (across) and H (hold), such as "
+            "'LRAH'"),
+    Setting("moon", "others_add", "Shooting the moon", "others_add: the shooter 0, every other player 26; "
+            "shooter_subtracts: the shooter -26, the others 0.", choices=MOON_RULES),
+    Setting("queen_breaks_hearts", False, "Q♠ breaks hearts", "Whether the Q♠ breaks hearts like a heart."),
+)
+"""Every Hearts setting (with the hands cap, ``MAX_HANDS``, no score leaves a 32-bit integer)."""
+HEARTS_RANGES = {s.name: (s.low, s.high) for s in HEARTS_SETTINGS if s.kind == "integer"}
 
 
 class HeartsReason(StrEnum):
@@ -84,23 +95,12 @@ class HeartsOptions(GameOptions):
     0, every other player 26) or ``shooter_subtracts`` (the shooter scores −26, the others 0).
     """
 
+    SETTINGS = HEARTS_SETTINGS
+
     target: int = 100
     pass_cycle: str = "LRAH"
     moon: str = "others_add"
     queen_breaks_hearts: bool = False
-
-    def validate(self) -> None:
-        """Raise ValueError when an option is out of its range."""
-        for name, (low, high) in HEARTS_RANGES.items():
-            check_range(name, getattr(self, name), low, high)
-        cycle = self.pass_cycle
-        if (not isinstance(cycle, str) or not 1 <= len(cycle) <= MAX_CYCLE
-                or any(letter not in DIRECTIONS for letter in cycle)):
-            raise ValueError(f"option pass_cycle must be 1 to {MAX_CYCLE} of the letters L (left), R (right), "
-                             f"A (across) and H (hold), such as 'LRAH', not {cycle!r}")
-        if not isinstance(self.moon, str) or self.moon not in MOON_RULES:
-            raise ValueError(f"option moon must be one of {', '.join(MOON_RULES)}, not {self.moon!r}")
-        check_flag("queen_breaks_hearts", self.queen_breaks_hearts)
 
 
 class HeartsState(TableState):
@@ -169,38 +169,21 @@ class HeartsSeat:
 _SEATS = (HeartsSeat(False), HeartsSeat(True))
 
 
-@dataclass
-class PassRule(ExchangeRule):
-    """The view's rule of the viewer's pass (``View.exchange``): choose ``fewest``..``most`` of
-    ``cards``, sent as one PASS action (``pass C1 C2 C3``), not an exchange."""
-
-    kind: int = _PASS
-    word: str = "pass"
-
-
 class PassChoices(ExchangeChoices):
-    """Every Hearts pass of ``low``..``high`` cards from ``cards``: the PASS actions of the exchange
-    choices, in the same order (a view shows them as one rule listing the eligible cards).
+    """Every Hearts pass of ``low``..``high`` cards from ``cards`` (a view shows them as one rule
+    listing the eligible cards).
 
     >>> from engine.core.cards import parse_cards
+    >>> from .hearts_words import pass_cards
     >>> choices = PassChoices(parse_cards("2C 3C 4C AS"), 3, 3)
-    >>> len(choices), A.action_name(choices[0]), A.pass_cards(parse_cards("3C 4C AS")) in choices
-    (4, 'pass 2C 3C 4C', True)
-    >>> A.exchange(parse_cards("3C 4C AS")) in choices, A.PASS in choices
-    (False, False)
+    >>> len(choices), pass_cards(parse_cards("3C 4C AS")) in choices, pass_cards(parse_cards("2C 3C")) in choices
+    (4, True, False)
     """
 
     __slots__ = ()
 
-    def __getitem__(self, index):
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        return A.pass_cards(payload_of(super().__getitem__(index)))
-
-    def __contains__(self, action: object) -> bool:
-        if not isinstance(action, int) or kind_of(action) != _PASS:
-            return False
-        return super().__contains__(A.exchange(payload_of(action)))
+    def __init__(self, cards: int, low: int, high: int):
+        super().__init__(cards, low, high, _PASS)
 
     def __repr__(self) -> str:
         return f"PassChoices({len(self)} ways to pass {self.low}..{self.high} cards)"
@@ -288,19 +271,20 @@ def legal(state: HeartsState, seat: Seat) -> Sequence[Action]:
     (a lazy sequence) until it has passed."""
     phase = state.phase
     if phase == _PLAYING:
-        return A.play_actions(playable(state, seat)) if seat == state.turn else []
+        return play_actions(playable(state, seat)) if seat == state.turn else []
     if phase == _PASSING:
         return PassChoices(state.hands[seat], PASS_SIZE, PASS_SIZE) if state.xgiven[seat] == NO_CARD else []
     if phase == _DEAL:
-        return [A.DEAL] if seat == state.turn else []
+        return [DEAL] if seat == state.turn else []
     return []
 
 
-def pass_choice(state: HeartsState, seat: Seat) -> tuple[int, int, int] | None:
-    """(eligible cards, fewest, most) for the seat's pass while it has not passed, or None."""
+def pass_choice(state: HeartsState, seat: Seat) -> tuple[int, int, int, int] | None:
+    """(eligible cards, fewest, most, the pass's code) for the seat's pass while it has not
+    passed, or None."""
     if state.phase != _PASSING or state.xgiven[seat] != NO_CARD:
         return None
-    return state.hands[seat], PASS_SIZE, PASS_SIZE
+    return state.hands[seat], PASS_SIZE, PASS_SIZE, _PASS
 
 
 # ---- the deal and the pass ----
@@ -312,7 +296,7 @@ def apply_deal(state: HeartsState, seat: Seat, action: Action, rng: random.Rando
     deal_round_robin(state, deck, 52)
     state.looked = 15
     if pass_offset(state):
-        state.phase = Phase.EXCHANGE
+        state.phase = Phase.PASS
         state.turn = NOBODY
     else:
         _start_play(state)
@@ -323,7 +307,7 @@ def apply_pass(state: HeartsState, seat: Seat, action: Action, rng: random.Rando
                chance: Chance | None = None) -> Chance | None:
     """Choose three cards to pass (once); when all four have chosen, every pass is delivered."""
     if kind_of(action) != _PASS:
-        wrong_phase(state, A.action_name(action))
+        wrong_phase(state, action)
     if state.xgiven[seat] != NO_CARD:
         reject(HeartsReason.INVALID_PASS, f"seat {seat} has already passed")
     state.xgiven[seat] = check_cards(state, seat, action, PASS_SIZE, PASS_SIZE, HeartsReason.INVALID_PASS, "pass")
@@ -356,7 +340,7 @@ def apply_play(state: HeartsState, seat: Seat, action: Action, rng: random.Rando
                chance: Chance | None = None) -> Chance | None:
     """Play one card, closing the trick and the hand when they are complete."""
     if kind_of(action) != _PLAY:
-        wrong_phase(state, A.action_name(action))
+        wrong_phase(state, action)
     if seat != state.turn:
         require_turn(state, seat)
     card = payload_of(action)
@@ -433,8 +417,6 @@ def view(state: HeartsState, seat: Seat | None) -> View:
         v = table_view(state, None, [], None)
     else:
         v = table_view(state, seat, legal(state, seat), pass_choice(state, seat))
-    if v.exchange is not None:
-        v.exchange = PassRule(v.exchange.cards, v.exchange.fewest, v.exchange.most)
     playing = in_hand(state)
     given = state.xgiven
     for info in v.seats:
@@ -458,16 +440,6 @@ def record_for(record: HeartsHandRecord, seat: Seat | None) -> HeartsHandRecord:
     return replace(record, passes=passes)
 
 
-def redact(action: Action) -> str:
-    """An action as the log shows it while its hand is open: a pass as ``pass`` alone.
-
-    >>> from engine.core.cards import parse_cards
-    >>> redact(A.pass_cards(parse_cards("2C 3D 4H"))), redact(A.play(51)), redact(A.DEAL)
-    ('pass', 'play AS', 'deal')
-    """
-    return "pass" if kind_of(action) == _PASS else redact_exchange(action)
-
-
 # ---- determinizing: the hidden cards of a seat's view, and states built from a view ----
 
 def _before_first_lead(view: View) -> bool:
@@ -481,7 +453,7 @@ def hidden(view: View) -> Hidden:
     chose (a "gift" place). Before the first lead the seat in turn holds the 2♣."""
     me = view.viewer
     assert me is not None
-    if view.phase not in (Phase.EXCHANGE, Phase.PLAY):
+    if view.phase not in (Phase.PASS, Phase.PLAY):
         return Hidden(0, ())
     rules: HeartsRules = view.rules
     given, received = mask(rules.pass_given), mask(rules.pass_received)
@@ -499,7 +471,7 @@ def hidden(view: View) -> Hidden:
         if leader is not None and s != leader:
             allowed &= ~BITS[TWO_OF_CLUBS]
         count = info.card_count - (at_receiver.bit_count() if s == to else 0)
-        if view.phase == Phase.EXCHANGE and info.rules.passed:
+        if view.phase == Phase.PASS and info.rules.passed:
             places.append(Place("gift", s, PASS_SIZE, allowed))
             count -= PASS_SIZE
         if count:
@@ -516,7 +488,7 @@ def determinize(view: View, places: Hidden, fills: Sequence[Sequence[int]]) -> H
     state = new_state(view.options, view.dealer)
     restore_table(state, view)
     state.looked = 15 if view.hand is not None else 0
-    if view.phase not in (Phase.EXCHANGE, Phase.PLAY):
+    if view.phase not in (Phase.PASS, Phase.PLAY):
         return state
     got = filled(places, fills)
     rules: HeartsRules = view.rules
@@ -547,8 +519,8 @@ def determinize(view: View, places: Hidden, fills: Sequence[Sequence[int]]) -> H
     return state
 
 
-APPLY = {Phase.DEAL: apply_deal, Phase.EXCHANGE: apply_pass, Phase.PLAY: apply_play}
-LEGAL = {phase: legal for phase in APPLY}
+APPLY: dict[int, ApplyStep] = {Phase.DEAL: apply_deal, Phase.PASS: apply_pass, Phase.PLAY: apply_play}
+LEGAL: dict[int, LegalStep] = {phase: legal for phase in APPLY}
 
 
 def new_state(options: HeartsOptions, first_dealer: Seat) -> HeartsState:
@@ -558,5 +530,5 @@ def new_state(options: HeartsOptions, first_dealer: Seat) -> HeartsState:
 
 GAME = Game(name=NAME, seats=4, cards=tuple(DECK), options_type=HeartsOptions, state_type=HeartsState,
             record_type=HeartsHandRecord, new_state=new_state, legal=LEGAL, apply=APPLY, view=view,
-            hidden=hidden, determinize=determinize, title="Hearts", reasons=HeartsReason, redact=redact,
-            low_score_wins=True)
+            hidden=hidden, determinize=determinize, title="Hearts", reasons=HeartsReason, low_score_wins=True,
+            words=WORDS, phases=PHASES)

@@ -9,34 +9,29 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TypeVar
 
-from ..core import actions as A
-from ..core.actions import PLAYS_BY_SUIT, Action, Kind, kind_of, payload_of
+from ..core.actions import DEAL, PLAY_CODE, PLAYS_BY_SUIT, Action, kind_of, payload_of
 from ..core.cards import BITS, SPADES, SUIT_MASKS, card_list, card_name, cards_text
 from ..core.choices import ExchangeChoices
 from ..core.dealing import Chance, deal_round_robin, open_hand
 from ..core.errors import Reason
 from ..core.hidden import Hidden, Place, filled, mask, public_cards, restore_table, shown_out
-from ..core.options import GameOptions, check_flag, check_range
+from ..core.options import GameOptions, Setting
 from ..core.records import HandRecord, Record, record_base
 from ..core.rules import check_cards, end_game_or_pass_deal, finish_trick, reject, require_turn, wrong_phase
-from ..core.table import NO_BID, NO_CARD, NOBODY, Phase, Seat, TableState
+from ..core.table import NO_BID, NO_CARD, NOBODY, Seat, TableState
 from ..core.views import View, table_view
-from ..game import Game
+from ..game import ApplyStep, Game, LegalStep
 from .spades_scoring import DOUBLE_NIL_BID, SideScore, spades_side, spades_winners
+from .spades_words import DOUBLE_NIL, PHASES, REVEAL, WORDS, SpadesCode, bid
+from .spades_words import SpadesPhase as Phase
 
 NAME = "spades"
 DECK = list(range(52))
-BIDS = [A.bid(n) for n in range(14)]
+BIDS = [bid(n) for n in range(14)]
 SPADE_MASK = SUIT_MASKS[SPADES]
 NON_SPADES = SUIT_MASKS[0] | SUIT_MASKS[1] | SUIT_MASKS[2]
 _CLUB_PLAYS, _DIAMOND_PLAYS, _HEART_PLAYS, _SPADE_PLAYS = PLAYS_BY_SUIT
-_PLAY, _BID = int(Kind.PLAY), int(Kind.BID)
-
-
-SPADES_RANGES = {"target_score": (100, 5000), "bag_limit": (5, 50), "bag_penalty": (0, 500),
-                 "nil_value": (0, 500), "double_nil_value": (0, 1000), "exchange_size": (0, 4)}
-"""The accepted range of each numeric Spades option: what real tables play, and with the hands
-cap (``MAX_HANDS``) small enough that no score can leave a 32-bit integer."""
+_PLAY, _BID = PLAY_CODE, int(SpadesCode.BID)
 
 
 class SpadesReason(StrEnum):
@@ -46,9 +41,30 @@ class SpadesReason(StrEnum):
     BLIND_NIL_AFTER_LOOKING = "BLIND_NIL_AFTER_LOOKING"
 
 
+SPADES_SETTINGS = (
+    Setting("target_score", 500, "Target score", "The score a side must reach to win the game.",
+            low=100, high=5000),
+    Setting("bag_limit", 10, "Bag limit", "Bags a side may collect before it loses the bag penalty.", low=5, high=50),
+    Setting("bag_penalty", 100, "Bag penalty", "Points lost each time a side's bags reach the limit.", low=0, high=500),
+    Setting("nil_value", 100, "Nil value", "Points won for a made Nil and lost for a failed one.", low=0, high=500),
+    Setting("double_nil_value", 200, "Double Nil value", "Points won for a made Double Nil and lost for a failed one.",
+            low=0, high=1000),
+    Setting("double_nil_allowed", True, "Double Nil", "Whether Double Nil (bid blind) may be bid at all."),
+    Setting("exchange_size", 3, "Exchange size",
+            "Cards exchanged after a Double Nil bid: exactly this many between partners (four players), up to "
+            "this many put aside (two players).", low=0, high=4),
+)
+"""Every Spades setting, with the range real tables use (and, with the hands cap ``MAX_HANDS``,
+small enough that no score can leave a 32-bit integer)."""
+SPADES_RANGES = {s.name: (s.low, s.high) for s in SPADES_SETTINGS if s.kind == "integer"}
+"""The accepted range of each numeric Spades option."""
+
+
 @dataclass(frozen=True)
 class SpadesOptions(GameOptions):
     """Options of both Spades variants (two-player Spades applies them per player)."""
+
+    SETTINGS = SPADES_SETTINGS
 
     target_score: int = 500
     bag_limit: int = 10
@@ -57,12 +73,6 @@ class SpadesOptions(GameOptions):
     double_nil_value: int = 200
     double_nil_allowed: bool = True
     exchange_size: int = 3
-
-    def validate(self) -> None:
-        """Raise ValueError when an option is outside the range real tables use (SPADES_RANGES)."""
-        for name, (low, high) in SPADES_RANGES.items():
-            check_range(name, getattr(self, name), low, high)
-        check_flag("double_nil_allowed", self.double_nil_allowed)
 
 
 class SpadesState(TableState):
@@ -148,7 +158,7 @@ def apply_play(state: SpadesState, seat: Seat, action: Action, rng: random.Rando
                chance: Chance | None = None) -> Chance | None:
     """Play one card, closing the trick and the hand when they are complete."""
     if kind_of(action) != _PLAY:
-        wrong_phase(state, A.action_name(action))
+        wrong_phase(state, action)
     if seat != state.turn:
         require_turn(state, seat)
     card = payload_of(action)
@@ -236,25 +246,25 @@ def legal_bid(state: SpadesState, seat: Seat) -> list[Action]:
     out = []
     looked = state.looked >> seat & 1
     if not looked and state.bids[seat] == NO_BID:
-        out.append(A.REVEAL)
+        out.append(REVEAL)
     if seat == state.turn:
         out.extend(BIDS)
         if state.options.double_nil_allowed and not looked:
-            out.append(A.DOUBLE_NIL)
+            out.append(DOUBLE_NIL)
     return out
 
 
 def legal_deal(state: SpadesState, seat: Seat) -> list[Action]:
     """DEAL for the dealer."""
-    return [A.DEAL] if seat == state.turn else []
+    return [DEAL] if seat == state.turn else []
 
 
-def exchange_choice(state: SpadesState, seat: Seat) -> tuple[int, int, int] | None:
-    """(eligible cards, fewest, most) this seat may give in the exchange, or None."""
+def exchange_choice(state: SpadesState, seat: Seat) -> tuple[int, int, int, int] | None:
+    """(eligible cards, fewest, most, the exchange's code) this seat may give in the exchange, or None."""
     if state.phase != Phase.EXCHANGE or not state.xneed >> seat & 1:
         return None
     k = state.options.exchange_size
-    return state.hands[seat], k, k
+    return state.hands[seat], k, k, SpadesCode.EXCHANGE
 
 
 def exchange_actions(state: SpadesState, seat: Seat) -> Sequence[Action]:
@@ -262,8 +272,8 @@ def exchange_actions(state: SpadesState, seat: Seat) -> Sequence[Action]:
     return exchange_actions_for(exchange_choice(state, seat))
 
 
-def exchange_actions_for(choice: tuple[int, int, int] | None) -> Sequence[Action]:
-    """The EXCHANGE actions allowed by an (eligible, fewest, most) rule, as a lazy sequence."""
+def exchange_actions_for(choice: tuple[int, int, int, int] | None) -> Sequence[Action]:
+    """The EXCHANGE actions allowed by an (eligible, fewest, most, code) rule, as a lazy sequence."""
     if choice is None:
         return []
     return ExchangeChoices(*choice)
@@ -283,11 +293,11 @@ def apply_bid(state: SpadesState, seat: Seat, action: Action, rng: random.Random
               chance: Chance | None = None) -> Chance | None:
     """Look at one's hand, or bid in turn (a number, Nil, or Double Nil before looking)."""
     kind = kind_of(action)
-    if action == A.REVEAL:
+    if action == REVEAL:
         reveal(state, seat)
         return None
-    if kind != _BID and action != A.DOUBLE_NIL:
-        wrong_phase(state, A.action_name(action))
+    if kind != _BID and action != DOUBLE_NIL:
+        wrong_phase(state, action)
     require_turn(state, seat)
     if kind == _BID:
         tricks = payload_of(action)
@@ -342,8 +352,8 @@ def end_bidding(state: SpadesState) -> None:
 def apply_exchange(state: SpadesState, seat: Seat, action: Action, rng: random.Random,
                    chance: Chance | None = None) -> Chance | None:
     """Choose the cards to give one's partner; the swap happens once both have chosen."""
-    if kind_of(action) != Kind.EXCHANGE:
-        wrong_phase(state, A.action_name(action))
+    if kind_of(action) != SpadesCode.EXCHANGE:
+        wrong_phase(state, action)
     if not state.xneed >> seat & 1:
         if state.xgiven[seat] != NO_CARD:
             reject(Reason.NOT_YOUR_TURN, f"seat {seat} has already chosen its cards")
@@ -375,7 +385,7 @@ def spades_seat(state: SpadesState, s: Seat) -> SpadesSeat:
 
 
 def spades_view(state: SpadesState, seat: Seat | None, legal: Sequence[Action],
-                exchange: tuple[int, int, int] | None) -> View:
+                exchange: tuple[int, int, int, int] | None) -> View:
     """The common view with the Spades per-seat facts, before the variant's own part."""
     v = table_view(state, seat, legal, exchange, state.bids, state.bags)
     for info in v.seats:
@@ -502,9 +512,9 @@ def determinize(view: View, places: Hidden, fills: Sequence[Sequence[int]]) -> S
     return state
 
 
-APPLY = {Phase.DEAL: apply_deal, Phase.BID: apply_bid, Phase.EXCHANGE: apply_exchange,
+APPLY: dict[int, ApplyStep] = {Phase.DEAL: apply_deal, Phase.BID: apply_bid, Phase.EXCHANGE: apply_exchange,
          Phase.PLAY: apply_play}
-LEGAL = {Phase.DEAL: legal_deal, Phase.BID: legal_bid, Phase.EXCHANGE: exchange_actions,
+LEGAL: dict[int, LegalStep] = {Phase.DEAL: legal_deal, Phase.BID: legal_bid, Phase.EXCHANGE: exchange_actions,
          Phase.PLAY: legal_play}
 
 
@@ -516,4 +526,4 @@ def new_state(options: SpadesOptions, first_dealer: Seat) -> SpadesState:
 GAME = Game(name=NAME, seats=4, cards=tuple(DECK), options_type=SpadesOptions, state_type=SpadesState,
             record_type=SpadesHandRecord, new_state=new_state, legal=LEGAL, apply=APPLY, view=view,
             bags=lambda state: state.bags[:], hidden=hidden, determinize=determinize, title="Spades",
-            reasons=SpadesReason)
+            reasons=SpadesReason, words=WORDS, phases=PHASES)

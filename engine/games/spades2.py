@@ -4,19 +4,18 @@ draw turn with an exchange against the discards, then the Spades bidding, play a
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..core import actions as A
-from ..core.actions import Action, Kind, kind_of, payload_of
+from ..core.actions import DEAL, Action, kind_of, payload_of
 from ..core.cards import SUIT_MASKS, card_list, to_set
 from ..core.dealing import Chance, open_hand
 from ..core.errors import Reason
 from ..core.hidden import Hidden, Place, filled, mask, public_cards, shown_out
 from ..core.rules import check_cards, reject, require_turn, wrong_phase
-from ..core.table import NO_BID, NO_CARD, Phase, Seat
+from ..core.table import NO_BID, NO_CARD, Seat
 from ..core.views import View
-from ..game import Game
+from ..game import ApplyStep, Game, LegalStep
 from .spades import (
     BIDS,
     DECK,
@@ -35,11 +34,13 @@ from .spades import (
     start_play,
 )
 from .spades_scoring import DOUBLE_NIL_BID
+from .spades_words import DOUBLE_NIL, DRAW_DISCARD, DRAW_KEEP, PHASES_TWO_PLAYER, WORDS_TWO_PLAYER, SpadesCode
+from .spades_words import SpadesPhase as Phase
 
 NAME = "spades2"
 # Looked up once: reading an enum member costs more than the comparison in a legal or draw step.
 _PLAYING, _DRAWING, _BIDDING, _DEALING, _EXCHANGING = Phase.PLAY, Phase.DRAW, Phase.BID, Phase.DEAL, Phase.EXCHANGE
-_KEEP = int(Kind.DRAW_KEEP)
+_KEEP = int(SpadesCode.DRAW_KEEP)
 MAX_PUT_ASIDE = 3
 
 
@@ -82,25 +83,25 @@ def legal(state: Spades2State, seat: Seat) -> Sequence[Action]:
     if seat != state.turn:
         return []
     if phase == _DRAWING:
-        out = [A.DRAW_KEEP, A.DRAW_DISCARD]
+        out = [DRAW_KEEP, DRAW_DISCARD]
         if (state.options.double_nil_allowed and state.draw_turns[seat] == 0
                 and state.bids[seat] != DOUBLE_NIL_BID):
-            out.append(A.DOUBLE_NIL)
+            out.append(DOUBLE_NIL)
         return out
     if phase == _BIDDING:
         return BIDS[:]
     if phase == _DEALING:
-        return [A.DEAL]
+        return [DEAL]
     if phase == _EXCHANGING:
         return exchange_actions_for(exchange_choice(state, seat))
     return []
 
 
-def exchange_choice(state: Spades2State, seat: Seat) -> tuple[int, int, int] | None:
-    """(eligible cards, fewest, most) this seat may put aside, or None."""
+def exchange_choice(state: Spades2State, seat: Seat) -> tuple[int, int, int, int] | None:
+    """(eligible cards, fewest, most, the exchange's code) this seat may put aside, or None."""
     if state.phase != Phase.EXCHANGE or seat != state.turn:
         return None
-    return state.hands[seat], 0, min(MAX_PUT_ASIDE, state.options.exchange_size)
+    return state.hands[seat], 0, min(MAX_PUT_ASIDE, state.options.exchange_size), SpadesCode.EXCHANGE
 
 
 def apply_deal(state: Spades2State, seat: Seat, action: Action, rng: random.Random,
@@ -125,7 +126,7 @@ def apply_draw(state: Spades2State, seat: Seat, action: Action, rng: random.Rand
                chance: Chance | None = None) -> Chance | None:
     """Keep the offered card (the next is discarded) or discard it (the next is kept)."""
     kind = kind_of(action)
-    if action == A.DOUBLE_NIL:
+    if action == DOUBLE_NIL:
         require_turn(state, seat)
         if not state.options.double_nil_allowed:
             reject(Reason.INVALID_BID, "Double Nil is switched off in this game")
@@ -136,8 +137,8 @@ def apply_draw(state: Spades2State, seat: Seat, action: Action, rng: random.Rand
         state.bids[seat] = DOUBLE_NIL_BID
         state.calls[seat] = action
         return None
-    if action != A.DRAW_KEEP and action != A.DRAW_DISCARD:
-        wrong_phase(state, A.action_name(action))
+    if action != DRAW_KEEP and action != DRAW_DISCARD:
+        wrong_phase(state, action)
     require_turn(state, seat)
     nxt = state.deck[state.pos]
     state.pos += 1
@@ -164,12 +165,12 @@ def apply_draw(state: Spades2State, seat: Seat, action: Action, rng: random.Rand
 def apply_exchange(state: Spades2State, seat: Seat, action: Action, rng: random.Random,
                chance: Chance | None = None) -> Chance | None:
     """Put up to three cards aside, each replaced by a random card from the discards."""
-    if kind_of(action) != Kind.EXCHANGE:
-        wrong_phase(state, A.action_name(action))
+    if kind_of(action) != SpadesCode.EXCHANGE:
+        wrong_phase(state, action)
     require_turn(state, seat)
     choice = exchange_choice(state, seat)
     assert choice is not None  # the seat in turn in the EXCHANGE phase always has one
-    _, low, high = choice
+    _, low, high, _ = choice
     mask = check_cards(state, seat, action, low, high)
     pile = card_list(state.discards)
     k = mask.bit_count()
@@ -209,11 +210,11 @@ def apply_bid(state: Spades2State, seat: Seat, action: Action, rng: random.Rando
                chance: Chance | None = None) -> Chance | None:
     """Bid 0..13 in turn: the second player first, then the first player."""
     kind = kind_of(action)
-    if action == A.DOUBLE_NIL:
+    if action == DOUBLE_NIL:
         require_turn(state, seat)
         reject(SpadesReason.BLIND_NIL_AFTER_LOOKING, "Double Nil is declared during the first draw turn")
-    if kind != Kind.BID:
-        wrong_phase(state, A.action_name(action))
+    if kind != SpadesCode.BID:
+        wrong_phase(state, action)
     require_turn(state, seat)
     tricks = payload_of(action)
     if not 0 <= tricks <= 13:
@@ -330,9 +331,9 @@ def _restore_exchanges(state: Spades2State, view: View) -> None:
             state.xgot[s] = mask(rules.exchange_received) if own else 0
 
 
-APPLY = {Phase.DEAL: apply_deal, Phase.DRAW: apply_draw, Phase.EXCHANGE: apply_exchange,
+APPLY: dict[int, ApplyStep] = {Phase.DEAL: apply_deal, Phase.DRAW: apply_draw, Phase.EXCHANGE: apply_exchange,
          Phase.BID: apply_bid, Phase.PLAY: apply_play}
-LEGAL: dict[Phase, Callable[[Spades2State, Seat], Sequence[Action]]] = {phase: legal for phase in APPLY}
+LEGAL: dict[int, LegalStep] = {phase: legal for phase in APPLY}
 LEGAL[Phase.PLAY] = legal_play
 
 
@@ -344,4 +345,5 @@ def new_state(options: SpadesOptions, first_dealer: Seat) -> Spades2State:
 GAME = Game(name=NAME, seats=2, cards=tuple(DECK), options_type=SpadesOptions, state_type=Spades2State,
             record_type=SpadesHandRecord, new_state=new_state, legal=LEGAL, apply=APPLY, view=view,
             bags=lambda state: state.bags[:], hidden=hidden, determinize=determinize,
-            title="Two-player Spades", aliases=("spades_two_player",), reasons=SpadesReason)
+            title="Two-player Spades", aliases=("spades_two_player",), reasons=SpadesReason,
+            words=WORDS_TWO_PLAYER, phases=PHASES_TWO_PLAYER)

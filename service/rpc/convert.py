@@ -1,63 +1,82 @@
 """The one module that converts between protobuf messages and engine values.
 
-Every mapping between an engine enum and a proto enum is an explicit table here (pinned by
-tests), but for ``Variant``, which ``service.wire`` maps. The functions here are generic: they
-build the common part of every message for any registered game, and look the game's wire adapter
-up by its registry name (``service.wire.adapter_of``) for what only that game has. A game without
-an adapter (one registered beyond the three built in) gets the common part alone: its view without
-a ``rules`` message, its hand records without a breakdown of their own, and its default options.
+The functions here are generic: they build the common part of every message for any registered
+game, naming its phase and actions in the game's own words (its vocabulary: the phase's name and
+title, each legal action's word, shape and title), and look the game's wire adapter up by its
+registry name (``service.wire.adapter_of``) for what only that game has, the values of the
+``Phase`` and ``ActionKind`` enums kept for the games first built in among them. A game without an
+adapter (one registered beyond those built in) gets the common part alone: its view without a
+``rules`` message, its hand records without a breakdown of their own, its settings as text.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 import engine
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import options_pb2, score_pb2, view_pb2
-from engine import Kind, Phase
+from engine import Shape
 from engine.core.cards import CARD_NAMES
 from engine.core.views import View
 from service.rpc import wire
 from service.rpc.wire import SUITS, VARIANT_ENUM
 from service.rpc.wire import names as _names
 
-PHASES = {Phase.DEAL: enums.PHASE_DEAL, Phase.DRAW: enums.PHASE_DRAW, Phase.BID: enums.PHASE_BID,
-          Phase.EXCHANGE: enums.PHASE_EXCHANGE, Phase.ORDER_UP: enums.PHASE_ORDER_UP,
-          Phase.DEALER_DISCARD: enums.PHASE_DEALER_DISCARD, Phase.NAME_TRUMP: enums.PHASE_NAME_TRUMP,
-          Phase.DROP_OUT: enums.PHASE_DROP_OUT, Phase.PLAY: enums.PHASE_PLAY, Phase.GAME_OVER: enums.PHASE_GAME_OVER}
-ACTION_KINDS = {Kind.DEAL: enums.ACTION_KIND_DEAL, Kind.REVEAL: enums.ACTION_KIND_REVEAL,
-                Kind.DRAW_KEEP: enums.ACTION_KIND_DRAW_KEEP, Kind.DRAW_DISCARD: enums.ACTION_KIND_DRAW_DISCARD,
-                Kind.BID: enums.ACTION_KIND_BID, Kind.DOUBLE_NIL: enums.ACTION_KIND_DOUBLE_NIL,
-                Kind.EXCHANGE: enums.ACTION_KIND_EXCHANGE, Kind.ORDER_UP: enums.ACTION_KIND_ORDER_UP,
-                Kind.PASS: enums.ACTION_KIND_PASS, Kind.NAME_SUIT: enums.ACTION_KIND_NAME_SUIT,
-                Kind.STAY_IN: enums.ACTION_KIND_STAY_IN, Kind.DROP_OUT: enums.ACTION_KIND_DROP_OUT,
-                Kind.PLAY: enums.ACTION_KIND_PLAY}
+SHAPES = {Shape.NONE: enums.ACTION_SHAPE_NONE, Shape.CARD: enums.ACTION_SHAPE_CARD,
+          Shape.NUMBER: enums.ACTION_SHAPE_NUMBER, Shape.SUIT: enums.ACTION_SHAPE_SUIT,
+          Shape.CARDS: enums.ACTION_SHAPE_CARDS}
 BOTS = {enums.PLAYER_KIND_BOT_RANDOM: "random", enums.PLAYER_KIND_BOT_BASIC: "basic",
         enums.PLAYER_KIND_BOT_STRONG: "strong"}
 KIND_OF_BOT = {name: value for value, name in BOTS.items()}
 @lru_cache(maxsize=256)
 def options_message(variant_name: str, opts: Any) -> options_pb2.RuleOptions:
-    """The effective options as a RuleOptions message (cached: options are immutable)."""
-    return wire.adapter_of(variant_name).options_message(opts)
+    """The effective options as a RuleOptions message (cached: options are immutable): the game's
+    typed case, if it has one, and every setting it takes by name, as text."""
+    message = wire.adapter_of(variant_name).options_message(opts)
+    for setting in engine.game_of(variant_name).settings:
+        message.settings[setting.name] = setting.text(getattr(opts, setting.name))
+    return message
 
 
 @lru_cache(maxsize=4096)
-def legal_action(action: int) -> view_pb2.LegalAction:
-    """One legal action as a message (cached: copied into each view; exchanges are sent as one
-    entry listing the eligible cards instead)."""
-    kind, payload = engine.kind_of(action), engine.payload_of(action)
-    message = view_pb2.LegalAction(kind=ACTION_KINDS[Kind(kind)], notation=engine.action_name(action))
-    if kind == Kind.PLAY:
+def legal_action(variant: str, action: int) -> view_pb2.LegalAction:
+    """One legal action of the game ``variant`` as a message (cached: copied into each view;
+    the actions of a CARDS word are sent as one entry listing the eligible cards instead)."""
+    words = engine.game_of(variant).vocabulary
+    word = words.word_of(action)
+    if word is None:
+        raise ValueError(f"{variant} has no word for the action {action}")
+    payload = engine.payload_of(action)
+    message = view_pb2.LegalAction(kind=cast(enums.ActionKind, wire.adapter_of(variant).action_kinds.get(word.word, 0)),
+                                   notation=words.name(action), word=word.word, shape=SHAPES[word.shape],
+                                   title=word.title)
+    if word.shape is Shape.CARD:
         message.card = CARD_NAMES[payload]
-    elif kind == Kind.BID:
-        message.tricks = payload
-    elif kind == Kind.NAME_SUIT:
+    elif word.shape is Shape.NUMBER:
+        message.number = message.tricks = payload
+        message.number_name = next((name for name, value in word.numbers.items() if value == payload), "")
+    elif word.shape is Shape.SUIT:
         message.suit = SUITS[payload]
     return message
+
+
+@lru_cache(maxsize=256)
+def _phase(variant: str, code: int) -> tuple[int, str, str]:
+    """The wire's Phase value, the name and the title of one of a game's phases."""
+    phase = engine.game_of(variant).vocabulary.phase(code)
+    return wire.adapter_of(variant).phases.get(phase.name, 0), phase.name, phase.title
+
+
+@lru_cache(maxsize=256)
+def _cards_entry(variant: str, code: int) -> dict[str, Any]:
+    """The word fields of the one legal-action entry of a CARDS word."""
+    word = engine.game_of(variant).vocabulary.by_code[code]
+    return {"kind": wire.adapter_of(variant).action_kinds.get(word.word, 0), "notation": word.word,
+            "word": word.word, "shape": enums.ACTION_SHAPE_CARDS, "title": word.title}
 
 
 def view_message(v: View, game_id: str, version: int, names: list[str], kinds: list[int],
@@ -68,7 +87,9 @@ def view_message(v: View, game_id: str, version: int, names: list[str], kinds: l
     fields of each seat, by field name (what the service knows of its player)."""
     adapter = wire.adapter_of(v.variant)
     m = view_pb2.GameView() if into is None else into
-    m.game_id, m.variant_name, m.version, m.phase = game_id, v.variant, version, PHASES[v.phase]
+    phase, m.phase_name, m.phase_title = _phase(v.variant, v.phase)
+    m.phase = cast(enums.Phase, phase)
+    m.game_id, m.variant_name, m.version = game_id, v.variant, version
     m.variant = VARIANT_ENUM.get(v.variant, enums.VARIANT_UNSPECIFIED)
     m.variant_title = engine.game_of(v.variant).title
     m.hand_number, m.dealer, m.hand_visible = v.hand_number, v.dealer, v.hand is not None
@@ -116,10 +137,11 @@ def view_message(v: View, game_id: str, version: int, names: list[str], kinds: l
         adapter.view_rules(m, v.rules)
     m.options.CopyFrom(options_message(v.variant, v.options))
     if v.legal_actions:
-        m.legal_actions.extend([legal_action(a) for a in v.legal_actions])
+        variant = v.variant
+        m.legal_actions.extend([legal_action(variant, a) for a in v.legal_actions])
     if v.exchange is not None:
-        m.legal_actions.add(kind=ACTION_KINDS[Kind(v.exchange.kind)], cards=_names(v.exchange.cards),
-                            min_cards=v.exchange.fewest, max_cards=v.exchange.most, notation=v.exchange.word)
+        m.legal_actions.add(cards=_names(v.exchange.cards), min_cards=v.exchange.fewest, max_cards=v.exchange.most,
+                            **_cards_entry(v.variant, v.exchange.kind))
     return m
 
 

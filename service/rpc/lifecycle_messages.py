@@ -15,7 +15,6 @@ from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import lifecycle_pb2 as lc
 from cardgame.v1 import view_pb2
 from engine import Phase
-from engine.core.actions import Kind, action_name
 from engine.core.cards import card_name
 from engine.core.views import in_hand
 from service.errors import InvalidArgument
@@ -125,7 +124,8 @@ def decorate(message: view_pb2.GameView, record: GameRecord, viewer: int | None)
             message.winner_side = winner
             message.winner_seats.extend(record.state.seats_of(winner))
     if viewer is not None and record.seats[viewer].presence == AWAY:
-        message.legal_actions.add(kind=enums.ACTION_KIND_BACK, notation="back")
+        message.legal_actions.add(kind=enums.ACTION_KIND_BACK, notation="back", word="back",
+                                   shape=enums.ACTION_SHAPE_NONE, title="Back to the table")
     return message
 
 
@@ -160,8 +160,7 @@ def history(record: GameRecord, raw: list[bytes], version: int, after: int = 0) 
     for number, entry in enumerate(raw[1:], 2):
         noted = gamelog.note_of(entry)
         step = None if noted is not None else gamelog.parse(entry)
-        kind = engine.kind_of(step.action) if step is not None else None
-        hand += kind == Kind.DEAL
+        hand += step is not None and step.action == engine.DEAL
         if number <= after:
             continue
         shown = hand != open_hand
@@ -172,7 +171,7 @@ def history(record: GameRecord, raw: list[bytes], version: int, after: int = 0) 
         if step is None:
             continue
         item.seat = step.seat
-        item.action = action_name(step.action) if shown else game.redact(step.action)
+        item.action = game.vocabulary.name(step.action) if shown else game.redacted(step.action)
         if step.chance is not None and shown:
             item.deck.extend(card_name(c) for c in step.chance.cards)
             item.salt = step.chance.salt

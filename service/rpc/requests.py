@@ -6,20 +6,23 @@ the other way, engine values into messages.
 
 from __future__ import annotations
 
-import re
+from dataclasses import dataclass
 from typing import Any
 
 import engine
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import options_pb2
-from service.errors import InvalidArgument
+from engine.core.errors import Reason
+from engine.core.vocabulary import VOCABULARIES, card_set_of
+from service.errors import IllegalMove, InvalidArgument
 from service.rpc import wire
 from service.rpc.wire import SUITS, VARIANTS
 
 MAX_NAME_LENGTH = 64
 MAX_CARD_TEXT = 4
 MAX_ACTION_TEXT = 80
+MAX_LISTED_CARDS = 13
 
 
 
@@ -59,20 +62,28 @@ def card(text: str, what: str = "card") -> int:
 
 
 def options(game: engine.Game, message: options_pb2.RuleOptions) -> Any:
-    """Engine options of ``game`` from the request's RuleOptions (unset fields take the sheets'
-    defaults), checked; InvalidArgument names what is out of range."""
+    """Engine options of ``game`` from the request's RuleOptions: its typed case (a game first built
+    in has one) and its ``settings`` by name, the others at the sheets' defaults, checked;
+    InvalidArgument names the setting and what it takes."""
+    given: dict[str, str] = dict(message.settings)
     which = message.WhichOneof("variant")
-    if which is None:
-        return game.options_type()
-    adapter = wire.adapter_of(game.name)
-    if which != adapter.options_case:
-        raise InvalidArgument(f"options.{which} do not apply to {game.name}")
-    result = adapter.read_options(getattr(message, which), game.options_type)
+    if which is not None:
+        adapter = wire.adapter_of(game.name)
+        if which != adapter.options_case:
+            raise InvalidArgument(f"options.{which} do not apply to {game.name}")
+        typed = getattr(message, which)
+        declared = {s.name: s for s in game.settings}
+        for field in typed.DESCRIPTOR.fields:
+            if not typed.HasField(field.name) or field.name not in declared:
+                continue
+            text = declared[field.name].text(getattr(typed, field.name))
+            if given.setdefault(field.name, text) != text:
+                raise InvalidArgument(f"option {field.name} is {text!r} in options.{which} but "
+                                      f"{given[field.name]!r} in options.settings")
     try:
-        result.validate()
+        return game.options_type.from_settings(game.name, given)
     except ValueError as exc:
         raise InvalidArgument(str(exc)) from None
-    return result
 
 
 def deck(message: pb.Deck, index: int) -> list[int]:
@@ -81,62 +92,93 @@ def deck(message: pb.Deck, index: int) -> list[int]:
     return [card(text, f"decks[{index}] card") for text in message.cards]
 
 
-def bid_action(request: pb.BidRequest) -> int:
-    """The engine action of a Bid request."""
+@dataclass(frozen=True)
+class LegacyAction:
+    """The action of a deprecated per-kind request (Deal, Draw, RevealHand, Bid, Exchange, Play):
+    an ``ActionKind`` and its payload, which only the game at hand turns into one of its words
+    (its wire adapter's ``action_kinds``). Called with the game's name once the game is loaded;
+    IllegalMove (WRONG_PHASE) for a kind the game has no word for, as Act answers another game's word."""
+
+    kind: int
+    payload: int = 0
+    request: str = ""
+
+    def __call__(self, variant: str) -> int:
+        game = engine.game_of(variant)
+        for word, kind in wire.adapter_of(variant).action_kinds.items():
+            if kind == self.kind and word in game.vocabulary.by_word:
+                return engine.action_of(game.vocabulary.by_word[word].code, self.payload)
+        raise IllegalMove(f"{self.request} is not possible in {game.name}: send Act with a legal action's notation",
+                          Reason.WRONG_PHASE.value)
+
+
+_SIMPLE_BIDS = {pb.BID_KIND_DOUBLE_NIL: enums.ACTION_KIND_DOUBLE_NIL, pb.BID_KIND_ORDER_UP: enums.ACTION_KIND_ORDER_UP,
+                pb.BID_KIND_PASS: enums.ACTION_KIND_PASS, pb.BID_KIND_STAY_IN: enums.ACTION_KIND_STAY_IN,
+                pb.BID_KIND_DROP_OUT: enums.ACTION_KIND_DROP_OUT}
+
+
+def bid_action(request: pb.BidRequest) -> LegacyAction:
+    """The action of a Bid request."""
     kind = request.kind
-    if kind == pb.BID_KIND_TRICKS:
-        return engine.bid(request.tricks)  # any count: the rules refuse one outside 0..13 (INVALID_BID)
+    if kind == pb.BID_KIND_TRICKS:  # any count: the rules refuse one outside their range (INVALID_BID)
+        return LegacyAction(enums.ACTION_KIND_BID, request.tricks, "Bid with BID_KIND_TRICKS")
     if kind == pb.BID_KIND_NAME_SUIT:
         if request.suit not in SUITS:
             raise InvalidArgument("suit must be CLUBS, DIAMONDS, HEARTS or SPADES to name a suit")
-        return engine.name_suit(SUITS.index(request.suit))
-    simple = {pb.BID_KIND_DOUBLE_NIL: engine.DOUBLE_NIL, pb.BID_KIND_ORDER_UP: engine.ORDER_UP,
-              pb.BID_KIND_PASS: engine.PASS, pb.BID_KIND_STAY_IN: engine.STAY_IN,
-              pb.BID_KIND_DROP_OUT: engine.DROP_OUT}
-    if kind not in simple:
+        return LegacyAction(enums.ACTION_KIND_NAME_SUIT, SUITS.index(request.suit), "Bid with BID_KIND_NAME_SUIT")
+    if kind not in _SIMPLE_BIDS:
         raise InvalidArgument("kind must be one of TRICKS, DOUBLE_NIL, ORDER_UP, PASS, NAME_SUIT, STAY_IN, DROP_OUT")
-    return simple[kind]
+    return LegacyAction(_SIMPLE_BIDS[kind], 0, f"Bid with {pb.BidKind.Name(kind)}")
 
 
-def draw_action(request: pb.DrawRequest) -> int:
-    """The engine action of a Draw request."""
+def draw_action(request: pb.DrawRequest) -> LegacyAction:
+    """The action of a Draw request."""
     if request.choice == pb.DRAW_CHOICE_KEEP:
-        return engine.DRAW_KEEP
+        return LegacyAction(enums.ACTION_KIND_DRAW_KEEP, 0, "Draw")
     if request.choice == pb.DRAW_CHOICE_DISCARD:
-        return engine.DRAW_DISCARD
+        return LegacyAction(enums.ACTION_KIND_DRAW_DISCARD, 0, "Draw")
     raise InvalidArgument("choice must be KEEP or DISCARD")
 
 
-def exchange_action(request: pb.ExchangeRequest) -> int:
-    """The engine action of an Exchange request (a card listed twice makes it invalid)."""
-    if len(request.cards) > 13:
-        raise InvalidArgument("at most 13 cards can be listed")
-    return engine.exchange_of([card(text, "cards[]") for text in request.cards])
+def exchange_action(request: pb.ExchangeRequest) -> LegacyAction:
+    """The action of an Exchange request (a card listed twice makes it invalid)."""
+    if len(request.cards) > MAX_LISTED_CARDS:
+        raise InvalidArgument(f"at most {MAX_LISTED_CARDS} cards can be listed")
+    cards = card_set_of([card(text, "cards[]") for text in request.cards])
+    return LegacyAction(enums.ACTION_KIND_EXCHANGE, cards, "Exchange")
 
 
-_NEGATIVE_BID = re.compile(r"bid\s+(-[1-9][0-9]*)")
+REVEAL = LegacyAction(enums.ACTION_KIND_REVEAL, 0, "RevealHand")
+"""The action of a RevealHand request."""
 
 
-def act_action(text: str) -> int:
-    """The engine action of an Act request's notation (as a LegalAction lists it); InvalidArgument if none.
-
-    A bid of a negative number of tricks ("bid -1") is a bid the rules refuse (INVALID_BID), as
-    the Bid RPC's, not malformed notation.
-    """
-    if not text:
+def act_text(text: str) -> str:
+    """An Act request's notation, checked for what any game's notation must be; InvalidArgument if not."""
+    if not text.strip():
         raise InvalidArgument("action is empty: send a legal action's notation, e.g. 'play AS'")
     if len(text) > MAX_ACTION_TEXT:
         raise InvalidArgument(f"action is longer than {MAX_ACTION_TEXT} characters")
-    word, _, rest = text.strip().partition(" ")
-    if word.lower() == "exchange":
-        names = rest.replace(",", " ").split()
-        if len(names) > 13:
-            raise InvalidArgument("at most 13 cards can be listed")
-        return engine.exchange_of([card(name, "exchange card") for name in names])
-    negative = _NEGATIVE_BID.fullmatch(text.strip().lower())
-    if negative is not None:
-        return engine.bid(int(negative.group(1)))
+    return text
+
+
+def act_action(text: str, variant: str) -> int:
+    """The action of an Act request's notation (as a LegalAction lists it) in the game ``variant``'s
+    words; InvalidArgument if it is none of them.
+
+    A card listed twice, or a number the rules do not allow (a bid of -1 tricks), gives an action
+    the rules refuse with their reason, not malformed notation; so does another game's word
+    (IllegalMove, WRONG_PHASE: it is no move of this game).
+    """
+    act_text(text)
+    words = engine.game_of(variant).vocabulary
+    head, _, rest = text.strip().partition(" ")
+    word = words.by_word.get(head.lower())
+    if word is not None and word.shape is engine.Shape.CARDS and len(rest.replace(",", " ").split()) > MAX_LISTED_CARDS:
+        raise InvalidArgument(f"at most {MAX_LISTED_CARDS} cards can be listed")
     try:
-        return engine.parse_action(text)
+        return words.parse(text)
     except ValueError as exc:
-        raise InvalidArgument(f"{exc}; send a legal action's notation, e.g. 'play AS', 'bid 4', 'pass'") from None
+        if word is None and any(head.lower() in other.by_word for other in VOCABULARIES.values()):
+            # another game's word: well-formed notation, but no move of this game (as the rules refuse it)
+            raise IllegalMove(f"{head.lower()} is not possible in {variant}", Reason.WRONG_PHASE.value) from None
+        raise InvalidArgument(f"{exc}; send a legal action's notation, e.g. 'play AS'") from None

@@ -16,7 +16,7 @@ import engine
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from service.errors import InvalidArgument
-from service.rpc import checks, convert, creating, requests, watching
+from service.rpc import catalog, checks, convert, creating, requests, watching
 from service.rpc.access import Access
 from service.rpc.calls import Call, handled, rpc, send
 from service.rpc.game_stream import GameStreams
@@ -56,6 +56,11 @@ class GameServicer(pb_grpc.GameServiceServicer):
         response = pb.GetGameResponse()
         self.access.view(record, call.seat, version, into=response.view)
         return response
+
+    @rpc
+    async def GetCatalog(self, request, context, call):
+        """Every game the server plays, with its seats, words and settings."""
+        return catalog.catalog()
 
     @rpc
     async def GetScore(self, request, context, call):
@@ -101,7 +106,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
         self.access.view(done.record, done.seat, done.version, into=response.view)
         return response
 
-    async def _move(self, request, context, call, method: str, action: int):
+    async def _move(self, request, context, call, method: str, action: table.MoveAction):
         """Hand the caller's seat's ``action`` to the table (at the request's expected version, if any)."""
         expected = request.expected_version if request.HasField("expected_version") else None
         move = table.Move(checks.bearer_token(context.invocation_metadata()), action, expected)
@@ -114,7 +119,8 @@ class GameServicer(pb_grpc.GameServiceServicer):
             expected = request.expected_version if request.HasField("expected_version") else None
             back = table.Back(checks.bearer_token(context.invocation_metadata()), expected)
             return await self._change(request, context, call, "Act", back)
-        return await self._move(request, context, call, "Act", requests.act_action(request.action))
+        text = requests.act_text(request.action)
+        return await self._move(request, context, call, "Act", lambda variant: requests.act_action(text, variant))
 
     @rpc
     async def Deal(self, request, context, call):
@@ -129,7 +135,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
     @rpc
     async def RevealHand(self, request, context, call):
         """(deprecated: Act) Look at one's cards (gives up Double Nil)."""
-        return await self._move(request, context, call, "RevealHand", engine.REVEAL)
+        return await self._move(request, context, call, "RevealHand", requests.REVEAL)
 
     @rpc
     async def Bid(self, request, context, call):

@@ -5,8 +5,10 @@ state snapshots, and any version of a game can be rebuilt from them. Entries are
 
 - the genesis (version 1): ``G`` and the JSON of the variant, options, first dealer and any
   prearranged decks, as ``engine.new_game`` takes them;
-- an action: ``<seat> <action>``, then ``<salt>:<cards as 2-hex-digit numbers>`` for an
-  action that drew a chance outcome (a deal's deck, a draw's cards);
+- an action: ``<seat> <code>.<payload>`` (the action's word code in its game and its payload,
+  ``engine.core.actions``), then ``<salt>:<cards as 2-hex-digit numbers>`` for an action that drew
+  a chance outcome (a deal's deck, a draw's cards). An entry written before the games had words of
+  their own holds the action as one int, ``<kind> | <payload> << 4``, and is read as that;
 - ``-``: a version without an action (written only by the benchmark's no-op);
 - ``-<note> <seat>``: a version that is no seat's action but a change around the game:
   ``timeout`` (the seat's turn passed its deadline; its bot's move follows as an action entry),
@@ -17,8 +19,10 @@ state snapshots, and any version of a game can be rebuilt from them. Entries are
 >>> state = engine.new_game("spades", rng=random.Random(1), first_dealer=0)
 >>> log = [genesis(state)]
 >>> log.append(entry(0, engine.DEAL, engine.apply(state, 0, engine.DEAL, random.Random(1))))
->>> rebuild(log).to_bytes() == state.to_bytes(), len(log[1])
-(True, 141)
+>>> rebuild(log).to_bytes() == state.to_bytes(), len(log[1]), log[1][:6]
+(True, 143, b'0 1.0 ')
+>>> parse(b"2 830") == parse(b"2 14.51") == LogEntry(2, engine.play(51))
+True
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import orjson
 
 import engine
 from engine import Chance, LogEntry, Phase, TableState
+from engine.core.actions import CODE_BITS, CODE_MASK
 
 NOOP = b"-"
 _GENESIS = b"G"
@@ -58,7 +63,7 @@ def genesis(state: TableState) -> bytes:
 
 def entry(seat: int, action: int, chance: Chance | None) -> bytes:
     """The log entry of one applied action and the chance outcome it drew."""
-    head = b"%d %d" % (seat, action)
+    head = b"%d %d.%d" % (seat, action & CODE_MASK, action >> CODE_BITS)
     if chance is None:
         return head
     return b"%s %s:%s" % (head, chance.salt.encode(), bytes(chance.cards).hex().encode())
@@ -75,7 +80,13 @@ def parse(raw: bytes) -> LogEntry | None:
     if len(parts) == 3:
         salt, _, cards = parts[2].partition(b":")
         chance = Chance(tuple(bytes.fromhex(cards.decode())), salt.decode())
-    return LogEntry(int(parts[0]), int(parts[1]), chance)
+    code, dot, payload = parts[1].partition(b".")
+    if dot:
+        action = int(code) | int(payload) << CODE_BITS
+    else:   # the single int of an entry written before the games had words of their own
+        old = int(code)
+        action = old & 15 | old >> 4 << CODE_BITS
+    return LogEntry(int(parts[0]), action, chance)
 
 
 def start(raw: bytes) -> TableState:

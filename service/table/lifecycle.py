@@ -17,7 +17,6 @@ import orjson
 import bots
 import engine
 from engine import Phase
-from engine.core.actions import REVEAL
 from service.errors import InvalidArgument
 from service.table.record import PLAYING, GameRecord
 
@@ -71,7 +70,8 @@ def label_terms(labels: Mapping[str, str]) -> list[str]:
 
 
 def seats_on_the_clock(record: GameRecord) -> list[int]:
-    """The human seats whose turn it is (present players with something to do but REVEAL)."""
+    """The human seats whose turn it is (present players with something to do beyond the optional
+    actions of their game, such as looking at their cards)."""
     state = record.state
     if state.phase == Phase.GAME_OVER or record.abandoned:
         return []
@@ -80,7 +80,8 @@ def seats_on_the_clock(record: GameRecord) -> list[int]:
         candidates = [state.turn] if state.turn in humans else []
     else:
         candidates = humans
-    return [s for s in candidates if any(a != REVEAL for a in engine.legal_actions(state, s))]
+    optional = engine.game_of(state.variant).vocabulary.is_optional
+    return [s for s in candidates if any(not optional(a) for a in engine.legal_actions(state, s))]
 
 
 def bots_due(record: GameRecord) -> bool:

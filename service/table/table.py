@@ -21,12 +21,12 @@ import asyncio
 import logging
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import bots
 import engine
 from engine import Phase
-from engine.core.actions import action_name
 from service.errors import Aborted, FailedPrecondition, IllegalMove, InvalidArgument, NotFound, ServiceError
 from service.store.port import Commit, Loaded, Store, StoreUnavailable
 from service.table import bot_turns, gamelog, lifecycle, retries, tokens
@@ -51,12 +51,18 @@ def now_ms() -> int:
 
 # ---- commands ----
 
+MoveAction = int | Callable[[str], int]
+"""A move's action, or the function that reads it in the game's words."""
+
+
 @dataclass(frozen=True)
 class Move:
-    """A seat's action (its token names the seat), at ``expected_version`` if given."""
+    """A seat's action (its token names the seat), at ``expected_version`` if given: the action
+    itself, or a function giving it in the words of the game (called with the game's name once
+    the game is loaded; it raises a ServiceError for a move that is none of the game's)."""
 
     token: str | None
-    action: int
+    action: MoveAction
     expected_version: int | None = None
 
 
@@ -212,12 +218,13 @@ class Table:
         if isinstance(command, Move):
             assert seat is not None
             rng = record.rng(version + 1)
+            action = command.action if isinstance(command.action, int) else command.action(record.state.variant)
             try:
-                chance = engine.apply(record.state, seat, command.action, rng)
+                chance = engine.apply(record.state, seat, action, rng)
             except engine.IllegalAction as exc:
                 raise IllegalMove(exc.message, exc.reason.value) from None
             record.seats[seat].timeouts = 0  # its player is there
-            return [gamelog.entry(seat, command.action, chance)], []
+            return [gamelog.entry(seat, action, chance)], []
         if isinstance(command, Timeout):
             if not record.deadline_ms or record.deadline_ms > at:
                 return None
@@ -262,7 +269,7 @@ class Table:
             rng = record.rng(f"timeout-{version + len(entries) + 1}")
             action = await bot_turns.choose_action(record.seats[seat].fallback, record.state, seat, rng)
             entries.append(gamelog.entry(seat, action, engine.apply(record.state, seat, action, rng)))
-            played.append(action_name(action))
+            played.append(engine.notation(record.state.variant, action))
         held = record.seats[seat]
         held.timeouts += 1
         events = [lifecycle.event(record, lifecycle.TIMEOUT, version + len(entries), at, seat=seat,

@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from cardgame.cli import build_menu, parse_command
-from cardgame.v1 import enums_pb2 as enums
+import engine
+from cardgame.cli import build_menu, typed_notation
 from cardgame.v1 import view_pb2
+from service.rpc import convert
 from testkit.launcher import closed_port
 
 SCRIPT = Path(sys.executable).with_name("cardgame")
@@ -94,26 +95,42 @@ def test_unreachable_server_gives_a_clear_message():
     assert "Traceback" not in done.stderr
 
 
-def test_parse_command():
-    assert parse_command("Bid 4") == ("bid", 4)
-    assert parse_command("nil") == ("bid", 0) and parse_command("double nil") == ("double-nil",)
-    assert parse_command("10h") == ("cards", ["10H"]) and parse_command("2c 3d, 4h") == ("cards", ["2C", "3D", "4H"])
-    assert parse_command("order up") == ("order-up",) and parse_command("hearts") == ("name", "H")
-    assert parse_command("99") is None and parse_command("ZZ") is None and parse_command("") is None
+BIDS = [f"bid {n}" for n in range(14)]
+
+
+def _legal(variant: str, *notations: str) -> list[view_pb2.LegalAction]:
+    """The LegalAction messages the server sends for these actions of the game (its own words)."""
+    return [convert.legal_action(variant, engine.parse_notation(variant, text)) for text in notations]
+
+
+def test_typed_notation():
+    bidding = view_pb2.GameView(legal_actions=_legal("spades", "reveal", *BIDS, "double-nil"))
+    assert typed_notation("Bid 4", bidding) == "bid 4" and typed_notation("4", bidding) == "bid 4"
+    assert typed_notation("bid nil", bidding) == "bid nil" and typed_notation("double nil", bidding) == "double-nil"
+    trumps = view_pb2.GameView(legal_actions=_legal("buck_euchre", "pass", "name H", "name S"))
+    assert typed_notation("hearts", trumps) == "name H" and typed_notation("name spades", trumps) == "name S"
+    assert typed_notation("PASS", trumps) == "pass"
+    ordering = view_pb2.GameView(legal_actions=_legal("buck_euchre", "order-up", "pass"))
+    assert typed_notation("order up", ordering) == "order-up"
+    playing = view_pb2.GameView(legal_actions=_legal("spades", "play 10H", "play 2C"))
+    assert typed_notation("10h", playing) == "play 10H" and typed_notation("2c 3d", playing) is None
+    passing = view_pb2.GameView(legal_actions=[convert.legal_action("hearts", engine.parse_notation("hearts", "pass"))])
+    passing.legal_actions[0].cards.extend(["2C", "3D", "4H", "5S"])
+    assert typed_notation("2c 3d, 4h", passing) == "pass 2C 3D 4H"
+    assert typed_notation("99", playing) is None and typed_notation("ZZ", playing) is None
+    assert typed_notation("", playing) is None
 
 
 def test_menu_keys():
-    bidding = view_pb2.GameView(viewer_seat=0, seats=[view_pb2.SeatView(seat=i) for i in range(4)], legal_actions=[
-        view_pb2.LegalAction(kind=enums.ACTION_KIND_REVEAL),
-        *(view_pb2.LegalAction(kind=enums.ACTION_KIND_BID, tricks=t) for t in range(14)),
-        view_pb2.LegalAction(kind=enums.ACTION_KIND_DOUBLE_NIL)])
+    bidding = view_pb2.GameView(viewer_seat=0, seats=[view_pb2.SeatView(seat=i) for i in range(4)],
+                                legal_actions=_legal("spades", "reveal", *BIDS, "double-nil"))
     assert [c.key for c in build_menu(bidding)] == ["r", *map(str, range(14)), "d"]
-    draw = view_pb2.GameView(spades_two_player=view_pb2.SpadesTwoPlayerView(offered_card="8D"), legal_actions=[
-        view_pb2.LegalAction(kind=enums.ACTION_KIND_DOUBLE_NIL), view_pb2.LegalAction(kind=enums.ACTION_KIND_DRAW_KEEP),
-        view_pb2.LegalAction(kind=enums.ACTION_KIND_DRAW_DISCARD)])
+    draw = view_pb2.GameView(spades_two_player=view_pb2.SpadesTwoPlayerView(offered_card="8D"),
+                             legal_actions=_legal("spades2", "double-nil", "keep", "discard"))
     menu = build_menu(draw)
     assert [(c.key, c.label.plain) for c in menu] == [
-        ("1", "keep 8♦"), ("2", "discard 8♦ and take the next card"), ("3", "Double Nil (blind: bid before looking)")]
-    discard = view_pb2.GameView(legal_actions=[view_pb2.LegalAction(
-        kind=enums.ACTION_KIND_EXCHANGE, cards=["9C", "AH"], min_cards=1, max_cards=1)])
+        ("1", "Double Nil (blind)"), ("2", "Keep the offered card"), ("3", "Discard it and take the next card")]
+    discard = view_pb2.GameView(legal_actions=_legal("buck_euchre", "exchange"))
+    discard.legal_actions[0].cards.extend(["9C", "AH"])
+    discard.legal_actions[0].min_cards = discard.legal_actions[0].max_cards = 1
     assert [(c.key, c.cards) for c in build_menu(discard)] == [("1", ["9C"]), ("2", ["AH"])]

@@ -4,7 +4,6 @@ the CLI took before still works."""
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 
 import pytest
@@ -14,7 +13,10 @@ from cardgame import cli, client, games, render
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import view_pb2
 from engine.games import BUILTIN
-from service.rpc import wire
+from service.rpc import catalog, wire
+
+BUILT_IN_CATALOG = [catalog.game_description(game) for game in BUILTIN]
+"""The catalog of a server that plays the built-in games alone."""
 
 
 @pytest.mark.parametrize("game", BUILTIN, ids=lambda game: game.name)
@@ -47,8 +49,8 @@ def test_every_spelling_resolves_in_the_client_and_the_cli(text, name):
     known = games.find(text)
     assert known is not None and known.name == name
     assert client.variant_of(text) == known.variant
-    assert cli.game_argument(text) is known
-    assert cli.build_parser().parse_args(["play", text]).variant is known
+    found = cli.find_game(BUILT_IN_CATALOG, text)   # the CLI reads the server's catalog
+    assert found is not None and found.name == name
 
 
 def test_the_old_tables_are_derived_from_the_one_table():
@@ -59,15 +61,14 @@ def test_the_old_tables_are_derived_from_the_one_table():
     assert client.variant_of(enums.VARIANT_SPADES) == enums.VARIANT_SPADES
     with pytest.raises(ValueError):
         client.variant_of("whist")
-    with pytest.raises(argparse.ArgumentTypeError):
-        cli.game_argument("whist")
+    assert cli.find_game(BUILT_IN_CATALOG, "whist") is None
 
 
-def test_rule_options_follow_the_table():
-    assert client.rule_options("buck-euchre", {"starting_score": 8}).buck_euchre.starting_score == 8
-    assert client.rule_options(enums.VARIANT_SPADES_TWO_PLAYER, {"target_score": 200}).spades.target_score == 200
-    with pytest.raises(ValueError):
-        client.rule_options("whist", {"target": 3})
+def test_rule_options_are_any_games_settings_by_name():
+    assert client.rule_options("buck-euchre", {"starting_score": 8}).settings["starting_score"] == "8"
+    assert client.rule_options(enums.VARIANT_SPADES_TWO_PLAYER, {"target_score": 200}).settings == {
+        "target_score": "200"}
+    assert dict(client.rule_options("whist", {"target": 3, "keep": True}).settings) == {"target": "3", "keep": "true"}
 
 
 def test_titles_come_from_the_view_first_then_the_table():

@@ -31,7 +31,7 @@ def test_a_game_without_a_layout_of_its_own_is_drawn_from_its_view_message(monke
     from cardgame.v1 import enums_pb2 as enums
 
     monkeypatch.delitem(render.GAME_LINES, "buck_euchre")
-    view = view_pb2.GameView(variant_name="buck_euchre", phase=enums.PHASE_PLAY, hand_number=2,
+    view = view_pb2.GameView(variant_name="buck_euchre", phase=enums.PHASE_PLAY, phase_name="play", hand_number=2,
                              seats=[view_pb2.SeatView(seat=s, name=f"P{s}") for s in range(4)],
                              buck_euchre=view_pb2.BuckEuchreView(turn_up="9S", trump=enums.SUIT_SPADES, maker=2,
                                                                  turn_up_turned_down=False))

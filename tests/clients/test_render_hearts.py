@@ -9,7 +9,8 @@ from cardgame.v1 import hearts_pb2, view_pb2
 
 def test_a_hearts_view_shows_the_pass_and_what_came_back():
     assert "hearts" not in render.GAME_LINES
-    view = view_pb2.GameView(variant_name="hearts", variant_title="Hearts", phase=enums.PHASE_PLAY, hand_number=1,
+    view = view_pb2.GameView(variant_name="hearts", variant_title="Hearts", phase=enums.PHASE_PLAY, phase_name="play",
+                             hand_number=1,
                              seats=[view_pb2.SeatView(seat=s, name=f"P{s}") for s in range(4)],
                              hearts=hearts_pb2.HeartsView(pass_direction="across", hearts_broken=True,
                                                           points_taken=[0, 13, 1, 0], pass_given=["QS", "AH", "KH"],
@@ -20,7 +21,7 @@ def test_a_hearts_view_shows_the_pass_and_what_came_back():
     assert "Pass direction: across" in text and "Hearts broken: yes" in text
     assert "Pass given: Q♠ A♥ K♥" in text and "Pass received: 2♣ 3♣ 4♦" in text
     assert "Points taken: P0 0, P1 13, P2 1, P3 0" in text
-    before = view_pb2.GameView(variant_name="hearts", phase=enums.PHASE_EXCHANGE, hand_number=1,
+    before = view_pb2.GameView(variant_name="hearts", phase=enums.PHASE_EXCHANGE, phase_name="pass", hand_number=1,
                                seats=[view_pb2.SeatView(seat=s, name=f"P{s}") for s in range(4)],
                                hearts=hearts_pb2.HeartsView(pass_direction="left", points_taken=[0, 0, 0, 0]))
     assert [line.plain for line in render.rules_lines(before)] == ["Pass direction: left",

@@ -17,9 +17,10 @@ from collections.abc import Iterable, Sequence
 import pytest
 
 import engine
-from engine import IllegalAction, Phase
+from engine import IllegalAction, Phase, Shape
 from engine.core.cards import EUCHRE_DECK, card_list, card_name, parse_card, parse_deck
 from engine.games import BUILTIN
+from engine.games.spades_words import DOUBLE_NIL, DRAW_KEEP, SpadesPhase, bid, exchange
 from tests.games import whist
 
 FULL = (1 << 52) - 1
@@ -249,9 +250,9 @@ def start(variant: str, decks: list[list[int]] | None = None, dealer: int = 0, o
 
 
 def act(state, seat: int, action, rng: random.Random | None = None):
-    """Apply an action given as an int or in notation (``"bid 4"``, ``"play AS"``)."""
+    """Apply an action given as an int or in the game's notation (``"bid 4"``, ``"play AS"``)."""
     if isinstance(action, str):
-        action = engine.parse_action(action)
+        action = engine.parse_notation(state.variant, action)
     return engine.apply(state, seat, action, rng or random.Random(0))
 
 
@@ -265,16 +266,16 @@ def bid_round(state, bids: dict[int, int | str] | Sequence[int | str]) -> None:
     """Everyone bids in turn; a bid is an int (0 = Nil) or ``"DN"`` (Double Nil)."""
     if not isinstance(bids, dict):
         bids = dict(enumerate(bids))
-    while state.phase == Phase.BID:
+    while state.phase == SpadesPhase.BID:
         seat = state.turn
         b = bids[seat]
-        engine.apply(state, seat, engine.DOUBLE_NIL if b == "DN" else engine.bid(b))
+        engine.apply(state, seat, DOUBLE_NIL if b == "DN" else bid(b))
 
 
 def draw_all_keep(state) -> None:
     """Two-player Spades: every drawer keeps every offered card until the draw is over."""
-    while state.phase == Phase.DRAW:
-        engine.apply(state, state.turn, engine.DRAW_KEEP)
+    while state.phase == SpadesPhase.DRAW:
+        engine.apply(state, state.turn, DRAW_KEEP)
 
 
 def play_cards(state, text: str) -> None:
@@ -286,12 +287,12 @@ def play_cards(state, text: str) -> None:
 def rejects(state, seat: int, action, reason: engine.Reason) -> IllegalAction:
     """Assert the action is rejected with ``reason`` and the state stays byte-for-byte the same."""
     if isinstance(action, str):
-        action = engine.parse_action(action)
+        action = engine.parse_notation(state.variant, action)
     before = state.to_bytes()
     with pytest.raises(IllegalAction) as info:
         engine.apply(state, seat, action, random.Random(0))
     assert state.to_bytes() == before, "a rejected action changed the state"
-    assert info.value.reason == reason, f"{engine.action_name(action)} by seat {seat}: {info.value}"
+    assert info.value.reason == reason, f"{engine.notation(state.variant, action)} by seat {seat}: {info.value}"
     return info.value
 
 
@@ -344,9 +345,9 @@ def spades_game(hands_spec: Sequence[tuple[Sequence[int | str], Sequence[int]]],
         deal(state)
         bid_round(state, bids)
         for a, (a_gives, b_gives) in swaps[h].items():
-            engine.apply(state, a, engine.exchange(cs(a_gives)))
-            engine.apply(state, a ^ 2, engine.exchange(cs(b_gives)))
-        assert state.phase == Phase.PLAY, state.phase
+            engine.apply(state, a, exchange(cs(a_gives)))
+            engine.apply(state, a ^ 2, exchange(cs(b_gives)))
+        assert state.phase == SpadesPhase.PLAY, state.phase
         play_script(state, scripts[h])
         assert state.records[-1].tricks == list(counts)
     return state
@@ -366,16 +367,16 @@ def spades2_game(hands_spec: Sequence[tuple[Sequence[int | str], Sequence[int]]]
     state = new("spades2", decks, dealer, options)
     for h, (bids, counts) in enumerate(hands_spec):
         deal(state)
-        while state.phase == Phase.DRAW:
+        while state.phase == SpadesPhase.DRAW:
             seat = state.turn
             if bids[seat] == "DN" and state.draw_turns[seat] == 0 and state.bids[seat] != -2:
-                engine.apply(state, seat, engine.DOUBLE_NIL)
-            engine.apply(state, seat, engine.DRAW_KEEP)
-        while state.phase == Phase.EXCHANGE:
-            engine.apply(state, state.turn, engine.exchange(0))
-        while state.phase == Phase.BID:
-            engine.apply(state, state.turn, engine.bid(bids[state.turn]))
-        assert state.phase == Phase.PLAY
+                engine.apply(state, seat, DOUBLE_NIL)
+            engine.apply(state, seat, DRAW_KEEP)
+        while state.phase == SpadesPhase.EXCHANGE:
+            engine.apply(state, state.turn, exchange(0))
+        while state.phase == SpadesPhase.BID:
+            engine.apply(state, state.turn, bid(bids[state.turn]))
+        assert state.phase == SpadesPhase.PLAY
         play_script(state, scripts[h])
         assert state.records[-1].tricks == list(counts)
     return state
@@ -400,11 +401,14 @@ def private_cards(v) -> set[int]:
         out |= set(getattr(rules, name, []))
     if v.exchange is not None:
         out |= set(v.exchange.cards)
+    words = engine.game_of(v.variant).vocabulary
     for a in v.legal_actions:
-        kind, payload = engine.kind_of(a), engine.payload_of(a)
-        if kind == engine.Kind.PLAY:
+        word, payload = words.word_of(a), engine.payload_of(a)
+        if word is None:
+            continue
+        if word.shape is Shape.CARD:
             out.add(payload)
-        elif kind in (engine.Kind.EXCHANGE, engine.Kind.PASS):
+        elif word.shape is Shape.CARDS:
             out |= set(card_list(payload))
     return out
 
@@ -468,7 +472,8 @@ def first_action(state, seat: int) -> int:
     rule = engine.view(state, seat).exchange
     if rule is not None:
         cards = rule.cards[:max(rule.fewest, min(2, rule.most))]
-        return engine.parse_action(" ".join([rule.word, *map(card_name, cards)]))
+        word = engine.game_of(state.variant).vocabulary.by_code[rule.kind].word
+        return engine.parse_notation(state.variant, " ".join([word, *map(card_name, cards)]))
     return engine.legal_actions(state, seat)[0]
 
 

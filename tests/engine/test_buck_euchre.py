@@ -10,23 +10,13 @@ import pytest
 from engine_helpers import C, act, cs, euchre_deck, new, rejects, seat_result, start
 
 import engine
-from engine import (
-    DEAL,
-    DROP_OUT,
-    ORDER_UP,
-    PASS,
-    STAY_IN,
-    BuckEuchreOptions,
-    Phase,
-    Reason,
-    bid,
-    exchange,
-    name_suit,
-    play,
-)
+from engine import DEAL, BuckEuchreOptions, Reason, play
 from engine.core.cards import CLUBS, DIAMONDS, EUCHRE_DECK, HEARTS, SPADES, card_list
 from engine.core.tricks import euchre_rules
 from engine.games.buck_euchre import BuckEuchreReason
+from engine.games.buck_euchre_words import DROP_OUT, ORDER_UP, PASS, STAY_IN, discard, name_suit
+from engine.games.buck_euchre_words import BuckPhase as Phase
+from engine.games.spades_words import bid
 
 R = Reason
 NOBODY = -1
@@ -89,11 +79,11 @@ def test_order_up_dealer_takes_turn_up_and_discards_then_drop_round():
     assert state.phase == Phase.DEALER_DISCARD and state.turn == 3
     assert state.hands[3] == cs("9C 10C QC KC JC 9H")
     assert len(engine.legal_actions(state, 3)) == 6
-    rejects(state, 3, exchange(cs("9C 10C")), R.INVALID_EXCHANGE)
-    rejects(state, 3, exchange(0), R.INVALID_EXCHANGE)
-    rejects(state, 3, exchange(cs("AS")), R.INVALID_EXCHANGE)
-    rejects(state, 0, exchange(cs("AH")), R.NOT_YOUR_TURN)
-    act(state, 3, exchange(cs("9H")))                          # the turn-up itself may be discarded
+    rejects(state, 3, discard(cs("9C 10C")), R.INVALID_EXCHANGE)
+    rejects(state, 3, discard(0), R.INVALID_EXCHANGE)
+    rejects(state, 3, discard(cs("AS")), R.INVALID_EXCHANGE)
+    rejects(state, 0, discard(cs("AH")), R.NOT_YOUR_TURN)
+    act(state, 3, discard(cs("9H")))                          # the turn-up itself may be discarded
     assert state.hands[3] == cs("9C 10C QC KC JC") and state.dealer_discard == C("9H")
     # drop round: from left of the dealer, skipping the maker
     assert state.phase == Phase.DROP_OUT and state.turn == 1
@@ -134,7 +124,7 @@ def test_dealer_may_order_up_and_is_then_maker():
     assert engine.legal_actions(state, 3) == [ORDER_UP, PASS]
     act(state, 3, ORDER_UP)
     assert state.maker == 3 and state.phase == Phase.DEALER_DISCARD and state.turn == 3
-    act(state, 3, exchange(cs("9C")))
+    act(state, 3, discard(cs("9C")))
     order = []
     while state.phase == Phase.DROP_OUT:
         order.append(state.turn)
@@ -203,7 +193,7 @@ def test_club_turn_up_forces_clubs_dealer_discards_nobody_may_drop():
         rejects(state, seat, DROP_OUT, BuckEuchreReason.CANNOT_DROP_ON_CLUBS)
     rejects(state, 0, ORDER_UP, R.WRONG_PHASE)
     rejects(state, 0, PASS, R.WRONG_PHASE)
-    act(state, 3, exchange(cs("9C")))
+    act(state, 3, discard(cs("9C")))
     assert state.phase == Phase.PLAY and state.turn == 0                 # no drop round
     assert state.active == 0b1111
     for seat in range(4):
@@ -245,7 +235,7 @@ LEFT = {0: "AD 9D KH QH 9S", 1: "JD 10D AS KS QS", 2: "9C 10C JC QC KC", 3: "AC 
 def bowers_hand():
     state = be(3, LEFT, "AH")
     calls(state, ORDER_UP)
-    act(state, 3, exchange(cs("AH")))
+    act(state, 3, discard(cs("AH")))
     calls(state, STAY_IN, DROP_OUT, DROP_OUT)
     assert state.phase == Phase.PLAY and state.trump == HEARTS and state.turn == 0
     return state
@@ -318,7 +308,7 @@ def test_no_trump_hand_plain_suits_and_everyone_needs_one_trick():
 def test_only_one_player_remaining_is_credited_five_tricks_without_instant_win():
     state = be(3, MAKER_TWO, "9H")
     calls(state, ORDER_UP)
-    act(state, 3, exchange(cs("9C")))
+    act(state, 3, discard(cs("9C")))
     calls(state, DROP_OUT, DROP_OUT, DROP_OUT)
     rec = state.records[0]
     assert rec.tricks == [5, 0, 0, 0]
@@ -330,7 +320,7 @@ def test_only_one_player_remaining_is_credited_five_tricks_without_instant_win()
 def test_only_one_remaining_can_win_by_reaching_zero():
     state = be(3, MAKER_TWO, "9H", options=BuckEuchreOptions(starting_score=5))
     calls(state, ORDER_UP)
-    act(state, 3, exchange(cs("9C")))
+    act(state, 3, discard(cs("9C")))
     calls(state, DROP_OUT, DROP_OUT, DROP_OUT)
     assert state.scores == [0, 5, 5, 5]
     assert state.records[0].swept_by == NOBODY
@@ -364,7 +354,7 @@ WEAK_MAKER = {0: "9H 10H 9C 9S 9D", 1: "JH JD AH KH AC", 2: "AS KS QS 10S 10D", 
 def test_maker_without_a_trick_gets_one_penalty_only():
     state = be(3, WEAK_MAKER, "QH", kitty="KD AD JS")
     calls(state, ORDER_UP)
-    act(state, 3, exchange(cs("QH")))
+    act(state, 3, discard(cs("QH")))
     calls(state, STAY_IN, STAY_IN, DROP_OUT)
     tricks(state, "9S AC AS")
     tricks(state, "KS 9C JH")
@@ -380,7 +370,7 @@ def test_maker_without_a_trick_gets_one_penalty_only():
 def test_penalty_and_maker_requirement_options():
     state = be(3, MAKER_TWO, "9H", options=BuckEuchreOptions(maker_requirement=2, penalty=7))
     calls(state, ORDER_UP)
-    act(state, 3, exchange(cs("9H")))
+    act(state, 3, discard(cs("9H")))
     calls(state, STAY_IN, STAY_IN, DROP_OUT)
     # seat 2 (JD is the left bower) stays in and takes no trick
     tricks(state, "AC 9D 10D AH JH JD AS QD 9S KS KD 10S QS AD KH")
@@ -391,7 +381,7 @@ def test_penalty_and_maker_requirement_options():
 def test_five_trick_sweep_of_a_contested_hand_wins_at_once():
     state = be(3, WEAK_MAKER, "QH", kitty="KD AD JS")
     calls(state, ORDER_UP)
-    act(state, 3, exchange(cs("QH")))
+    act(state, 3, discard(cs("QH")))
     calls(state, STAY_IN, DROP_OUT, DROP_OUT)
     tricks(state, "9C AC JH 9H JD 10H AH 9S KH 9D")
     rec = state.records[0]
@@ -411,7 +401,7 @@ def test_tie_at_zero_plays_another_hand_and_a_sweep_comes_before_the_zero_rule()
     second = euchre_deck(0, SWEEP_HAND, "9S")
     state = be(3, TIE_HAND, "9H", kitty="QH KH JS", options=opts, more_decks=[second])
     calls(state, PASS, PASS, ORDER_UP)
-    act(state, 3, exchange(cs("9H")))
+    act(state, 3, discard(cs("9H")))
     calls(state, STAY_IN, STAY_IN, DROP_OUT)
     tricks(state, "AC 9C 10C KC QS JC 9D AD 10D KD AS 9S KS AH 10S")
     assert state.records[0].tricks == [2, 2, 1, 0]
@@ -420,7 +410,7 @@ def test_tie_at_zero_plays_another_hand_and_a_sweep_comes_before_the_zero_rule()
     act(state, 0, DEAL)
     assert state.turnup == C("9S")
     calls(state, PASS, ORDER_UP)                     # seat 1 passes, seat 2 orders spades
-    act(state, 0, exchange(cs("9S")))
+    act(state, 0, discard(cs("9S")))
     calls(state, DROP_OUT, STAY_IN, DROP_OUT)        # seats 1, 3, 0
     assert state.turn == 2
     tricks(state, "JS AH JC KH AS QH KS AD QS KD")
@@ -432,7 +422,7 @@ def test_tie_at_zero_plays_another_hand_and_a_sweep_comes_before_the_zero_rule()
 def test_several_at_zero_or_below_lowest_wins():
     state = start("buck_euchre", [euchre_deck(3, LEFT, "AH")], dealer=3, options=BuckEuchreOptions(starting_score=2))
     calls(state, ORDER_UP)
-    act(state, 3, exchange(cs("AH")))
+    act(state, 3, discard(cs("AH")))
     calls(state, STAY_IN, DROP_OUT, DROP_OUT)
     tricks(state, "AD 10D 9D JD AS 9S KS QH KH QS")
     assert state.scores == [-1, 0, 2, 2]

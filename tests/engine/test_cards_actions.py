@@ -13,36 +13,37 @@ from hypothesis import strategies as st
 import engine
 from engine import (
     DEAL,
-    DOUBLE_NIL,
-    DRAW_DISCARD,
-    DRAW_KEEP,
-    DROP_OUT,
-    ORDER_UP,
-    PASS,
-    REVEAL,
-    STAY_IN,
-    Kind,
+    PLAY_CODE,
     Phase,
-    action_name,
     action_of,
-    bid,
     card_name,
     cards_text,
-    exchange,
-    exchange_of,
     kind_of,
-    name_suit,
-    parse_action,
+    notation,
     parse_card,
     parse_cards,
     parse_deck,
+    parse_notation,
     payload_of,
     play,
 )
+from engine.core.actions import DUPLICATE_FLAG
 from engine.core.cards import card_list
 from engine.core.options import GameOptions
 from engine.games.buck_euchre import BUCK_EUCHRE_RANGES
+from engine.games.buck_euchre_words import DROP_OUT, ORDER_UP, PASS, STAY_IN, BuckCode, BuckPhase, discard, name_suit
 from engine.games.spades import SPADES_RANGES
+from engine.games.spades_words import (
+    DOUBLE_NIL,
+    DRAW_DISCARD,
+    DRAW_KEEP,
+    REVEAL,
+    SpadesCode,
+    SpadesPhase,
+    bid,
+    exchange,
+    exchange_of,
+)
 from tests.games import whist
 
 ALL_CARDS = list(range(52))
@@ -203,51 +204,78 @@ def test_first_dealer_is_random_unless_given(variant):
 
 # ---- actions ---------------------------------------------------------------------------
 
-SIMPLE = {DEAL: "deal", REVEAL: "reveal", DRAW_KEEP: "keep", DRAW_DISCARD: "discard", DOUBLE_NIL: "double-nil",
-          ORDER_UP: "order-up", PASS: "pass", STAY_IN: "stay", DROP_OUT: "drop"}
+SIMPLE = {"spades": {DEAL: "deal", REVEAL: "reveal", DOUBLE_NIL: "double-nil"},
+          "spades2": {DEAL: "deal", DRAW_KEEP: "keep", DRAW_DISCARD: "discard", DOUBLE_NIL: "double-nil"},
+          "buck_euchre": {DEAL: "deal", ORDER_UP: "order-up", PASS: "pass", STAY_IN: "stay", DROP_OUT: "drop"}}
+"""The words that carry nothing, by the game that has them (two-player Spades: the draw's instead of
+the four-player game's reveal, since a drawer sees its cards as it draws them)."""
 
 
 def every_simple_action():
-    out = list(SIMPLE)
+    out = list({a for words in SIMPLE.values() for a in words})
     out += [play(c) for c in ALL_CARDS]
     out += [bid(n) for n in range(14)]
     out += [name_suit(s) for s in range(4)]
     return out
 
 
-def test_simple_actions_round_trip():
-    for action, word in SIMPLE.items():
-        assert action_name(action) == word
-        assert parse_action(word) == action
-        assert parse_action(word.upper()) == action
-        assert parse_action(f" {word} ") == action
+def game_actions(variant: str) -> list[int]:
+    """Every well-formed action of the game's words but its card sets (those of one card: a card set
+    of each card)."""
+    if variant in ("spades", "spades2"):
+        return [*SIMPLE[variant], *(play(c) for c in ALL_CARDS), *(bid(n) for n in range(14)),
+                *(exchange(1 << c) for c in ALL_CARDS)]
+    return [*SIMPLE[variant], *(play(c) for c in ALL_CARDS), *(name_suit(s) for s in range(4)),
+            *(discard(1 << c) for c in ALL_CARDS)]
 
 
-def test_every_play_round_trips():
+@pytest.mark.parametrize("variant", sorted(SIMPLE))
+def test_simple_actions_round_trip(variant):
+    for action, word in SIMPLE[variant].items():
+        assert notation(variant, action) == word
+        assert parse_notation(variant, word) == action
+        assert parse_notation(variant, word.upper()) == action
+        assert parse_notation(variant, f" {word} ") == action
+
+
+def test_spades_has_the_draw_free_words_of_spades2():
+    for action, word in SIMPLE["spades2"].items():
+        if action in (DRAW_KEEP, DRAW_DISCARD):
+            with pytest.raises(ValueError):
+                parse_notation("spades", word)
+        else:
+            assert notation("spades", action) == word and parse_notation("spades", word) == action
+    with pytest.raises(ValueError):   # a drawer sees its cards as it draws: no "reveal"
+        parse_notation("spades2", "reveal")
+
+
+@pytest.mark.parametrize("variant", GAMES)
+def test_every_play_round_trips(variant):
     for c in ALL_CARDS:
         a = play(c)
-        assert kind_of(a) == Kind.PLAY and payload_of(a) == c
-        assert action_name(a) == "play " + card_name(c)
-        assert parse_action(action_name(a)) == a
-        assert parse_action("play " + card_name(c).lower()) == a
+        assert kind_of(a) == PLAY_CODE and payload_of(a) == c
+        assert notation(variant, a) == "play " + card_name(c)
+        assert parse_notation(variant, notation(variant, a)) == a
+        assert parse_notation(variant, "play " + card_name(c).lower()) == a
 
 
-def test_every_bid_round_trips():
+@pytest.mark.parametrize("variant", ["spades", "spades2"])
+def test_every_bid_round_trips(variant):
     for n in range(14):
         a = bid(n)
-        assert kind_of(a) == Kind.BID and payload_of(a) == n
-        assert action_name(a) == f"bid {n}"
-        assert parse_action(action_name(a)) == a
-    assert parse_action("bid nil") == bid(0)
+        assert kind_of(a) == SpadesCode.BID and payload_of(a) == n
+        assert notation(variant, a) == f"bid {n}"
+        assert parse_notation(variant, notation(variant, a)) == a
+    assert parse_notation(variant, "bid nil") == bid(0)
 
 
 def test_every_suit_name_round_trips():
     for s, letter in enumerate("CDHS"):
         a = name_suit(s)
-        assert kind_of(a) == Kind.NAME_SUIT and payload_of(a) == s
-        assert action_name(a) == "name " + letter
-        assert parse_action(action_name(a)) == a
-        assert parse_action("name " + ("clubs", "diamonds", "hearts", "spades")[s]) == a
+        assert kind_of(a) == BuckCode.NAME_SUIT and payload_of(a) == s
+        assert notation("buck_euchre", a) == "name " + letter
+        assert parse_notation("buck_euchre", notation("buck_euchre", a)) == a
+        assert parse_notation("buck_euchre", "name " + ("clubs", "diamonds", "hearts", "spades")[s]) == a
 
 
 @given(st.sets(st.integers(0, 51), max_size=13))
@@ -255,30 +283,68 @@ def test_every_suit_name_round_trips():
 def test_every_exchange_round_trips(cards):
     mask = sum(1 << c for c in cards)
     a = exchange(mask)
-    assert kind_of(a) == Kind.EXCHANGE and payload_of(a) == mask
-    assert parse_action(action_name(a)) == a
+    assert kind_of(a) == SpadesCode.EXCHANGE and payload_of(a) == mask
+    for variant in ("spades", "spades2"):
+        assert parse_notation(variant, notation(variant, a)) == a
     assert exchange_of(sorted(cards)) == a
     assert exchange_of(sorted(cards, reverse=True)) == a
 
 
 def test_exchange_notation():
-    assert action_name(exchange(parse_cards("2C 3D 4H"))) == "exchange 2C 3D 4H"
-    assert parse_action("exchange 4H 2C 3D") == exchange(parse_cards("2C 3D 4H"))
-    assert parse_action(action_name(exchange(0))) == exchange(0)
+    for variant in ("spades", "spades2"):
+        assert notation(variant, exchange(parse_cards("2C 3D 4H"))) == "exchange 2C 3D 4H"
+        assert parse_notation(variant, "exchange 4H 2C 3D") == exchange(parse_cards("2C 3D 4H"))
+        assert parse_notation(variant, notation(variant, exchange(0))) == exchange(0)
+    # the Buck Euchre dealer's discard is written as an exchange too
+    assert notation("buck_euchre", discard(parse_cards("9H"))) == "exchange 9H"
+    assert parse_notation("buck_euchre", "exchange 9H") == discard(parse_cards("9H"))
 
 
 def test_action_encodings_are_distinct():
     actions = every_simple_action() + [exchange(1 << c) for c in ALL_CARDS]
     assert len(set(actions)) == len(actions)
-    assert len({action_name(a) for a in actions}) == len(actions)
+    for variant in SIMPLE:
+        mine = game_actions(variant)
+        assert len(set(mine)) == len(mine)
+        assert len({notation(variant, a) for a in mine}) == len(mine)
 
 
-@pytest.mark.parametrize("bad", ["", "play", "play XX", "play 1S", "bid", "bid x", "bid -1", "bid 4.5",
-                                 "name", "name Z", "name 4", "deal now", "jump", "keep AS", "exchange AS AS",
-                                 "exchange AS QQ", "reveal 3", "playAS", "order up"])
-def test_parse_action_rejects_junk(bad):
+JUNK = ["", "play", "play XX", "play 1S", "bid", "bid x", "bid 4.5", "name", "name Z", "name 4",
+        "deal now", "jump", "keep AS", "exchange AS QQ", "reveal 3", "playAS", "order up"]
+
+
+@pytest.mark.parametrize("variant", GAMES)
+@pytest.mark.parametrize("bad", JUNK)
+def test_parse_notation_rejects_junk(variant, bad):
     with pytest.raises(ValueError):
-        parse_action(bad)
+        parse_notation(variant, bad)
+
+
+@pytest.mark.parametrize("variant", GAMES)
+def test_a_negative_bid_is_never_taken(variant):
+    """``bid -1`` was malformed notation (ValueError); the games' words now read a negative number
+    (so that the notation of any action int reads back): it must still never be a bid the rules take."""
+    try:
+        action = parse_notation(variant, "bid -1")
+    except ValueError:
+        return
+    assert variant in ("spades", "spades2") and kind_of(action) == SpadesCode.BID and payload_of(action) == -1
+    assert notation(variant, action) == "bid -1"
+    state = _spades_bidding() if variant == "spades" else start("spades2", None, dealer=0, seed=1)
+    if variant == "spades2":
+        while state.phase != SpadesPhase.BID:
+            engine.apply(state, state.turn, DRAW_KEEP)
+    rejects(state, state.turn, action, engine.Reason.INVALID_BID)
+
+
+@pytest.mark.parametrize("variant", ["spades", "spades2", "buck_euchre"])
+def test_a_card_set_listing_a_card_twice_parses_to_an_action_no_game_takes(variant):
+    """``exchange AS AS`` is no ValueError (a malformed word is): it is an exchange the rules refuse,
+    as ``exchange_of`` builds it."""
+    action = parse_notation(variant, "exchange AS AS")
+    assert payload_of(action) & DUPLICATE_FLAG
+    assert action == exchange_of([parse_card("AS"), parse_card("AS")])
+    assert action != exchange(parse_cards("AS"))
 
 
 def test_exchange_of_flags_duplicates_and_the_engine_rejects_them():
@@ -286,14 +352,16 @@ def test_exchange_of_flags_duplicates_and_the_engine_rejects_them():
     assert dup != exchange(parse_cards("2C 3C"))
     # the duplicate flag never matches a held card set: an exchange listing a card twice is rejected
     state = start("buck_euchre", decks=None, dealer=0, seed=3)
-    while state.phase != engine.Phase.DEALER_DISCARD:
-        if state.phase == engine.Phase.ORDER_UP:
+    while state.phase != BuckPhase.DEALER_DISCARD:
+        if state.phase == BuckPhase.ORDER_UP:
             engine.apply(state, state.turn, ORDER_UP)
         else:  # pragma: no cover - a club turn-up goes straight to the discard
             break
     dealer = state.dealer
     held = card_list(state.hands[dealer])
     rejects(state, dealer, exchange_of([held[0], held[0]]), engine.Reason.INVALID_EXCHANGE)
+    rejects(state, dealer, parse_notation("buck_euchre", f"exchange {card_name(held[0])} {card_name(held[0])}"),
+            engine.Reason.INVALID_EXCHANGE)
     engine.apply(state, dealer, exchange_of([held[0]]))
 
 
@@ -305,7 +373,7 @@ def _spades_bidding():
 
 def _spades_playing():
     state = _spades_bidding()
-    while state.phase == engine.Phase.BID:
+    while state.phase == SpadesPhase.BID:
         engine.apply(state, state.turn, bid(3))
     return state
 
@@ -313,27 +381,27 @@ def _spades_playing():
 def _spades_exchanging():
     state = _spades_bidding()
     engine.apply(state, state.turn, DOUBLE_NIL)
-    while state.phase == engine.Phase.BID:
+    while state.phase == SpadesPhase.BID:
         engine.apply(state, state.turn, bid(3))
-    assert state.phase == engine.Phase.EXCHANGE
+    assert state.phase == SpadesPhase.EXCHANGE
     return state
 
 
 def _spades2_exchanging():
     state = start("spades2", None, dealer=0, seed=2)
     engine.apply(state, 0, DOUBLE_NIL)
-    while state.phase == engine.Phase.DRAW:
+    while state.phase == SpadesPhase.DRAW:
         engine.apply(state, state.turn, DRAW_KEEP)
-    assert state.phase == engine.Phase.EXCHANGE
+    assert state.phase == SpadesPhase.EXCHANGE
     return state
 
 
 def _euchre_discarding():
     for seed in range(50):
         state = start("buck_euchre", None, dealer=0, seed=seed)
-        if state.phase == engine.Phase.ORDER_UP:
+        if state.phase == BuckPhase.ORDER_UP:
             engine.apply(state, state.turn, ORDER_UP)
-        if state.phase == engine.Phase.DEALER_DISCARD:
+        if state.phase == BuckPhase.DEALER_DISCARD:
             return state
     raise AssertionError("no deal found")
 
@@ -402,7 +470,7 @@ def test_actions_with_stray_payload_bits_are_not_accepted():
             engine.apply(state.copy(), seat, action)
         except engine.IllegalAction:
             continue
-        accepted.append(f"{state.variant}: {action} ({SIMPLE[base]} with payload 1)")
+        accepted.append(f"{state.variant}: {action} ({notation(state.variant, base)} with payload 1)")
     assert not accepted, "accepted although not in legal_actions: " + "; ".join(accepted)
 
 
@@ -447,8 +515,8 @@ def test_a_game_ends_after_max_hands_with_the_best_score_winning_or_a_draw(monke
         if state.phase == Phase.GAME_OVER:
             break
         seat = next(s for s in ([state.turn] if state.turn >= 0 else range(state.n))
-                    if [a for a in engine.legal_actions(state, s) if a != engine.REVEAL])
-        legal = [a for a in engine.legal_actions(state, seat) if a not in (engine.REVEAL, engine.DOUBLE_NIL)]
+                    if [a for a in engine.legal_actions(state, s) if a != REVEAL])
+        legal = [a for a in engine.legal_actions(state, seat) if a not in (REVEAL, DOUBLE_NIL)]
         engine.apply(state, seat, legal[rng.randrange(len(legal))], rng)
     assert state.phase == Phase.GAME_OVER and state.hand_no == 3 and len(state.records) == 3
     best = (min if engine.game_of(variant).low_score_wins else max)(state.scores)

@@ -21,6 +21,7 @@ from engine import Phase
 from engine.core.cards import card_list, parse_card, parse_cards
 from engine.core.hidden import mask as mask_of
 from engine.core.tricks import euchre_rules
+from engine.games.spades_words import REVEAL, SpadesCode, bid
 
 
 def positions(variant: str, seed: int, hands: int):
@@ -30,10 +31,10 @@ def positions(variant: str, seed: int, hands: int):
                             first_dealer=seed % engine.game_of(variant).seats)
     while state.phase != Phase.GAME_OVER and state.hand_no <= hands:
         yield state
-        movers = [s for s in range(state.n) if any(a != engine.REVEAL for a in engine.legal_actions(state, s))]
+        movers = [s for s in range(state.n) if any(a != REVEAL for a in engine.legal_actions(state, s))]
         seat = state.turn if state.turn in movers else rng.choice(movers)
         legal = engine.legal_actions(state, seat)
-        bids = [a for a in legal if engine.kind_of(a) == engine.Kind.BID and 1 <= engine.payload_of(a) <= 4]
+        bids = [a for a in legal if engine.kind_of(a) == SpadesCode.BID and 1 <= engine.payload_of(a) <= 4]
         action = rng.choice(bids) if bids and rng.random() < 0.9 else legal[rng.randrange(len(legal))]
         engine.apply(state, seat, action, rng)
     yield state
@@ -92,7 +93,7 @@ def test_spades_voids_recorded_when_a_seat_does_not_follow():
     rng = random.Random(0)
     engine.apply(state, 3, engine.DEAL, rng)
     for seat in (0, 1, 2, 3):
-        engine.apply(state, seat, engine.bid(3), rng)
+        engine.apply(state, seat, bid(3), rng)
     assert card_list(state.hands[3]) == card_list(parse_cards("2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS"))
     engine.apply(state, 0, engine.play(parse_card("2C")), rng)
     engine.apply(state, 1, engine.play(parse_card("3C")), rng)

@@ -10,11 +10,13 @@ import random
 import pytest
 
 import engine
-from engine import DEAL, DOUBLE_NIL, ORDER_UP, PASS, Phase, bid
+from engine import DEAL, Phase
 from engine.core.cards import card_list, parse_card
 from engine.games import BUILTIN, buck_euchre, spades
+from engine.games.buck_euchre_words import ORDER_UP, PASS
 from engine.games.spades import SpadesHandRecord
 from engine.games.spades_scoring import spades_side
+from engine.games.spades_words import DOUBLE_NIL, REVEAL, bid
 from tests.engine.engine_helpers import finish_hand
 
 
@@ -90,8 +92,8 @@ def test_no_hand_is_shown_between_hands_but_an_empty_one_is_during_the_draw(vari
     if variant == "spades2":
         assert engine.view(state, 0).hand == [] and engine.view(state, 1).hand == []   # the draw: nothing yet
     for seat in range(state.n):
-        if engine.legal_actions(state, seat) and engine.REVEAL in engine.legal_actions(state, seat):
-            engine.apply(state, seat, engine.REVEAL, random.Random(2))
+        if engine.legal_actions(state, seat) and REVEAL in engine.legal_actions(state, seat):
+            engine.apply(state, seat, REVEAL, random.Random(2))
     finish_hand(state)
     assert state.phase in (Phase.DEAL, Phase.GAME_OVER) and not any(state.hands)
     assert all(engine.view(state, seat).hand is None for seat in range(state.n))

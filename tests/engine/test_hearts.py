@@ -34,24 +34,23 @@ import engine
 from bots.sampling import sample_fills
 from engine import (
     DEAL,
-    PASS,
-    Kind,
-    Phase,
     Reason,
-    action_name,
-    exchange,
     kind_of,
-    parse_action,
-    pass_cards,
-    pass_of,
+    notation,
+    parse_notation,
     payload_of,
     play,
 )
 from engine.core.actions import play_actions
 from engine.core.cards import card_list, deck_text
 from engine.core.hidden import mask
+from engine.core.views import ExchangeRule
 from engine.games import hearts
-from engine.games.hearts import MOON_RULES, HeartsHandRecord, HeartsOptions, HeartsReason, PassChoices, PassRule
+from engine.games.buck_euchre_words import PASS
+from engine.games.hearts import MOON_RULES, HeartsHandRecord, HeartsOptions, HeartsReason, PassChoices
+from engine.games.hearts_words import HeartsCode, pass_cards, pass_of
+from engine.games.hearts_words import HeartsPhase as Phase
+from engine.games.spades_words import exchange
 from tests.engine.test_properties import play_game
 
 R = Reason
@@ -88,8 +87,8 @@ def finish_hand(state, rng: random.Random | None = None) -> None:
     """Play the hand in progress to its end: passes of the three highest cards, then the first
     legal card (a random legal one with ``rng``)."""
     hand = state.hand_no
-    while state.hand_no == hand and state.phase in (Phase.EXCHANGE, Phase.PLAY):
-        if state.phase == Phase.EXCHANGE:
+    while state.hand_no == hand and state.phase in (Phase.PASS, Phase.PLAY):
+        if state.phase == Phase.PASS:
             seat = movers(state)[0]
             act(state, seat, pass_cards(cs(card_list(state.hands[seat])[-3:])))
             continue
@@ -113,16 +112,16 @@ def test_deal_one_at_a_time_from_left_of_dealer_then_the_pass(dealer):
     for i, c in enumerate(deck):
         assert state.hands[(dealer + 1 + i) % 4] >> c & 1
     assert [h.bit_count() for h in state.hands] == [13] * 4
-    assert state.phase == Phase.EXCHANGE and state.turn == NOBODY and state.hand_no == 1
+    assert state.phase == Phase.PASS and state.turn == NOBODY and state.hand_no == 1
     assert movers(state) == [0, 1, 2, 3]
     for seat in range(4):
         legal = engine.legal_actions(state, seat)
         assert isinstance(legal, PassChoices) and len(legal) == 286
-        assert all(kind_of(a) == Kind.PASS and payload_of(a).bit_count() == 3
+        assert all(kind_of(a) == HeartsCode.PASS and payload_of(a).bit_count() == 3
                    and payload_of(a) & ~state.hands[seat] == 0 for a in legal[::37])
         v = engine.view(state, seat)
         assert v.turn is None and v.legal_actions == [] and v.hand == card_list(state.hands[seat])
-        assert isinstance(v.exchange, PassRule) and v.exchange.kind == Kind.PASS
+        assert isinstance(v.exchange, ExchangeRule) and v.exchange.kind == HeartsCode.PASS
         assert (v.exchange.cards, v.exchange.fewest, v.exchange.most) == (card_list(state.hands[seat]), 3, 3)
         assert v.rules.pass_direction == "left" and v.rules.pass_given == [] and v.rules.pass_received == []
 
@@ -147,7 +146,7 @@ def test_passes_in_any_order_delivered_only_after_the_fourth():
         act(state, seat, pass_cards(gives[seat]))
         passed.add(seat)
         assert state.hands == before, "a pass moved cards before all four had passed"
-        assert state.phase == Phase.EXCHANGE and state.turn == NOBODY
+        assert state.phase == Phase.PASS and state.turn == NOBODY
         assert movers(state) == sorted({0, 1, 2, 3} - passed)
         check_views(state)
     assert bots.bot_seat_to_act(state, {0, 1, 2, 3}) == 1 and bots.bot_seat_to_act(state, {0, 2}) is None
@@ -223,7 +222,7 @@ def test_a_pass_cycle_option_of_its_own():
     state = new("hearts", dealer=0, options=HeartsOptions(pass_cycle="AR", target=1000))
     for direction in ("across", "right", "across"):
         deal(state)
-        assert state.phase == Phase.EXCHANGE and engine.view(state, 0).rules.pass_direction == direction
+        assert state.phase == Phase.PASS and engine.view(state, 0).rules.pass_direction == direction
         finish_hand(state)
         assert state.records[-1].direction == direction
 
@@ -397,7 +396,7 @@ def test_a_tie_for_lowest_at_the_target_plays_another_hand_in_the_next_pass_dire
     assert state.winner == [] and state.phase == Phase.DEAL and state.turn == 1 and state.dealer == 1
     assert engine.view(state, 2).rules.pass_direction == "right"
     act(state, 1, DEAL)
-    assert state.phase == Phase.EXCHANGE and engine.view(state, 0).rules.pass_direction == "right"
+    assert state.phase == Phase.PASS and engine.view(state, 0).rules.pass_direction == "right"
 
 
 def test_the_lowest_score_wins_once_someone_reaches_the_target():
@@ -485,9 +484,9 @@ def test_hand_records_keep_every_pass_and_a_seat_sees_only_those_it_knows():
 
 def test_the_log_shows_a_pass_without_its_cards_while_the_hand_is_open():
     game = engine.game_of("hearts")
-    assert game.redact(pass_cards(cs("2C 3D 4H"))) == "pass"
-    assert game.redact(play(C("QS"))) == "play QS" and game.redact(DEAL) == "deal"
-    assert engine.game_of("buck_euchre").redact(PASS) == "pass"
+    assert game.redacted(pass_cards(cs("2C 3D 4H"))) == "pass"
+    assert game.redacted(play(C("QS"))) == "play QS" and game.redacted(DEAL) == "deal"
+    assert engine.game_of("buck_euchre").redacted(PASS) == "pass"
 
 
 # ---- replay, serialisation, notation, options ----------------------------------------------------
@@ -515,24 +514,28 @@ def test_a_whole_game_replays_from_its_log_and_prearranged_decks_come_first():
 
 
 def test_pass_notation_round_trip():
-    assert action_name(pass_cards(cs("4H 2C 3D"))) == "pass 2C 3D 4H"
-    assert parse_action("pass 4H 2C 3D") == pass_cards(cs("2C 3D 4H")) == parse_action("PASS 2c, 3d, 4h")
-    assert kind_of(parse_action("pass 4H 2C 3D")) == Kind.PASS
-    assert parse_action("pass") == PASS and action_name(PASS) == "pass"        # Buck Euchre's plain pass
+    assert notation("hearts", pass_cards(cs("4H 2C 3D"))) == "pass 2C 3D 4H"
+    assert (parse_notation("hearts", "pass 4H 2C 3D") == pass_cards(cs("2C 3D 4H"))
+            == parse_notation("hearts", "PASS 2c, 3d, 4h"))
+    assert kind_of(parse_notation("hearts", "pass 4H 2C 3D")) == HeartsCode.PASS
+    # Buck Euchre's plain pass
+    assert parse_notation("buck_euchre", "pass") == PASS and notation("buck_euchre", PASS) == "pass"
+    assert parse_notation("hearts", "pass") == pass_cards(0) and notation("hearts", pass_cards(0)) == "pass"
     assert pass_cards(0) == PASS and pass_of([]) == PASS
-    assert parse_action("pass 2C 2C 3D") == pass_of([C("2C"), C("2C"), C("3D")]) != pass_cards(cs("2C 3D"))
-    for bad in ("pass XX 2C 3D", "pass 2C 3D 1H", "pass 2C 3D 4"):
+    assert (parse_notation("hearts", "pass 2C 2C 3D") == pass_of([C("2C"), C("2C"), C("3D")])
+            != pass_cards(cs("2C 3D")))
+    for bad in ("pass XX 2C 3D", "pass 2C 3D 1H", "pass 2C 3D 4", "exchange 2C 3D 4H"):
         with pytest.raises(ValueError):
-            parse_action(bad)
-    assert action_name(exchange(cs("2C 3D 4H"))) == "exchange 2C 3D 4H"
+            parse_notation("hearts", bad)
+    assert notation("spades", exchange(cs("2C 3D 4H"))) == "exchange 2C 3D 4H"
 
 
 @given(st.sets(st.integers(0, 51), min_size=1, max_size=13))
 @settings(max_examples=examples(200), deadline=None)
 def test_every_pass_round_trips(cards):
     action = pass_cards(cs(cards))
-    assert kind_of(action) == Kind.PASS and payload_of(action) == cs(cards)
-    assert parse_action(action_name(action)) == action
+    assert kind_of(action) == HeartsCode.PASS and payload_of(action) == cs(cards)
+    assert parse_notation("hearts", notation("hearts", action)) == action
     assert pass_of(sorted(cards, reverse=True)) == action
 
 

@@ -9,9 +9,11 @@ import pytest
 from engine_helpers import C, act, cl, cs, draw_all_keep, draw_deck, new, rejects, spades2_game, start
 
 import engine
-from engine import DEAL, DOUBLE_NIL, DRAW_DISCARD, DRAW_KEEP, Phase, Reason, bid, exchange, play
+from engine import DEAL, Reason, play
 from engine.core.cards import card_list
 from engine.games.spades import SpadesReason
+from engine.games.spades_words import DOUBLE_NIL, DRAW_DISCARD, DRAW_KEEP, bid, exchange, exchange_of
+from engine.games.spades_words import SpadesPhase as Phase
 
 R = Reason
 
@@ -143,7 +145,7 @@ def test_exchange_zero_to_three_cards_from_the_discards_before_bidding():
     hand = card_list(state.hands[0])
     rejects(state, 0, exchange(cs(hand[:4])), R.INVALID_EXCHANGE)            # four is too many
     rejects(state, 0, exchange(cs(card_list(state.hands[1])[:1])), R.INVALID_EXCHANGE)   # not held
-    rejects(state, 0, engine.exchange_of([hand[0], hand[0]]), R.INVALID_EXCHANGE)
+    rejects(state, 0, exchange_of([hand[0], hand[0]]), R.INVALID_EXCHANGE)
     rejects(state, 1, exchange(0), R.NOT_YOUR_TURN)
     rejects(state, 0, bid(0), R.WRONG_PHASE)
     before_discards = state.discards

@@ -8,9 +8,12 @@ import pytest
 from engine_helpers import C, act, bid_round, cl, cs, deal, new, rejects, spades_deck, spades_game, start
 
 import engine
-from engine import DEAL, DOUBLE_NIL, PASS, REVEAL, Phase, Reason, bid, exchange, play
+from engine import DEAL, Reason, play
 from engine.core.cards import card_list
+from engine.games.buck_euchre_words import ORDER_UP, PASS
 from engine.games.spades import SpadesReason
+from engine.games.spades_words import DOUBLE_NIL, REVEAL, SpadesCode, bid, exchange, exchange_of
+from engine.games.spades_words import SpadesPhase as Phase
 
 R = Reason
 
@@ -195,7 +198,7 @@ def test_exchange_after_all_four_bids_between_double_nil_partners_only():
     for seat in (0, 2):
         choices = engine.legal_actions(state, seat)
         assert len(choices) == 286                               # any three of thirteen
-        assert all(engine.kind_of(a) == engine.Kind.EXCHANGE and engine.payload_of(a).bit_count() == 3
+        assert all(engine.kind_of(a) == SpadesCode.EXCHANGE and engine.payload_of(a).bit_count() == 3
                    for a in choices)
         assert exchange(cs(cl(HANDS[seat])[:3])) in choices
 
@@ -228,7 +231,7 @@ def test_invalid_exchanges():
     rejects(state, 0, exchange(cs("2H 3H")), R.INVALID_EXCHANGE)             # too few
     rejects(state, 0, exchange(cs("2H 3H 4H 5H")), R.INVALID_EXCHANGE)       # too many
     rejects(state, 0, exchange(cs("2H 3H AS")), R.INVALID_EXCHANGE)          # AS not held
-    rejects(state, 0, engine.exchange_of([C("2H"), C("2H"), C("3H")]), R.INVALID_EXCHANGE)  # duplicate
+    rejects(state, 0, exchange_of([C("2H"), C("2H"), C("3H")]), R.INVALID_EXCHANGE)  # duplicate
     rejects(state, 0, bid(3), R.WRONG_PHASE)
     rejects(state, 0, play(C("2H")), R.WRONG_PHASE)
     rejects(state, 1, play(C("2S")), R.WRONG_PHASE)
@@ -351,7 +354,7 @@ def test_play_out_of_turn_and_precedence():
     rejects(state, 1, play(C("AC")), R.NOT_YOUR_TURN)            # not your turn before card not in hand
     rejects(state, 1, bid(3), R.WRONG_PHASE)                     # wrong phase before not your turn
     rejects(state, 1, DEAL, R.WRONG_PHASE)
-    rejects(state, 0, engine.ORDER_UP, R.WRONG_PHASE)            # another game's action
+    rejects(state, 0, ORDER_UP, R.WRONG_PHASE)            # another game's action
     rejects(state, 0, play(C("AS")), R.CARD_NOT_IN_HAND)
     act(state, 0, play(C("2D")))
     rejects(state, 2, play(C("5S")), R.NOT_YOUR_TURN)            # not your turn before must follow

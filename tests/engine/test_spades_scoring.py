@@ -8,6 +8,7 @@ from engine_helpers import rejects, side_result, spades2_game, spades_game
 
 import engine
 from engine import Phase, Reason, SpadesOptions
+from engine.games.spades_words import bid
 
 R = Reason
 
@@ -174,7 +175,7 @@ def test_first_partnership_to_500_wins():
     for seat in range(4):
         assert engine.legal_actions(state, seat) == []
         rejects(state, seat, engine.DEAL, R.WRONG_PHASE)
-        rejects(state, seat, engine.bid(3), R.WRONG_PHASE)
+        rejects(state, seat, bid(3), R.WRONG_PHASE)
 
 
 def test_reaching_the_target_exactly_wins():

@@ -19,21 +19,10 @@ from engine_helpers import (
 )
 
 import engine
-from engine import (
-    DOUBLE_NIL,
-    DRAW_DISCARD,
-    DRAW_KEEP,
-    DROP_OUT,
-    ORDER_UP,
-    PASS,
-    REVEAL,
-    STAY_IN,
-    Phase,
-    bid,
-    exchange,
-    play,
-)
+from engine import Phase, play
 from engine.core.cards import card_list
+from engine.games.buck_euchre_words import DROP_OUT, ORDER_UP, PASS, STAY_IN, discard
+from engine.games.spades_words import DOUBLE_NIL, DRAW_DISCARD, DRAW_KEEP, REVEAL, SpadesPhase, bid, exchange
 
 
 def spades_hand(seed=1, dealer=3):
@@ -74,7 +63,7 @@ def test_double_nil_bidder_cannot_see_its_hand_while_double_nil_is_open():
         check_views(state)
         assert engine.view(state, 0).hand is None
         act(state, state.turn, bid(b))
-    assert state.phase == Phase.EXCHANGE
+    assert state.phase == SpadesPhase.EXCHANGE
     check_views(state)
     v0 = engine.view(state, 0)
     assert v0.hand == card_list(state.hands[0])
@@ -131,7 +120,7 @@ def test_two_player_offered_card_and_own_discards_only():
     random.Random(7).shuffle(deck)
     state = start("spades2", [deck], dealer=1)
     rng = random.Random(1)
-    while state.phase == Phase.DRAW:
+    while state.phase == SpadesPhase.DRAW:
         check_views(state)
         drawer, other = state.turn, 1 - state.turn
         assert engine.view(state, drawer).rules.offered == state.offered
@@ -158,9 +147,9 @@ def test_two_player_exchange_replacements_visible_only_to_the_double_nil_player(
     random.Random(8).shuffle(deck)
     state = start("spades2", [deck], dealer=0)
     act(state, 0, DOUBLE_NIL)
-    while state.phase == Phase.DRAW:
+    while state.phase == SpadesPhase.DRAW:
         act(state, state.turn, DRAW_KEEP)
-    assert state.phase == Phase.EXCHANGE
+    assert state.phase == SpadesPhase.EXCHANGE
     v = engine.view(state, 0)
     assert v.exchange is not None and (v.exchange.fewest, v.exchange.most) == (0, 3)
     assert engine.view(state, 1).exchange is None
@@ -190,7 +179,7 @@ def test_kitty_and_dealer_discard_never_shown_and_dropped_hands_hidden():
     act(state, 0, ORDER_UP)
     check_views(state)
     assert C("9H") in engine.view(state, 3).hand                    # the dealer took it
-    act(state, 3, exchange(cs("QC")))
+    act(state, 3, discard(cs("QC")))
     check_views(state)
     for seat in (0, 1, 2, None):
         v = engine.view(state, seat)
@@ -271,7 +260,7 @@ def test_two_player_own_discards_stay_visible_after_the_opponents_exchange():
     state = start("spades2", [deck], dealer=0)
     act(state, 0, DRAW_KEEP)
     act(state, 1, DOUBLE_NIL)
-    while state.phase == Phase.DRAW:
+    while state.phase == SpadesPhase.DRAW:
         act(state, state.turn, DRAW_KEEP)
     mine_before = engine.view(state, 0).rules.seen_discards
     assert len(mine_before) == 13

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 
 import engine
 from engine.core import actions as A
-from engine.core.actions import Action, Kind, kind_of, payload_of
+from engine.core.actions import PLAY_CODE, Action, kind_of, payload_of
 from engine.core.cards import SUIT_MASKS, card_name
 from engine.core.dealing import Chance, deal_round_robin, open_hand
 from engine.core.errors import Reason
-from engine.core.options import GameOptions, check_range
+from engine.core.options import GameOptions, Setting
 from engine.core.records import HandRecord, record_base
 from engine.core.rules import end_game_or_pass_deal, finish_trick, has, reject, require_turn, wrong_phase
 from engine.core.table import Phase, Seat, TableState
@@ -34,11 +34,9 @@ BOOK = 6
 class WhistOptions(GameOptions):
     """The points a side needs to win."""
 
-    target: int = 5
+    SETTINGS = (Setting("target", 5, "Target", "The points a side needs to win.", low=1, high=100),)
 
-    def validate(self) -> None:
-        """Raise ValueError when the target is out of range."""
-        check_range("target", self.target, 1, 100)
+    target: int = 5
 
 
 class WhistState(TableState):
@@ -85,8 +83,8 @@ def legal_play(state: WhistState, seat: Seat) -> Sequence[Action]:
 def apply_play(state: WhistState, seat: Seat, action: Action, rng: random.Random,
                chance: Chance | None = None) -> Chance | None:
     """Play a card; after the fourth, the trick's winner leads; after 13 tricks, score."""
-    if kind_of(action) != Kind.PLAY:
-        wrong_phase(state, A.action_name(action))
+    if kind_of(action) != PLAY_CODE:
+        wrong_phase(state, action)
     require_turn(state, seat)
     card, hand = payload_of(action), state.hands[seat]
     if not has(hand, card):

@@ -29,7 +29,7 @@ def test_the_pass_is_one_card_choice_that_only_its_seat_sees():
     assert (choice.kind, choice.notation, choice.min_cards, choice.max_cards) == (enums.ACTION_KIND_PASS, "pass", 3, 3)
     assert sorted(choice.cards) == sorted(view.hand) and len(view.hand) == 13
     given = list(view.hand[:3])
-    engine.apply(state, 1, engine.parse_action(" ".join(["pass", *given])), random.Random(0))
+    engine.apply(state, 1, engine.parse_notation("hearts", " ".join(["pass", *given])), random.Random(0))
     mine = convert.view_message(engine.view(state, 1), "g", 3, *NAMES_KINDS)
     assert list(mine.hearts.pass_given) == sorted(given, key=engine.parse_card) and not mine.legal_actions
     spectator = convert.view_message(engine.view(state, None), "g", 3, *NAMES_KINDS)

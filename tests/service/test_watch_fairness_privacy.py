@@ -109,7 +109,11 @@ def _cards_in(message) -> set[str]:
     """Every card string anywhere in a message, nested messages and notations included."""
     cards: set[str] = set()
     for field, value in message.ListFields():
-        values = value if field.is_repeated else [value]
+        if field.message_type is not None and field.message_type.GetOptions().map_entry:
+            values = [f"{key} {item}" for key, item in value.items()]   # a map: its keys and values as text
+            field = field.message_type.fields_by_name["key"]
+        else:
+            values = value if field.is_repeated else [value]
         for item in values:
             if field.type == field.TYPE_MESSAGE:
                 cards |= _cards_in(item)

@@ -42,7 +42,7 @@ def replay(variant: str, decks, first_dealer: int, moves, options) -> engine.Tab
     """The same moves applied by the engine directly, from their notations."""
     state = engine.new_game(variant, options, first_dealer=first_dealer, decks=decks)
     for seat, notation in moves:
-        engine.apply(state, seat, engine.parse_action(notation))
+        engine.apply(state, seat, engine.parse_notation(variant, notation))
     return state
 
 

@@ -17,9 +17,11 @@ import engine
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import options_pb2, score_pb2
-from engine import DEAL, DOUBLE_NIL, ORDER_UP, PASS, bid
+from engine import DEAL
 from engine.core.cards import parse_card
 from engine.games import BUILTIN
+from engine.games.buck_euchre_words import ORDER_UP, PASS
+from engine.games.spades_words import DOUBLE_NIL, bid
 from service.errors import InvalidArgument
 from service.rpc import convert, lifecycle_messages, requests, wire
 from tests.engine.engine_helpers import finish_hand
@@ -72,7 +74,8 @@ def test_a_game_without_an_adapter_gets_the_common_part_of_every_message(whist):
     view = convert.view_message(engine.view(state, 1), "g", 2, *NAMES_KINDS)
     assert view.WhichOneof("rules") is None and view.variant == enums.VARIANT_UNSPECIFIED
     assert view.variant_title == "Whist" and view.hand_visible and len(view.hand) == 13
-    assert {seat.WhichOneof("rules") for seat in view.seats} == {None} and view.options == options_pb2.RuleOptions()
+    assert {seat.WhichOneof("rules") for seat in view.seats} == {None} and view.options.WhichOneof("variant") is None
+    assert view.options == options_pb2.RuleOptions(settings={"target": "5"})   # its settings, by name alone
     finish_hand(state)
     hand = _score(state).hands[0]
     assert hand.WhichOneof("rules") is None and {s.WhichOneof("rules") for s in hand.seats} == {None}
@@ -203,8 +206,9 @@ def test_hand_visible_is_false_between_hands(variant):
     state = engine.new_game(variant, first_dealer=0, rng=random.Random(2))
     engine.apply(state, 0, DEAL, random.Random(2))
     for seat in range(state.n):
-        if engine.REVEAL in engine.legal_actions(state, seat):
-            engine.apply(state, seat, engine.REVEAL, random.Random(2))
+        optional = [a for a in engine.legal_actions(state, seat) if engine.game_of(variant).vocabulary.is_optional(a)]
+        if optional:   # look at the cards (Spades' reveal) where a seat must ask to see them
+            engine.apply(state, seat, optional[0], random.Random(2))
     assert convert.view_message(engine.view(state, 0), "g", 2, *NAMES_KINDS).hand_visible
     finish_hand(state)
     for seat in range(state.n):
@@ -243,13 +247,13 @@ def _reason(exc: grpc.RpcError) -> str | None:
 def test_act_bid_minus_one_is_a_bid_the_rules_refuse():
     state = engine.new_game("spades", first_dealer=0, rng=random.Random(1))
     engine.apply(state, 0, DEAL, random.Random(1))
-    action = requests.act_action("bid -1")
+    action = requests.act_action("bid -1", "spades")
     with pytest.raises(engine.IllegalAction) as info:
         engine.apply(state, 1, action)
     assert info.value.reason == engine.Reason.INVALID_BID
     for malformed in ("bid -0", "bid -x", "bid --1", "bid - 1"):
         with pytest.raises(InvalidArgument):
-            requests.act_action(malformed)
+            requests.act_action(malformed, "spades")
 
 
 def test_act_bid_minus_one_answers_as_the_bid_rpc_does(stub):

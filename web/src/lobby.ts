@@ -1,12 +1,24 @@
-// The lobby: choose a game, who sits where (bots or friends) and its rule options, then create it.
-// The games and their options come from the registry (games/).
-import { ConnectError, PlayerKind, errorReason } from "@cardgame/client/web";
+// The lobby: choose a game, who sits where (bots or friends) and its settings, then create it. The
+// games, their seats and their settings come from the server (GetCatalog): one input per setting
+// by its type, labelled by its title with its help as a hint, set to its default. A game's
+// renderer (games/) may lend a blurb and default seat names.
+import {
+  Code,
+  ConnectError,
+  type GameDescription,
+  PlayerKind,
+  type SettingDescription,
+  SettingType,
+  errorReason,
+} from "@cardgame/client/web";
 
 import { client, linkTo, saveInvites } from "./api.js";
 import { h } from "./dom.js";
-import { type LobbyEntry, type NumberOption, lobbyGames } from "./games/index.js";
+import { hasRenderer, rendererFor } from "./games/index.js";
 import { nameOrDefault } from "./names.js";
+import { API_KEY_REQUIRED, blurb, seatNames, settingProblem, settingsToSend } from "./settings.js";
 import { refusal } from "./text.js";
+import { humanize } from "./words.js";
 
 const KINDS: [string, PlayerKind, string][] = [
   ["basic", PlayerKind.BOT_BASIC, "Bot"],
@@ -17,68 +29,151 @@ const KINDS: [string, PlayerKind, string][] = [
 
 const MAX_NAME = 64;
 
-function optionInput(option: NumberOption): HTMLElement[] {
-  const id = `option-${option.key}`;
-  return [h("label", { for: id }, option.label),
-    h("input", { id, name: id, type: "number", inputmode: "numeric", min: option.min, max: option.max,
-      step: option.step, value: option.value, "data-option": option.key })];
+let catalog: Promise<GameDescription[]> | undefined;
+
+/** The server's games, asked once per page (again after a failure). */
+function games(): Promise<GameDescription[]> {
+  catalog ??= client().getCatalog({}).then(({ games: found }) => found);
+  catalog.catch(() => (catalog = undefined));
+  return catalog;
 }
 
-/** Draws the lobby into `root`; creating a game moves this page to the new seat's link. */
+/** The id of a setting's input. */
+const inputId = (setting: SettingDescription) => `setting-${setting.name}`;
+
+/** One setting's label, input (by its type, set to its default) and hint. */
+function settingInput(setting: SettingDescription): HTMLElement {
+  const id = inputId(setting);
+  const hintId = `${id}-hint`;
+  const common = { id, name: id, "data-setting": setting.name, "aria-describedby": setting.help ? hintId : undefined };
+  const label = h("label", { for: id }, setting.title || humanize(setting.name));
+  const hint = setting.help ? h("small", { class: "hint", id: hintId }, setting.help) : null;
+  let input: HTMLElement;
+  switch (setting.type) {
+    case SettingType.INTEGER:
+      input = h("input", { ...common, type: "number", inputmode: "numeric", step: 1, min: setting.min, max: setting.max,
+        value: setting.defaultValue, required: true });
+      break;
+    case SettingType.BOOLEAN:
+      input = h("input", { ...common, type: "checkbox", checked: setting.defaultValue === "true" });
+      return h("div", { class: "setting boolean", "data-type": "boolean" }, input, label, hint);
+    case SettingType.CHOICE:
+      input = h("select", common, ...setting.choices.map((choice) =>
+        h("option", { value: choice, selected: choice === setting.defaultValue }, humanize(choice))));
+      break;
+    default:
+      input = h("input", { ...common, type: "text", pattern: setting.pattern || undefined, value: setting.defaultValue,
+        spellcheck: false, autocomplete: "off" });
+  }
+  const type = SettingType[setting.type]?.toLowerCase() ?? "text";
+  return h("div", { class: `setting ${type}`, "data-type": type }, label, input, hint);
+}
+
+/** A setting's value as text, read from its input. */
+function settingValue(form: HTMLFormElement, setting: SettingDescription): string | undefined {
+  const input = form.querySelector<HTMLInputElement | HTMLSelectElement>(`#${CSS.escape(inputId(setting))}`);
+  if (!input) return undefined;
+  if (input instanceof HTMLInputElement && input.type === "checkbox") return String(input.checked);
+  return input.value.trim();
+}
+
+/** Why CreateGame failed, for a person. */
+function createFailure(err: unknown): string {
+  if (!(err instanceof ConnectError)) return String(err);
+  if (err.code === Code.Unauthenticated || err.code === Code.PermissionDenied) return API_KEY_REQUIRED;
+  return refusal(errorReason(err), err.rawMessage);
+}
+
+/** Draws the lobby into `root` once the server's catalog is in; creating a game moves this page to the new seat's link. */
 export function showLobby(root: HTMLElement): void {
-  const games = lobbyGames();
+  document.title = "Card table";
+  root.replaceChildren(h("p", { class: "loading" }, "Loading the games…"));
+  games().then((found) => {
+    if (found.length === 0) throw new Error("the server offers no game");
+    drawLobby(root, found);
+  }, (err: unknown) => {
+    const text = err instanceof ConnectError ? err.rawMessage : String(err);
+    root.replaceChildren(h("main", { class: "lobby" }, h("h1", {}, "Card table"),
+      h("p", { class: "message", role: "alert" }, `The server's games could not be loaded: ${text}`),
+      h("button", { type: "button", class: "primary", onclick: () => showLobby(root) }, "Try again")));
+  });
+}
+
+function drawLobby(root: HTMLElement, catalogGames: readonly GameDescription[]): void {
   const gameSelect = h("select", { id: "game", name: "game" },
-    ...games.map((game) => h("option", { value: game.name }, game.title)));
-  const chosen = (): LobbyEntry & { name: string } => {
-    const game = games.find((g) => g.name === gameSelect.value) ?? games[0]!;
-    return { ...game.lobby, name: game.name };
-  };
-  const blurb = h("p", { class: "blurb" });
+    ...catalogGames.map((game) => h("option", { value: game.name }, game.title || humanize(game.name))));
+  const chosen = (): GameDescription => catalogGames.find((g) => g.name === gameSelect.value) ?? catalogGames[0]!;
+  const entryOf = (game: GameDescription) => (hasRenderer(game.name) ? rendererFor(game.name).lobby : undefined);
+  const about = h("p", { class: "blurb" });
   const myName = h("input", { id: "my-name", name: "my-name", maxlength: MAX_NAME, required: true,
     autocomplete: "nickname" });
   const seatRows = h("div", { class: "seat-rows" });
-  const options = h("div", { class: "options" });
+  const options = h("fieldset", { class: "options" });
   const message = h("p", { class: "message", role: "alert", hidden: true });
   const create = h("button", { type: "submit", class: "primary", id: "create" }, "Create the game");
 
   let myDefault = "";
   const draw = () => {
     const game = chosen();
-    const [mine = "", ...others] = game.seatNames;
+    const entry = entryOf(game);
+    const [mine = "", ...others] = seatNames(game, entry);
     if (myName.value === myDefault) myName.value = mine; // a name typed in stays
     myDefault = mine;
-    blurb.textContent = game.blurb;
+    about.textContent = blurb(game, entry);
     seatRows.replaceChildren(...others.map((name, i) => h("div", { class: "seat-row" },
       h("input", { name: `seat-${i + 1}-name`, value: name, maxlength: MAX_NAME, "aria-label": `Seat ${i + 1} name` }),
       h("select", { name: `seat-${i + 1}-kind`, "aria-label": `Who plays ${name}` },
         ...KINDS.map(([value, , label]) => h("option", { value }, label))))));
-    options.replaceChildren(...game.options.flatMap(optionInput));
+    options.setAttribute("data-game", game.name);
+    options.replaceChildren(h("legend", {}, "Settings"), ...game.settings.map(settingInput));
+    options.hidden = game.settings.length === 0;
+    message.hidden = true;
   };
   gameSelect.addEventListener("change", draw);
 
   const form = h("form", { class: "lobby", novalidate: true },
     h("h1", {}, "Card table"),
     h("p", {}, "Play against the server's bots, or seat friends: each gets a link to their seat."),
-    h("label", { for: "game" }, "Game"), gameSelect, blurb,
+    h("label", { for: "game" }, "Game"), gameSelect, about,
     h("label", { for: "my-name" }, "Your name"), myName,
     h("fieldset", {}, h("legend", {}, "The other seats, clockwise from your left"), seatRows),
     options, message, create);
+
+  const fail = (text: string) => {
+    message.textContent = text;
+    message.hidden = false;
+    create.disabled = false;
+  };
 
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     void (async () => {
       const game = chosen();
       const data = new FormData(form);
-      const seats = game.seatNames.map((fallback, i) => {
+      const names = seatNames(game, entryOf(game));
+      const seats = names.map((fallback, i) => {
         if (i === 0) return { name: nameOrDefault(myName.value, fallback), kind: PlayerKind.HUMAN };
         const kind = KINDS.find(([value]) => value === data.get(`seat-${i}-kind`))?.[1] ?? PlayerKind.BOT_BASIC;
         return { name: nameOrDefault(String(data.get(`seat-${i}-name`) ?? ""), fallback), kind };
       });
-      const values = Object.fromEntries(game.options.map((o) => [o.key, Number(data.get(`option-${o.key}`))]));
+      const values: Record<string, string> = {};
+      for (const setting of game.settings) {
+        const value = settingValue(form, setting);
+        if (value === undefined) continue;
+        const problem = settingProblem(setting, value);
+        if (problem) {
+          fail(`Check the settings: ${problem}`);
+          form.querySelector<HTMLElement>(`#${CSS.escape(inputId(setting))}`)?.focus();
+          return;
+        }
+        values[setting.name] = value;
+      }
       create.disabled = true;
       message.hidden = true;
       try {
-        const created = await client().createGame({ variantName: game.name, seats, options: game.ruleOptions(values) });
+        const created = await client().createGame({
+          variantName: game.name, seats, options: { settings: settingsToSend(game.settings, values) },
+        });
         const tokens = new Map(created.seatTokens.map((t) => [t.seat, t.token]));
         const invites = seats.flatMap((seat, i) => (i > 0 && tokens.has(i)
           ? [{ seat: i, name: seat.name, link: linkTo({ gameId: created.gameId, seat: i, token: tokens.get(i)! }) }]
@@ -86,15 +181,11 @@ export function showLobby(root: HTMLElement): void {
         saveInvites(created.gameId, invites);
         location.hash = new URL(linkTo({ gameId: created.gameId, seat: 0, token: tokens.get(0)! })).hash;
       } catch (err) {
-        const text = err instanceof ConnectError ? refusal(errorReason(err), err.rawMessage) : String(err);
-        message.textContent = `The game could not be created: ${text}`;
-        message.hidden = false;
-        create.disabled = false;
+        fail(`The game could not be created: ${createFailure(err)}`);
       }
     })();
   });
 
   draw();
   root.replaceChildren(form);
-  document.title = "Card table";
 }

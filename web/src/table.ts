@@ -1,14 +1,17 @@
 // The table: one game seen from one seat (or by a spectator), drawn from the API's views alone.
 // Every move goes to the server by its `legal_actions` notation (Act); WatchGame brings the other
-// seats' moves; a refused move shows why (its reason code), and the game stays as it was.
+// seats' moves; a refused move shows why (its reason code), and the game stays as it was. It knows
+// no game's phases or actions: it shows the phase's title, offers each legal action by its shape
+// (a card of the hand to play, cards to choose, or a button labelled by the action's title and
+// its number or suit), and leaves a game's own facts to its renderer (games/).
 import {
-  ActionKind,
+  ActionShape,
   Code,
   ConnectError,
   type GameServiceClient,
   type GameView,
   type GetScoreResponse,
-  Phase,
+  type LegalAction,
   PlayerKind,
   type SeatView,
   errorReason,
@@ -21,7 +24,18 @@ import { cardBack, cardFace, cardName } from "./cards.js";
 import { type Child, h } from "./dom.js";
 import { type GameRenderer, rendererFor } from "./games/index.js";
 import { otherName, ownLabel } from "./names.js";
-import { phaseName, plural, refusal, signed } from "./text.js";
+import { phaseText, plural, refusal, signed } from "./text.js";
+import {
+  actionLabel,
+  actionTitle,
+  buttonActions,
+  cardActions,
+  cardsAction,
+  choosingNumber,
+  either,
+  handsFinished,
+  isOver,
+} from "./words.js";
 
 const RECONNECT_MIN_MS = 500;
 const RECONNECT_MAX_MS = 10_000;
@@ -29,11 +43,6 @@ const RECONNECT_MAX_MS = 10_000;
 type Position = "bottom" | "left" | "top" | "right";
 
 const BOTS: ReadonlySet<PlayerKind> = new Set([PlayerKind.BOT_RANDOM, PlayerKind.BOT_BASIC, PlayerKind.BOT_STRONG]);
-
-/** Hands finished in a view: during a hand, all before it; between hands and at the end, all. */
-function handsFinished(view: GameView): number {
-  return view.phase === Phase.DEAL || view.phase === Phase.GAME_OVER ? view.handNumber : Math.max(0, view.handNumber - 1);
-}
 
 /** Why a call failed, in words (`reasons`: the game's own refusal sentences). */
 function describe(err: unknown, reasons: Readonly<Record<string, string>>): string {
@@ -93,7 +102,7 @@ export class Table {
     this.handsSeen = handsFinished(view);
     this.dialog = h("dialog", { class: "scores", "aria-labelledby": "scores-title" });
     this.render();
-    if (view.phase === Phase.GAME_OVER) void this.showScores();
+    if (isOver(view)) void this.showScores();
   }
 
   /** Stops following the game (the page moves elsewhere). */
@@ -107,7 +116,7 @@ export class Table {
   /** Follows the game over WatchGame until it ends, reconnecting with a growing pause. */
   private async follow(): Promise<void> {
     let pause = RECONNECT_MIN_MS;
-    while (!this.stop.signal.aborted && this.view.phase !== Phase.GAME_OVER) {
+    while (!this.stop.signal.aborted && !isOver(this.view)) {
       try {
         for await (const view of watchViews(this.client, this.place.gameId,
           { fromVersion: this.view.version, signal: this.stop.signal })) {
@@ -137,7 +146,7 @@ export class Table {
   private apply(view: GameView): void {
     if (view.version <= this.view.version) return;
     this.view = view;
-    const exchange = view.legalActions.find((a) => a.maxCards > 0);
+    const exchange = cardsAction(view);
     for (const card of this.selected) if (!exchange?.cards.includes(card)) this.selected.delete(card);
     this.render();
     const finished = handsFinished(view);
@@ -187,15 +196,26 @@ export class Table {
     seat === this.me ? "You" : otherName(seat, this.view.seats[seat]?.name);
 
   private get phase(): string {
-    return phaseName(this.view.phase, this.game.phases);
+    return phaseText(this.view);
+  }
+
+  /** The game's name: as the view gives it, else as its renderer does. */
+  private get title(): string {
+    return this.view.variantTitle || this.game.title;
+  }
+
+  /** A button's label for a legal action: the game's own wording, else its title with its number or suit. */
+  private label(action: LegalAction): string {
+    return this.game.actionLabel?.(action) ?? actionLabel(action);
   }
 
   private render(): void {
     const v = this.view;
-    document.title = `${this.game.title} · ${this.phase}`;
+    document.title = `${this.title} · ${this.phase}`;
     const main = h("main", {
       id: "table", class: `table seats-${v.seats.length}${this.busy ? " busy" : ""}`,
-      "data-version": String(v.version), "data-phase": Phase[v.phase], "data-turn": v.turn ?? "",
+      "data-version": String(v.version), "data-phase": v.phaseName, "data-turn": v.turn ?? "",
+      "data-trick": v.currentTrick !== undefined,
       "data-hand-number": v.handNumber, "data-viewer": this.me ?? "", "data-busy": String(this.busy),
     },
     this.header(),
@@ -212,22 +232,23 @@ export class Table {
   private header(): HTMLElement {
     const v = this.view;
     return h("header", { class: "bar" },
-      h("h1", {}, this.game.title),
+      h("h1", {}, this.title),
       h("nav", {},
         h("button", { type: "button", class: "show-scores", onclick: () => void this.showScores() }, "Scores"),
         h("a", { href: "#", class: "new-game" }, "New game")),
-      h("p", { class: "meta" }, `${v.handNumber > 0 ? `Hand ${v.handNumber}` : "Before the first hand"} · ${this.phase}`,
+      h("p", { class: "meta" }, `${v.handNumber > 0 ? `Hand ${v.handNumber}` : "Before the first hand"} · `,
+        h("span", { class: "phase", "data-phase": v.phaseName }, this.phase),
         this.me === undefined ? " · watching" : ""));
   }
 
   private seatChip(seat: SeatView): HTMLElement {
     const v = this.view;
-    const turn = v.turn === seat.seat && v.phase !== Phase.GAME_OVER;
+    const turn = v.turn === seat.seat && !isOver(v);
     const badges: Child[] = [];
     if (BOTS.has(seat.kind)) {
       badges.push(h("span", { class: "badge bot", title: seat.kind === PlayerKind.BOT_STRONG ? "Strong bot" : "Bot" }, "bot"));
     }
-    if (v.dealer === seat.seat && v.phase !== Phase.GAME_OVER) {
+    if (v.dealer === seat.seat && !isOver(v)) {
       badges.push(h("span", { class: "badge dealer", title: this.game.dealer.title }, this.game.dealer.badge));
     }
     badges.push(...this.game.seatBadges(seat, v));
@@ -265,7 +286,7 @@ export class Table {
   private status(): HTMLElement {
     const v = this.view;
     let text: string;
-    if (v.phase === Phase.GAME_OVER) {
+    if (isOver(v)) {
       text = v.winnerSeats.length === 0 ? "Game over: a draw." : `Game over: ${this.wins(v.winnerSeats)}!`;
     } else if (this.busy) {
       text = "…";
@@ -273,7 +294,7 @@ export class Table {
       text = this.yourTurn();
     } else if (v.turn !== undefined) {
       text = `Waiting for ${this.name(v.turn)}.`;
-    } else if (v.legalActions.some((a) => a.maxCards > 0)) {
+    } else if (cardsAction(v)) {
       text = this.yourTurn();
     } else {
       text = "Waiting for the others.";
@@ -281,47 +302,47 @@ export class Table {
     return h("p", { id: "status", class: "status", "aria-live": "polite" }, this.connection || text);
   }
 
-  /** What the viewer is asked to do: choose the exchange's cards, the game's own prompt, deal or play. */
+  /**
+   * What the viewer is asked to do: choose the cards of a CARDS action, the game's own prompt,
+   * else from the actions' shapes: a card to play (or lead), or one of the buttons by title.
+   */
   private yourTurn(): string {
     const v = this.view;
-    const exchange = v.legalActions.find((a) => a.maxCards > 0);
+    const exchange = cardsAction(v);
     if (exchange) {
       const count = exchange.minCards === exchange.maxCards ? `${exchange.minCards}` : `${exchange.minCards} to ${exchange.maxCards}`;
-      return `Choose ${count} card${exchange.maxCards === 1 ? "" : "s"} to ${this.game.exchange.prompt}.`;
+      const verb = this.game.exchange?.prompt ?? actionTitle(exchange).toLowerCase();
+      return `Choose ${count} card${exchange.maxCards === 1 ? "" : "s"} to ${verb}.`;
     }
     const prompt = this.game.prompt(v);
     if (prompt !== undefined) return prompt;
-    switch (v.phase) {
-      case Phase.DEAL:
-        return "Your deal.";
-      case Phase.PLAY:
-        return (v.currentTrick?.plays.length ?? 0) === 0 ? "Your lead." : "Your turn: play a card.";
-      default:
-        return "Your turn.";
+    if (cardActions(v).length > 0) {
+      return (v.currentTrick?.plays.length ?? 0) === 0 ? "Your lead." : "Your turn: play a card.";
     }
+    const titles = [...new Set(buttonActions(v).map((a) => actionTitle(a)))];
+    return titles.length > 0 ? `Your turn: ${either(titles)}.` : "Your turn.";
   }
 
   private actions(): HTMLElement {
     const v = this.view;
-    const buttons = v.legalActions
-      .filter((a) => a.kind !== ActionKind.PLAY && a.maxCards === 0)
-      .sort((a, b) => a.kind - b.kind || a.tricks - b.tricks)
-      .map((a) => h("button", {
-        type: "button", class: `action kind-${ActionKind[a.kind].toLowerCase()}`, "data-notation": a.notation,
-        disabled: this.busy, onclick: () => void this.act(a.notation),
-      }, this.game.actionLabel(a)));
-    const exchange = v.legalActions.find((a) => a.maxCards > 0);
+    const buttons = buttonActions(v).map((a) => h("button", {
+      type: "button", class: `action word-${a.word} shape-${ActionShape[a.shape].toLowerCase()}`,
+      "data-word": a.word, "data-notation": a.notation, "aria-label": actionLabel(a, true),
+      disabled: this.busy, onclick: () => void this.act(a.notation),
+    }, this.label(a)));
+    const exchange = cardsAction(v);
     if (exchange) {
       const n = this.selected.size;
       const ok = n >= exchange.minCards && n <= exchange.maxCards;
       const cards = [...this.selected].sort((a, b) => v.hand.indexOf(a) - v.hand.indexOf(b));
+      const button = this.game.exchange?.button ?? actionTitle(exchange);
       buttons.push(h("button", {
-        type: "button", class: "action primary", "data-notation": exchange.notation, disabled: this.busy || !ok,
+        type: "button", class: `action primary word-${exchange.word} shape-cards`, "data-word": exchange.word,
+        "data-notation": exchange.notation, disabled: this.busy || !ok,
         onclick: () => void this.act([exchange.notation, ...cards].join(" ")),
-      }, `${this.game.exchange.button}${n > 0 ? `: ${cards.map((c) => cardName(c)).join(", ")}` : ""}`));
+      }, `${button}${n > 0 ? `: ${cards.map((c) => cardName(c)).join(", ")}` : ""}`));
     }
-    const bidding = v.legalActions.some((a) => a.kind === ActionKind.BID);
-    return h("section", { class: `actions${bidding ? " bids" : ""}`, "aria-label": "Your choices" }, ...buttons);
+    return h("section", { class: `actions${choosingNumber(v) ? " bids" : ""}`, "aria-label": "Your choices" }, ...buttons);
   }
 
   private hand(): HTMLElement {
@@ -333,10 +354,13 @@ export class Table {
       return h("section", { class: "hand hidden-hand", "data-visible": false, "aria-label": "Your cards, face down" },
         ...Array.from({ length: count }, () => cardBack()));
     }
-    const playable = new Set(v.legalActions.filter((a) => a.kind === ActionKind.PLAY).map((a) => a.card));
-    const exchange = v.legalActions.find((a) => a.maxCards > 0);
-    const myTurnToPlay = v.phase === Phase.PLAY && v.turn === me;
-    return h("section", { class: "hand", "data-visible": true, "aria-label": "Your cards" },
+    // A card of the hand is played by its CARD action's notation; a card none allows is still
+    // offered in the same word while such actions are, so the server says why it is refused.
+    const plays = cardActions(v);
+    const playable = new Map(plays.map((a) => [a.card, a.notation]));
+    const word = plays[0]?.word;
+    const exchange = cardsAction(v);
+    return h("section", { class: `hand${word ? " playing" : ""}`, "data-visible": true, "aria-label": "Your cards" },
       ...v.hand.map((card) => {
         const choosable = exchange?.cards.includes(card) ?? false;
         const selected = this.selected.has(card);
@@ -345,14 +369,14 @@ export class Table {
           type: "button",
           class: `card-button${playable.has(card) ? " playable" : ""}${selected ? " selected" : ""}${choosable ? " choosable" : ""}`,
           "data-card": card, "data-playable": playable.has(card), "aria-pressed": exchange ? selected : undefined,
-          "aria-label": cardName(card), disabled: this.busy || !(myTurnToPlay || choosable),
+          "aria-label": cardName(card), disabled: this.busy || !(word !== undefined || choosable),
           onclick: () => {
             if (exchange && choosable) {
               if (selected) this.selected.delete(card);
               else if (this.selected.size < exchange.maxCards) this.selected.add(card);
               this.render();
-            } else if (myTurnToPlay) {
-              void this.act(`play ${card}`);
+            } else if (word !== undefined) {
+              void this.act(playable.get(card) ?? `${word} ${card}`);
             }
           },
         }, face);
@@ -384,7 +408,7 @@ export class Table {
   private invites(): Child {
     if (this.me !== 0) return null; // the lobby seats a game's creator at seat 0
     const links = loadInvites(this.place.gameId);
-    if (links.length === 0 || this.view.phase === Phase.GAME_OVER) return null;
+    if (links.length === 0 || isOver(this.view)) return null;
     return h("details", { class: "invites" }, h("summary", {}, "Seat links for your friends"),
       h("ul", {}, ...links.map((l) => h("li", {}, h("span", {}, `${l.name}: `),
         h("a", { href: l.link, "data-seat": l.seat, target: "_blank", rel: "noopener" }, "seat link"),
@@ -407,7 +431,7 @@ export class Table {
 
   private scoreTable(score: GetScoreResponse): HTMLElement[] {
     const v = this.view;
-    const over = v.phase === Phase.GAME_OVER;
+    const over = isOver(v);
     const last = score.hands.at(-1);
     const title = over
       ? `Game over: ${score.winnerSeats.length > 0 ? this.wins(score.winnerSeats) : "a draw"}`

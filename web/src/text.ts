@@ -1,19 +1,12 @@
-// What the table says in every game: phase names, counts, and why a move was refused. Each
-// game's own words are in its renderer (games/).
-import { Phase } from "@cardgame/client/web";
+// What the table says in every game: the phase, counts, and why a move was refused. Each game's
+// own words come from the server (phase and action titles) or its renderer (games/).
+import type { GameView } from "@cardgame/client/web";
 
-const PHASES: Partial<Record<Phase, string>> = {
-  [Phase.DEAL]: "Deal",
-  [Phase.PLAY]: "Playing",
-  [Phase.GAME_OVER]: "Game over",
-};
+import { humanize } from "./words.js";
 
-/** A phase's name: the game's own (`names`), a common one, else the enum's name in words. */
-export function phaseName(phase: Phase, names: Partial<Record<Phase, string>> = {}): string {
-  const known = names[phase] ?? PHASES[phase];
-  if (known !== undefined) return known;
-  const word = (Phase[phase] ?? "").toLowerCase().replace(/_/g, " ");
-  return word === "unspecified" ? "" : word.charAt(0).toUpperCase() + word.slice(1);
+/** The phase as the table shows it: the server's title, else the phase's name in words. */
+export function phaseText(view: Pick<GameView, "phaseName" | "phaseTitle">): string {
+  return view.phaseTitle || humanize(view.phaseName);
 }
 
 /** "1 card", "2 cards", "0 tricks"; `shown` writes the count otherwise ("+1 trick"). */

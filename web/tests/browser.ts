@@ -6,11 +6,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import {
-  ActionKind,
+  ActionShape,
   type GameServiceClient,
   type GameView,
   type GetScoreResponse,
-  Phase,
   PlayerKind,
   createClient,
 } from "@cardgame/client";
@@ -87,6 +86,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 export interface Shown {
   version: string;
   phase: string;
+  phaseTitle: string;
   turn: string;
   busy: string;
   handVisible: boolean;
@@ -98,6 +98,8 @@ export interface Shown {
     bot: boolean }[];
   scores: { side: number; score: number; who: string }[];
   actions: string[];
+  actionWords: string[];
+  actionLabels: string[];
   turnUp: string | null;
   trump: string | null;
   discard: string | null;
@@ -121,6 +123,7 @@ export async function readTable(page: Page): Promise<Shown> {
     return {
       version: table.dataset.version ?? "",
       phase: table.dataset.phase ?? "",
+      phaseTitle: one(".meta .phase")?.textContent ?? "",
       turn: table.dataset.turn ?? "",
       busy: table.dataset.busy ?? "",
       handVisible: one(".hand")?.dataset.visible === "true",
@@ -145,6 +148,8 @@ export async function readTable(page: Page): Promise<Shown> {
       scores: all(".totals .side").map((s) => ({ side: Number(s.dataset.side), score: Number(s.dataset.score),
         who: s.querySelector(".who")?.textContent ?? "" })),
       actions: all(".actions button").map((b) => b.dataset.notation ?? ""),
+      actionWords: all(".actions button").map((b) => b.dataset.word ?? ""),
+      actionLabels: all(".actions button").map((b) => b.textContent ?? ""),
       turnUp: one("[data-role=turn-up]")?.dataset.card ?? null,
       trump: one("[data-role=trump]")?.dataset.suit ?? null,
       discard: one("[data-role=dealer-discard]")?.dataset.cards ?? null,
@@ -182,7 +187,9 @@ export function cardsText(count: number): string {
 export function assertShows(shown: Shown, view: GameView, what: string): void {
   const at = `${what}, version ${view.version}`;
   assert.equal(shown.version, String(view.version), `${at}: page version`);
-  assert.equal(shown.phase, Phase[view.phase], `${at}: phase`);
+  assert.equal(shown.phase, view.phaseName, `${at}: phase`);
+  assert.ok(view.phaseTitle !== "", `${at}: the view has no phase title`);
+  assert.equal(shown.phaseTitle, view.phaseTitle, `${at}: the phase's title`);
   assert.equal(shown.turn, view.turn === undefined ? "" : String(view.turn), `${at}: turn`);
   assert.equal(shown.handVisible, view.handVisible, `${at}: hand visible`);
   if (view.handVisible) {
@@ -190,11 +197,13 @@ export function assertShows(shown: Shown, view: GameView, what: string): void {
   } else if (view.viewerSeat !== undefined) {
     assert.equal(shown.backs, view.seats[view.viewerSeat]?.cardCount, `${at}: face-down cards`);
   }
-  const plays = view.legalActions.filter((a) => a.kind === ActionKind.PLAY).map((a) => a.card);
+  const plays = view.legalActions.filter((a) => a.shape === ActionShape.CARD).map((a) => a.card);
   assert.deepEqual([...shown.playable].sort(), [...plays].sort(), `${at}: playable cards`);
-  const buttons = view.legalActions.filter((a) => a.kind !== ActionKind.PLAY)
-    .map((a) => a.notation);
-  assert.deepEqual([...shown.actions].sort(), [...buttons].sort(), `${at}: action buttons`);
+  const buttons = view.legalActions.filter((a) => a.shape !== ActionShape.CARD)
+    .map((a) => `${a.word} ${a.notation}`);
+  assert.deepEqual(shown.actions.map((n, i) => `${shown.actionWords[i]} ${n}`).sort(), [...buttons].sort(),
+    `${at}: action buttons`);
+  assert.ok(shown.actionLabels.every((label) => label.trim() !== ""), `${at}: a button without a label`);
   const current = view.currentTrick?.plays ?? [];
   const trick = current.length > 0 || !view.lastTrick?.plays.length ? current : view.lastTrick.plays;
   assert.equal(shown.trick.role, current.length > 0 || !view.lastTrick?.plays.length ? "current-trick" : "last-trick",
@@ -218,7 +227,7 @@ export function assertShows(shown: Shown, view: GameView, what: string): void {
     assert.equal(shown.given, exchangeGiven.length ? exchangeGiven.join(" ") : null, `${at}: exchange given`);
     assert.equal(shown.received, exchangeReceived.length ? exchangeReceived.join(" ") : null, `${at}: received`);
   }
-  if (view.rules.case === "spadesTwoPlayer" && view.phase === Phase.DRAW) {
+  if (view.rules.case === "spadesTwoPlayer" && view.phaseName === "draw") {
     assert.equal(shown.offered, view.rules.value.offeredCard || null, `${at}: offered card`);
     assert.equal(shown.stock, String(view.rules.value.stockCount), `${at}: stock`);
   }

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 
-import { ActionKind, Phase, PlayerKind } from "@cardgame/client";
+import { ActionShape, PlayerKind } from "@cardgame/client";
 
 import { ARTIFACTS, HTTP_SERVER, api } from "./browser.js";
 import { GAME_TIMEOUT_MS, type Policy, first, handsFinished, play, player, shootOnce, suiteBrowser } from "./players.js";
@@ -28,17 +28,17 @@ describe("Hearts at the web table in Chromium", { concurrency: false }, () => {
     let passed: string[] = [];
     let received: string[] = [];
     const policy: Policy = (view) => {
-      const action = first(view, ActionKind.DEAL, ActionKind.PASS, ActionKind.PLAY);
+      const action = first(view, "deal", "pass", "play");
       assert.ok(action, `no action for Ana among ${view.legalActions.map((a) => a.notation).join(", ")}`);
-      if (action.kind === ActionKind.PASS) passed = action.cards.slice(0, action.minCards);
-      return { action, cards: action.kind === ActionKind.PASS ? passed : undefined };
+      if (action.shape === ActionShape.CARDS) passed = action.cards.slice(0, action.minCards);
+      return { action, cards: action.shape === ActionShape.CARDS ? passed : undefined };
     };
     const final = await play(created.gameId, [ana], policy, "hearts", (v) => handsFinished(v) >= 1,
       async (view, p) => {
         if (view.rules.case !== "hearts") return;
-        if (view.phase === Phase.EXCHANGE) await shootOnce(p, "hearts-pass");
+        if (view.phaseName === "pass") await shootOnce(p, "hearts-pass");
         if (view.rules.value.passReceived.length) received = [...view.rules.value.passReceived];
-        if (view.phase === Phase.PLAY && received.length) {
+        if (view.phaseName === "play" && received.length) {
           const shown = await p.page.locator('[data-role="pass-received"]').getAttribute("data-cards");
           assert.deepEqual(shown?.split(" "), received, "the cards Ana received are shown at the table");
           await shootOnce(p, "hearts-play");

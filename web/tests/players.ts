@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { after, before } from "node:test";
 
-import { ActionKind, type GameServiceClient, type GameView, type LegalAction, Phase } from "@cardgame/client";
+import { ActionShape, type GameServiceClient, type GameView, type LegalAction } from "@cardgame/client";
 import type { BrowserContext, Page } from "playwright-core";
 
 import { api, checkScoreDialog, moved, newPage, openBrowser, requireServer, screenshot, settle } from "./browser.js";
@@ -26,28 +26,30 @@ export interface Player {
 export type Policy = (view: GameView, player: Player) => { action: LegalAction; cards?: string[] };
 
 export function handsFinished(view: GameView): number {
-  return view.phase === Phase.DEAL || view.phase === Phase.GAME_OVER ? view.handNumber : Math.max(0, view.handNumber - 1);
+  return view.phaseName === "deal" || view.phaseName === "game_over" ? view.handNumber
+    : Math.max(0, view.handNumber - 1);
 }
 
-export function first(view: GameView, ...kinds: ActionKind[]): LegalAction | undefined {
-  for (const kind of kinds) {
-    const found = view.legalActions.find((a) => a.kind === kind);
+/** The first legal action with the first of `words` that has one (the order says the preference). */
+export function first(view: GameView, ...words: string[]): LegalAction | undefined {
+  for (const word of words) {
+    const found = view.legalActions.find((a) => a.word === word);
     if (found) return found;
   }
   return undefined;
 }
 
 /**
- * Takes `action` through the page: its button, or its card, or (an action that chooses cards: an
- * exchange, a discard, a pass) its cards then its button.
+ * Takes `action` through the page, as its shape says: its card (CARD), or its cards then its
+ * button (CARDS: an exchange, a discard, a pass), or its button (any other).
  */
 export async function take(page: Page, action: LegalAction, cards: readonly string[] = []): Promise<void> {
   await page.bringToFront(); // a background tab gets few animation frames, which clicks wait for
-  if (action.kind === ActionKind.PLAY) {
+  if (action.shape === ActionShape.CARD) {
     await page.locator(`.hand button[data-card="${action.card}"]`).click();
     return;
   }
-  if (action.maxCards > 0) {
+  if (action.shape === ActionShape.CARDS) {
     for (const card of cards) await page.locator(`.hand button[data-card="${card}"]`).click();
     await page.locator(`.actions button[data-notation="${action.notation}"]:not([disabled])`).click();
     return;
@@ -77,7 +79,7 @@ export async function play(gameId: string, players: Player[], policy: Policy, pr
       const finished = handsFinished(view);
       if (finished > player.handsSeen) {
         const score = await api().getScore({ gameId });
-        const last = view.phase === Phase.GAME_OVER ? "game-over" : `hand-${finished}-score`;
+        const last = view.phaseName === "game_over" ? "game-over" : `hand-${finished}-score`;
         await checkScoreDialog(player.page, score, player.shots.has(last) ? undefined : `${prefix}-${last}`);
         player.shots.add(last);
         player.handsSeen = finished;
@@ -89,7 +91,7 @@ export async function play(gameId: string, players: Player[], policy: Policy, pr
     if (done(view)) return view;
     const mover = players.find((p) => views.get(p)!.turn === p.seat && views.get(p)!.legalActions.length > 0)
       ?? players.find((p) => views.get(p)!.legalActions.length > 0);
-    assert.ok(mover, `${prefix}: nobody at the pages has anything to do in ${Phase[view.phase]} (` +
+    assert.ok(mover, `${prefix}: nobody at the pages has anything to do in ${view.phaseName} (` +
       `${players.map((p) => `${p.name} at version ${views.get(p)!.version}, turn ${views.get(p)!.turn}`).join("; ")})`);
     const seen = views.get(mover)!;
     const { action, cards } = policy(seen, mover);

@@ -12,9 +12,8 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import {
-  ActionKind,
+  ActionShape,
   type GameView,
-  Phase,
   PlayerKind,
   Variant,
 } from "@cardgame/client";
@@ -55,26 +54,25 @@ describe("the web table in Chromium", { concurrency: false }, () => {
     });
     const token = created.seatTokens[0]!.token;
     const ana = await player(browser.context, "Ana", 0, `${HTTP_SERVER}/#game=${created.gameId}&seat=0&token=${token}`, token);
-    const kinds = new Set<ActionKind>();
+    const words = new Set<string>();
     const discards = new Set<string>();
     let oneCard = "";
     const policy: Policy = (view) => {
-      const action = first(view, ActionKind.DEAL, ActionKind.ORDER_UP, ActionKind.NAME_SUIT, ActionKind.STAY_IN,
-        ActionKind.EXCHANGE, ActionKind.PLAY, ActionKind.PASS, ActionKind.DROP_OUT);
+      const action = first(view, "deal", "order-up", "name", "stay", "exchange", "play", "pass", "drop");
       assert.ok(action, `no action for Ana among ${view.legalActions.map((a) => a.notation).join(", ")}`);
-      kinds.add(action.kind);
-      return { action, cards: action.kind === ActionKind.EXCHANGE ? action.cards.slice(0, action.minCards) : undefined };
+      words.add(action.word);
+      return { action, cards: action.shape === ActionShape.CARDS ? action.cards.slice(0, action.minCards) : undefined };
     };
-    const final = await play(created.gameId, [ana], policy, "buck-euchre", (v) => v.phase === Phase.GAME_OVER,
+    const final = await play(created.gameId, [ana], policy, "buck-euchre", (v) => v.phaseName === "game_over",
       async (view, p) => {
-        if (view.phase === Phase.ORDER_UP) await shootOnce(p, "buck-euchre-order-up");
+        if (view.phaseName === "order_up") await shootOnce(p, "buck-euchre-order-up");
         if (view.rules.case === "buckEuchre" && view.rules.value.dealerDiscard) discards.add(view.rules.value.dealerDiscard);
-        if (view.phase === Phase.PLAY && (view.currentTrick?.plays.length ?? 0) > 0) await shootOnce(p, "buck-euchre-play");
+        if (view.phaseName === "play" && (view.currentTrick?.plays.length ?? 0) > 0) await shootOnce(p, "buck-euchre-play");
         if (!oneCard && view.seats.some((s) => s.cardCount === 1)) {
           oneCard = (await readTable(p.page)).seats.find((s) => s.cards === 1)?.cardsText ?? "";
         }
       });
-    assert.equal(final.phase, Phase.GAME_OVER);
+    assert.equal(final.phaseName, "game_over");
     assert.equal(oneCard, "1 card", "a seat holding one card");
     const shown = await readTable(ana.page);
     assert.match(shown.status, /Game over/);
@@ -82,7 +80,7 @@ describe("the web table in Chromium", { concurrency: false }, () => {
     await ana.page.setViewportSize({ width: 1280, height: 900 });
     await screenshot(ana.page, "buck-euchre-game-over-desktop");
     console.log(`Buck Euchre ${created.gameId}: ${final.handNumber} hands, totals ` +
-      `${final.scores.map((s) => s.score).join("/")}, Ana's actions: ${[...kinds].map((k) => ActionKind[k]).join(" ")}, ` +
+      `${final.scores.map((s) => s.score).join("/")}, Ana's actions: ${[...words].join(" ")}, ` +
       `her discards shown: ${[...discards].join(" ") || "none"}`);
     await ana.page.close();
   });
@@ -114,23 +112,23 @@ describe("the web table in Chromium", { concurrency: false }, () => {
       let refused = false;
       const policy: Policy = (view, who) => {
         if (who.seat === 0) {
-          const doubleNil = first(view, ActionKind.DOUBLE_NIL);
+          const doubleNil = first(view, "double-nil");
           if (doubleNil) return { action: doubleNil };
         } else if (!view.handVisible) {
-          const reveal = first(view, ActionKind.REVEAL);
+          const reveal = first(view, "reveal");
           if (reveal) return { action: reveal };
         }
-        const bids = view.legalActions.filter((a) => a.kind === ActionKind.BID);
-        if (bids.length > 0) return { action: bids.find((a) => a.tricks === 3) ?? bids.at(-1)! };
-        const action = first(view, ActionKind.DEAL, ActionKind.EXCHANGE, ActionKind.PLAY) ?? view.legalActions[0]!;
-        return { action, cards: action.kind === ActionKind.EXCHANGE ? action.cards.slice(0, action.minCards) : undefined };
+        const bids = view.legalActions.filter((a) => a.word === "bid");
+        if (bids.length > 0) return { action: bids.find((a) => a.number === 3) ?? bids.at(-1)! };
+        const action = first(view, "deal", "exchange", "play") ?? view.legalActions[0]!;
+        return { action, cards: action.shape === ActionShape.CARDS ? action.cards.slice(0, action.minCards) : undefined };
       };
       const onView = async (view: GameView, who: Player) => {
-        if (view.phase === Phase.BID) await shootOnce(who, `spades-bidding-${who.name}`);
-        if (view.phase === Phase.EXCHANGE && view.legalActions.length > 0) await shootOnce(who, `spades-exchange-${who.name}`);
-        if (view.phase !== Phase.PLAY || view.turn !== who.seat || refused) return;
+        if (view.phaseName === "bid") await shootOnce(who, `spades-bidding-${who.name}`);
+        if (view.phaseName === "exchange" && view.legalActions.length > 0) await shootOnce(who, `spades-exchange-${who.name}`);
+        if (view.phaseName !== "play" || view.turn !== who.seat || refused) return;
         // Once: a card that is not a legal play is refused, with the reason in words; nothing changes.
-        const playable = new Set(view.legalActions.filter((a) => a.kind === ActionKind.PLAY).map((a) => a.card));
+        const playable = new Set(view.legalActions.filter((a) => a.shape === ActionShape.CARD).map((a) => a.card));
         const illegal = view.hand.find((card) => !playable.has(card));
         if (illegal === undefined) return;
         refused = true;
@@ -167,20 +165,20 @@ describe("the web table in Chromium", { concurrency: false }, () => {
     const ana = await player(browser.context, "Ana", 0, `${HTTP_SERVER}/#game=${created.gameId}&seat=0&token=${token}`, token);
     let kept = 0;
     const policy: Policy = (view) => {
-      const keep = first(view, ActionKind.DRAW_KEEP);
-      const discard = first(view, ActionKind.DRAW_DISCARD);
+      const keep = first(view, "keep");
+      const discard = first(view, "discard");
       const offered = view.rules.case === "spadesTwoPlayer" ? view.rules.value.offeredCard : "";
       if (keep && (!discard || offered.endsWith("S") || /^[AKQ]/.test(offered))) {
         kept++;
         return { action: keep };
       }
-      return { action: discard ?? first(view, ActionKind.DEAL) ?? view.legalActions[0]! };
+      return { action: discard ?? first(view, "deal") ?? view.legalActions[0]! };
     };
-    const end = await play(created.gameId, [ana], policy, "spades2", (v) => v.phase === Phase.BID,
+    const end = await play(created.gameId, [ana], policy, "spades2", (v) => v.phaseName === "bid",
       async (view, p) => {
-        if (view.phase === Phase.DRAW && view.turn === 0) await shootOnce(p, "spades2-draw");
+        if (view.phaseName === "draw" && view.turn === 0) await shootOnce(p, "spades2-draw");
       });
-    assert.equal(end.phase, Phase.BID);
+    assert.equal(end.phaseName, "bid");
     assert.equal(end.hand.length, 13, "Ana holds 13 cards after the draw");
     const shown = await readTable(ana.page);
     assert.equal(shown.hand.length, 13);
@@ -210,15 +208,15 @@ describe("the web table in Chromium", { concurrency: false }, () => {
       assert.equal(await page.locator('.seat[data-seat="3"] .badge.bot').getAttribute("title"), "Strong bot");
       // Both look at their cards and bid 3; then each plays its first legal card.
       const policy: Policy = (seen) => {
-        const reveal = seen.handVisible ? undefined : first(seen, ActionKind.REVEAL);
+        const reveal = seen.handVisible ? undefined : first(seen, "reveal");
         if (reveal) return { action: reveal };
-        const bids = seen.legalActions.filter((a) => a.kind === ActionKind.BID);
-        if (bids.length > 0) return { action: bids.find((a) => a.tricks === 3) ?? bids.at(-1)! };
-        return { action: first(seen, ActionKind.DEAL, ActionKind.PLAY) ?? seen.legalActions[0]! };
+        const bids = seen.legalActions.filter((a) => a.word === "bid");
+        if (bids.length > 0) return { action: bids.find((a) => a.number === 3) ?? bids.at(-1)! };
+        return { action: first(seen, "deal", "play") ?? seen.legalActions[0]! };
       };
       const started = Date.now();
       await play(gameId, [ana, cy], policy, "spades-strong", (v) => handsFinished(v) >= 1, async (seen, who) => {
-        if (seen.phase === Phase.PLAY && seen.currentTrick?.plays.some((p) => p.seat === 3)) {
+        if (seen.phaseName === "play" && seen.currentTrick?.plays.some((p) => p.seat === 3)) {
           await shootOnce(who, `spades-strong-bot-${who.name}`);
         }
       });
@@ -261,15 +259,15 @@ describe("the web table in Chromium", { concurrency: false }, () => {
     // Through the bidding, until each has waited for the other by name.
     const waited = new Set<string>();
     const policy: Policy = (seen) => {
-      const bids = seen.legalActions.filter((a) => a.kind === ActionKind.BID);
-      const action = first(seen, ActionKind.DEAL, ActionKind.REVEAL) ?? bids.find((a) => a.tricks === 3) ?? bids.at(-1)
-        ?? first(seen, ActionKind.PLAY) ?? seen.legalActions[0]!;
+      const bids = seen.legalActions.filter((a) => a.word === "bid");
+      const action = first(seen, "deal", "reveal") ?? bids.find((a) => a.number === 3) ?? bids.at(-1)
+        ?? first(seen, "play") ?? seen.legalActions[0]!;
       return { action };
     };
     await play(gameId, [south, north], policy, "default-names", () => waited.size === 2, async (seen, who) => {
       const { status } = await readTable(who.page);
       assert.doesNotMatch(status, /\bYou\b/, `${who.name}'s status names another player "You"`);
-      if (seen.turn !== undefined && seen.turn !== who.seat && seen.phase !== Phase.GAME_OVER) {
+      if (seen.turn !== undefined && seen.turn !== who.seat && seen.phaseName !== "game_over") {
         assert.equal(status, `Waiting for ${seatLabel(seen, seen.turn)}.`, `${who.name}'s status`);
         if (seen.turn === 2 - who.seat) {
           waited.add(status);

@@ -13,11 +13,12 @@ import {
   createClient as createConnectClient,
 } from "@connectrpc/connect";
 
-import { ActionKind, type GameStatus } from "./gen/cardgame/v1/enums_pb.js";
+import { ActionShape, type GameStatus } from "./gen/cardgame/v1/enums_pb.js";
 import { type ActRequest, ActRequestSchema, GameService } from "./gen/cardgame/v1/game_service_pb.js";
 import type { Event, GameSummary, HistoryEntry } from "./gen/cardgame/v1/lifecycle_pb.js";
 import type { GameView, LegalAction } from "./gen/cardgame/v1/view_pb.js";
 
+export * from "./gen/cardgame/v1/catalog_pb.js";
 export * from "./gen/cardgame/v1/enums_pb.js";
 export * from "./gen/cardgame/v1/game_service_pb.js";
 export * from "./gen/cardgame/v1/lifecycle_pb.js";
@@ -287,7 +288,7 @@ export interface MoveOptions {
   /** When set, the move fails with ABORTED unless the game is at this version. */
   expectedVersion?: bigint;
   /**
-   * For an action that chooses cards (an exchange, a discard, a pass of cards: `maxCards` > 0):
+   * For an action that chooses cards (shape ACTION_SHAPE_CARDS, e.g. "exchange" or "pass"):
    * the chosen cards, between `minCards` and `maxCards` of `action.cards`. When absent, the
    * first `minCards` of `action.cards`.
    */
@@ -296,13 +297,14 @@ export interface MoveOptions {
 
 /**
  * The Act notation that takes `action` (one of a view's `legalActions`): its `notation`, or for
- * an action that chooses cards its notation followed by the chosen cards, e.g. "exchange 2C 3D 4H".
+ * an action that chooses cards (shape ACTION_SHAPE_CARDS) its word followed by the chosen cards,
+ * e.g. "exchange 2C 3D 4H".
  */
 export function notationFor(action: LegalAction, cards?: readonly string[]): string {
-  if (action.maxCards > 0) {
+  if (action.shape === ActionShape.CARDS || action.maxCards > 0) {
     return [action.notation, ...(cards ?? action.cards.slice(0, action.minCards))].join(" ");
   }
-  if (action.notation === "") throw new RangeError(`action kind ${action.kind} has no notation`);
+  if (action.notation === "") throw new RangeError(`action ${JSON.stringify(action.word)} has no notation`);
   return action.notation;
 }
 

@@ -13,7 +13,7 @@ import { before, describe, test } from "node:test";
 import { type MessageInitShape, create } from "@bufbuild/protobuf";
 
 import {
-  ActionKind,
+  ActionShape,
   Code,
   ConnectError,
   type GameServiceClient,
@@ -94,18 +94,18 @@ function estimateTricks(hand: readonly string[]): number {
  */
 function choose(view: GameView, random: () => number): LegalAction {
   const actions = view.legalActions;
-  const reveal = actions.find((a) => a.kind === ActionKind.REVEAL);
+  const reveal = actions.find((a) => a.word === "reveal");
   if (reveal && !view.handVisible) return reveal;
-  const bids = actions.filter((a) => a.kind === ActionKind.BID && a.tricks >= 1);
+  const bids = actions.filter((a) => a.word === "bid" && a.shape === ActionShape.NUMBER && a.number >= 1);
   if (bids.length > 0) {
     const want = Math.max(1, estimateTricks(view.hand));
-    return bids.reduce((best, a) => (Math.abs(a.tricks - want) < Math.abs(best.tricks - want) ? a : best));
+    return bids.reduce((best, a) => (Math.abs(a.number - want) < Math.abs(best.number - want) ? a : best));
   }
-  const plain = actions.filter((a) => a.kind !== ActionKind.DOUBLE_NIL && a.kind !== ActionKind.REVEAL);
+  const plain = actions.filter((a) => a.word !== "double-nil" && a.word !== "reveal");
   return pick(plain.length > 0 ? plain : actions, random);
 }
 
-/** Between minCards and maxCards of an EXCHANGE action's cards, chosen at random. */
+/** Between minCards and maxCards of a CARDS-shaped action's cards, chosen at random. */
 function exchangeCards(action: LegalAction, random: () => number): string[] {
   const pool = [...action.cards];
   const count = action.minCards + Math.floor(random() * (action.maxCards - action.minCards + 1));
@@ -147,6 +147,34 @@ async function failedPrecondition(call: Promise<unknown>): Promise<string> {
   const reason = errorReason(err);
   assert.ok(reason !== undefined && REASONS.has(reason), `not a reason code: ${reason}`);
   return reason;
+}
+
+/**
+ * Checks that an action describes itself in words: its word starts its notation, its shape says
+ * which field it carries, and it has a title to show.
+ */
+function checkAction(action: LegalAction): void {
+  const what = `${action.notation} (${ActionShape[action.shape]})`;
+  assert.ok(action.word !== "" && action.title !== "", `${what}: no word or title`);
+  assert.equal(action.notation.split(" ")[0], action.word, `${what}: the notation starts with the word`);
+  switch (action.shape) {
+    case ActionShape.NONE:
+    case ActionShape.CARDS:
+      assert.equal(action.notation, action.word, what);
+      if (action.shape === ActionShape.CARDS) assert.ok(action.maxCards > 0 && action.cards.length >= action.minCards, what);
+      break;
+    case ActionShape.CARD:
+      assert.equal(action.notation, `${action.word} ${action.card}`, what);
+      break;
+    case ActionShape.NUMBER:
+      assert.equal(action.notation, `${action.word} ${action.number}`, what);
+      break;
+    case ActionShape.SUIT:
+      assert.equal(action.notation, `${action.word} ${"CDHS"[action.suit - Suit.CLUBS]}`, what);
+      break;
+    default:
+      assert.fail(`${what}: no shape`);
+  }
 }
 
 /** The registry name and `rules` oneof case of the games these tests play. */
@@ -230,7 +258,7 @@ async function playAndCheck(
   assert.ok(view);
   assert.equal(view.viewerSeat, 0);
   const responses: GameView[] = [view];
-  const kinds = new Set<ActionKind>();
+  const words = new Set<string>();
   let spadesBroken = checkRules(view, variant);
   let illegalTried = 0;
   while (view.phase !== Phase.GAME_OVER) {
@@ -238,11 +266,12 @@ async function playAndCheck(
     assert.ok(view.legalActions.length > 0, `the human has nothing to do in phase ${Phase[view.phase]}`);
 
     // Now and then, first try a card in hand that is not a legal play: refused, game unchanged.
-    const playable = new Set(view.legalActions.filter((a) => a.kind === ActionKind.PLAY).map((a) => a.card));
+    const playable = new Set(view.legalActions.filter((a) => a.shape === ActionShape.CARD).map((a) => a.card));
     const illegal = view.hand.find((card) => !playable.has(card));
     if (playable.size > 0 && illegal !== undefined && illegalTried < 3) {
       const notation = `play ${illegal}`;
-      const move = requestFor(create(LegalActionSchema, { kind: ActionKind.PLAY, card: illegal, notation }), gameId);
+      const move = requestFor(create(LegalActionSchema, { word: "play", shape: ActionShape.CARD, card: illegal, notation }),
+        gameId);
       const reason = await failedPrecondition(sendMove(seat, move));
       assert.ok(["MUST_FOLLOW_SUIT", "SPADES_NOT_BROKEN"].includes(reason), reason);
       assert.equal((await seat.getGame({ gameId })).view?.version, view.version, "a refused move changed the game");
@@ -250,8 +279,9 @@ async function playAndCheck(
     }
 
     const action = choose(view, random);
-    kinds.add(action.kind);
-    const cards = action.kind === ActionKind.EXCHANGE ? exchangeCards(action, random) : undefined;
+    checkAction(action);
+    words.add(action.word);
+    const cards = action.shape === ActionShape.CARDS ? exchangeCards(action, random) : undefined;
     const next = await sendMove(seat, requestFor(action, gameId, { cards }));
     assert.equal(next.viewerSeat, 0);
     assert.ok(next.version > view.version, `${action.notation}: version ${next.version} after ${view.version}`);
@@ -308,7 +338,7 @@ async function playAndCheck(
       assert.equal(start + sum, totals[s], `seat ${s}: ${start} + ${sum} points, total ${totals[s]}`);
     }
   }
-  const used = [...kinds].map((k) => ActionKind[k]).join(" ");
+  const used = [...words].join(" ");
   console.log(`${Variant[variant]} ${gameId}: ${responses.length - 1} moves, ${score.hands.length} hands, ` +
     `totals ${totals.join("/")}, winner side ${score.winnerSide}, ${seated.length}/${spectated.length} ` +
     `seat/spectator views, ${illegalTried} illegal plays refused; actions: ${used}`);
@@ -342,7 +372,7 @@ describe("cardgame.v1.GameService through the TypeScript client", { concurrency:
     const seat = clientVia(via, created.seatTokens[0]?.token ?? "");
     const before = (await seat.getGame({ gameId })).view;
     assert.equal(before?.phase, Phase.DEAL);
-    assert.deepEqual(before?.legalActions.map((a) => a.kind), [ActionKind.DEAL]);
+    assert.deepEqual(before?.legalActions.map((a) => [a.word, a.shape, a.notation]), [["deal", ActionShape.NONE, "deal"]]);
 
     const reason = await failedPrecondition(seat.play({ gameId, requestId: crypto.randomUUID(), card: "AS" }));
     assert.equal(reason, "WRONG_PHASE");

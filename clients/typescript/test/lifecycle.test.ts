@@ -12,7 +12,7 @@ import { create } from "@bufbuild/protobuf";
 
 import {
   ActRequestSchema,
-  ActionKind,
+  ActionShape,
   Code,
   ConnectError,
   type Event,
@@ -211,7 +211,7 @@ describe("the lifecycle RPCs through the TypeScript client", { concurrency: true
     await until(async () => (await seats[0]!.getGame({ gameId })).view?.seats[0]?.presence === Presence.AWAY,
       "seat 0 marked away");
     const away = (await seats[0]!.getGame({ gameId })).view!;
-    assert.ok(away.legalActions.some((a) => a.kind === ActionKind.BACK && a.notation === "back"));
+    assert.ok(away.legalActions.some((a) => a.word === "back" && a.shape === ActionShape.NONE && a.notation === "back"));
     assert.equal(away.seats[0]?.timeouts, 1);
     const back = await sendBack(seats[0]!, gameId);
     assert.equal(back.seats[0]?.presence, Presence.PLAYING);

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import { type MessageInitShape, create } from "@bufbuild/protobuf";
 
 import {
-  ActionKind,
+  ActionShape,
   Code,
   ConnectError,
   type GameServiceClient,
@@ -20,27 +20,34 @@ import {
 
 const action = (init: MessageInitShape<typeof LegalActionSchema>) => create(LegalActionSchema, init);
 
-test("each action becomes an ActRequest carrying its notation", () => {
+const { NONE, CARD, NUMBER, SUIT, CARDS } = ActionShape;
+
+test("each action becomes an ActRequest carrying its notation, whatever its word", () => {
   const cases: [MessageInitShape<typeof LegalActionSchema>, string][] = [
-    [{ kind: ActionKind.DEAL, notation: "deal" }, "deal"],
-    [{ kind: ActionKind.REVEAL, notation: "reveal" }, "reveal"],
-    [{ kind: ActionKind.DRAW_KEEP, notation: "keep" }, "keep"],
-    [{ kind: ActionKind.DRAW_DISCARD, notation: "discard" }, "discard"],
-    [{ kind: ActionKind.BID, tricks: 0, notation: "bid 0" }, "bid 0"],
-    [{ kind: ActionKind.BID, tricks: 4, notation: "bid 4" }, "bid 4"],
-    [{ kind: ActionKind.DOUBLE_NIL, notation: "double-nil" }, "double-nil"],
-    [{ kind: ActionKind.ORDER_UP, notation: "order-up" }, "order-up"],
-    [{ kind: ActionKind.PASS, notation: "pass" }, "pass"],
-    [{ kind: ActionKind.NAME_SUIT, suit: Suit.HEARTS, notation: "name H" }, "name H"],
-    [{ kind: ActionKind.STAY_IN, notation: "stay" }, "stay"],
-    [{ kind: ActionKind.DROP_OUT, notation: "drop" }, "drop"],
-    [{ kind: ActionKind.EXCHANGE, notation: "exchange", cards: ["9C", "JD", "AS"], minCards: 1, maxCards: 1 },
+    [{ word: "deal", shape: NONE, notation: "deal" }, "deal"],
+    [{ word: "reveal", shape: NONE, notation: "reveal" }, "reveal"],
+    [{ word: "keep", shape: NONE, notation: "keep" }, "keep"],
+    [{ word: "discard", shape: NONE, notation: "discard" }, "discard"],
+    [{ word: "bid", shape: NUMBER, number: 0, numberName: "nil", notation: "bid 0" }, "bid 0"],
+    [{ word: "bid", shape: NUMBER, number: 4, notation: "bid 4" }, "bid 4"],
+    [{ word: "double-nil", shape: NONE, notation: "double-nil" }, "double-nil"],
+    [{ word: "order-up", shape: NONE, notation: "order-up" }, "order-up"],
+    [{ word: "pass", shape: NONE, notation: "pass" }, "pass"],
+    [{ word: "name", shape: SUIT, suit: Suit.HEARTS, notation: "name H" }, "name H"],
+    [{ word: "stay", shape: NONE, notation: "stay" }, "stay"],
+    [{ word: "drop", shape: NONE, notation: "drop" }, "drop"],
+    [{ word: "exchange", shape: CARDS, notation: "exchange", cards: ["9C", "JD", "AS"], minCards: 1, maxCards: 1 },
       "exchange 9C"],
-    [{ kind: ActionKind.PLAY, card: "10H", notation: "play 10H" }, "play 10H"],
+    [{ word: "pass", shape: CARDS, notation: "pass", cards: ["2C", "QS", "AH", "KH"], minCards: 3, maxCards: 3 },
+      "pass 2C QS AH"],
+    [{ word: "play", shape: CARD, card: "10H", notation: "play 10H" }, "play 10H"],
+    // a word no built-in game has: the client needs nothing but the action itself
+    [{ word: "call", shape: SUIT, suit: Suit.SPADES, notation: "call S" }, "call S"],
+    [{ word: "no-trump", shape: NONE, notation: "no-trump" }, "no-trump"],
   ];
   for (const [init, notation] of cases) {
     const request = requestFor(action(init), "g1");
-    assert.equal(request.action, notation, ActionKind[init.kind ?? 0]);
+    assert.equal(request.action, notation, `${init.word} (${ActionShape[init.shape ?? 0]})`);
     assert.equal(request.gameId, "g1");
     assert.match(request.requestId, /^[0-9a-f-]{36}$/);
     assert.equal(request.expectedVersion, undefined);
@@ -48,21 +55,22 @@ test("each action becomes an ActRequest carrying its notation", () => {
 });
 
 test("request ids are fresh unless given; options pass through", () => {
-  const play = action({ kind: ActionKind.PLAY, card: "AS", notation: "play AS" });
+  const play = action({ word: "play", shape: CARD, card: "AS", notation: "play AS" });
   assert.notEqual(requestFor(play, "g").requestId, requestFor(play, "g").requestId);
   const request = requestFor(play, "g", { requestId: "retry-1", expectedVersion: 7n });
   assert.equal(request.requestId, "retry-1");
   assert.equal(request.expectedVersion, 7n);
   const exchange = action({
-    kind: ActionKind.EXCHANGE, notation: "exchange", cards: ["2C", "3C", "4C", "5C"], minCards: 0, maxCards: 3,
+    word: "exchange", shape: CARDS, notation: "exchange", cards: ["2C", "3C", "4C", "5C"], minCards: 0, maxCards: 3,
   });
   assert.equal(requestFor(exchange, "g", { cards: ["3C", "5C"] }).action, "exchange 3C 5C");
   assert.equal(notationFor(exchange), "exchange"); // no cards given: the first minCards (here none)
-  assert.equal(notationFor(play, ["KS"]), "play AS"); // cards matter only for an exchange
+  assert.equal(notationFor(play, ["KS"]), "play AS"); // cards matter only for an action choosing cards
 });
 
-test("an action without a notation is refused", () => {
-  assert.throws(() => requestFor(action({ kind: ActionKind.PLAY, card: "AS" }), "g"), RangeError);
+test("an action without a notation is refused, naming its word", () => {
+  assert.throws(() => requestFor(action({ word: "play", shape: CARD, card: "AS" }), "g"),
+    (err: Error) => err instanceof RangeError && /"play"/.test(err.message) && !/kind/.test(err.message));
 });
 
 test("sendMove calls Act and returns the view", async () => {
@@ -74,8 +82,8 @@ test("sendMove calls Act and returns the view", async () => {
       return { view };
     },
   }) as GameServiceClient;
-  assert.equal(await sendMove(client, requestFor(action({ kind: ActionKind.REVEAL, notation: "reveal" }), "g")), view);
-  const name = action({ kind: ActionKind.NAME_SUIT, suit: Suit.CLUBS, notation: "name C" });
+  assert.equal(await sendMove(client, requestFor(action({ word: "reveal", shape: NONE, notation: "reveal" }), "g")), view);
+  const name = action({ word: "name", shape: SUIT, suit: Suit.CLUBS, notation: "name C" });
   assert.equal(await sendMove(client, requestFor(name, "g")), view);
   assert.deepEqual(calls, ["act:g:reveal", "act:g:name C"]);
 });

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from google.protobuf.message import Message
@@ -14,6 +14,11 @@ from engine.core.cards import CARD_NAMES
 
 SUITS = (enums.SUIT_CLUBS, enums.SUIT_DIAMONDS, enums.SUIT_HEARTS, enums.SUIT_SPADES)
 """The proto Suit of each engine suit (0 clubs .. 3 spades)."""
+
+SHARED_PHASES = {"deal": enums.PHASE_DEAL, "play": enums.PHASE_PLAY, "game_over": enums.PHASE_GAME_OVER}
+"""The ``Phase`` values of the phases every game has (the shared machinery's)."""
+SHARED_ACTION_KINDS = {"deal": enums.ACTION_KIND_DEAL, "play": enums.ACTION_KIND_PLAY}
+"""The ``ActionKind`` values of the action words every game has."""
 
 ViewRules = Callable[[view_pb2.GameView, Any], None]
 SeatRules = Callable[[Any], Mapping[str, Message]]
@@ -53,6 +58,10 @@ class WireAdapter:
     - ``view_rules(message, view.rules)`` fills its case of the GameView ``rules`` oneof;
     - ``seat_rules(seat.rules)`` gives the SeatView ``rules`` case of one seat's facts, as the
       keyword arguments of ``message.seats.add`` (messages may be shared: callers copy them);
+    - ``phases`` and ``action_kinds``: the values of the wire's ``Phase`` and ``ActionKind``
+      enums, kept for the games first built in, by the game's own phase name and action word
+      (a phase or word without one is sent as UNSPECIFIED: clients read ``phase_name`` and the
+      legal action's ``word`` and ``shape``, which every game has);
     - ``hand_rules(message, record, viewer)`` adds its breakdown to a HandScore that already
       holds the common part (each seat's tricks and own points, each side's tricks, points and
       total): its case of the HandScore and SeatScore ``rules`` oneofs, and the common fields it
@@ -66,16 +75,12 @@ class WireAdapter:
     view_rules: ViewRules = _no_view_rules
     seat_rules: SeatRules = _no_seat_rules
     hand_rules: HandRules = _no_hand_rules
+    phases: Mapping[str, int] = field(default_factory=lambda: SHARED_PHASES)
+    action_kinds: Mapping[str, int] = field(default_factory=lambda: SHARED_ACTION_KINDS)
 
     def __post_init__(self) -> None:
         if self.options_case and self.options_case not in options_pb2.RuleOptions.DESCRIPTOR.fields_by_name:
             raise ValueError(f"RuleOptions has no case {self.options_case!r} for {self.name}")
-
-    def read_options(self, message: Message, options_type: type) -> Any:
-        """Engine options of ``options_type`` from this game's options message (its
-        ``options_case``): every field set in the message, the others at their defaults."""
-        return options_type(**{f.name: getattr(message, f.name) for f in fields(options_type)
-                               if message.HasField(f.name)})
 
     def options_message(self, options: Any) -> options_pb2.RuleOptions:
         """The effective engine options as a RuleOptions message, every field set (empty for a

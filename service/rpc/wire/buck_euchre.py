@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import score_pb2, view_pb2
 from engine.core.cards import CARD_NAMES
 from engine.games.buck_euchre import NO_TRUMP, BuckEuchreHandRecord, BuckEuchreRules, BuckEuchreSeat
 
-from .base import SUITS, WireAdapter
+from .base import SHARED_ACTION_KINDS, SHARED_PHASES, SUITS, WireAdapter
 
 
 def view_rules(m: view_pb2.GameView, r: BuckEuchreRules) -> None:
@@ -65,5 +66,11 @@ def hand_rules(m: score_pb2.HandScore, record: BuckEuchreHandRecord, viewer: int
     hand.contested = record.contested
 
 
+PHASES = {**SHARED_PHASES, "order_up": enums.PHASE_ORDER_UP, "dealer_discard": enums.PHASE_DEALER_DISCARD,
+          "name_trump": enums.PHASE_NAME_TRUMP, "drop_out": enums.PHASE_DROP_OUT}
+ACTION_KINDS = {**SHARED_ACTION_KINDS, "exchange": enums.ACTION_KIND_EXCHANGE, "order-up": enums.ACTION_KIND_ORDER_UP,
+                "pass": enums.ACTION_KIND_PASS, "name": enums.ACTION_KIND_NAME_SUIT, "stay": enums.ACTION_KIND_STAY_IN,
+                "drop": enums.ACTION_KIND_DROP_OUT}
+
 ADAPTER = WireAdapter(name="buck_euchre", options_case="buck_euchre", view_rules=view_rules,
-                      seat_rules=seat_rules, hand_rules=hand_rules)
+                      seat_rules=seat_rules, hand_rules=hand_rules, phases=PHASES, action_kinds=ACTION_KINDS)

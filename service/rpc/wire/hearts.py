@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import hearts_pb2, score_pb2, view_pb2
 from engine.games.hearts import HeartsHandRecord, HeartsRules, HeartsSeat
 
-from .base import EVERY_SEAT, WireAdapter, names
+from .base import EVERY_SEAT, SHARED_ACTION_KINDS, SHARED_PHASES, WireAdapter, names
 
 
 def view_rules(m: view_pb2.GameView, r: HeartsRules) -> None:
@@ -48,5 +49,8 @@ def hand_rules(m: score_pb2.HandScore, record: HeartsHandRecord, viewer: int | N
             hand.passes.add(seat=passed.seat, to=passed.to, cards=passed.gave.split())
 
 
+PHASES = {**SHARED_PHASES, "pass": enums.PHASE_EXCHANGE}
+ACTION_KINDS = {**SHARED_ACTION_KINDS, "pass": enums.ACTION_KIND_PASS}
+
 ADAPTER = WireAdapter(name="hearts", options_case="hearts", view_rules=view_rules, seat_rules=seat_rules,
-                      hand_rules=hand_rules)
+                      hand_rules=hand_rules, phases=PHASES, action_kinds=ACTION_KINDS)

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import score_pb2, view_pb2
 from engine.games.spades import SpadesHandRecord, SpadesRules, SpadesSeat
 from engine.games.spades_scoring import DOUBLE_NIL_BID, NilScore
 
-from .base import WireAdapter, names
+from .base import SHARED_ACTION_KINDS, SHARED_PHASES, WireAdapter, names
 
 NIL_RESULTS = {"none": score_pb2.NIL_RESULT_NONE, "made": score_pb2.NIL_RESULT_MADE,
                "failed": score_pb2.NIL_RESULT_FAILED}
@@ -61,5 +62,10 @@ def hand_rules(m: score_pb2.HandScore, record: SpadesHandRecord, viewer: int | N
         m.spades.exchanges.add(seat=exchange.seat, given=exchange.gave.split(), received=exchange.got.split())
 
 
+PHASES = {**SHARED_PHASES, "draw": enums.PHASE_DRAW, "bid": enums.PHASE_BID, "exchange": enums.PHASE_EXCHANGE}
+ACTION_KINDS = {**SHARED_ACTION_KINDS, "reveal": enums.ACTION_KIND_REVEAL, "keep": enums.ACTION_KIND_DRAW_KEEP,
+                "discard": enums.ACTION_KIND_DRAW_DISCARD, "bid": enums.ACTION_KIND_BID,
+                "double-nil": enums.ACTION_KIND_DOUBLE_NIL, "exchange": enums.ACTION_KIND_EXCHANGE}
+
 ADAPTER = WireAdapter(name="spades", options_case="spades", view_rules=view_rules, seat_rules=seat_rules,
-                      hand_rules=hand_rules)
+                      hand_rules=hand_rules, phases=PHASES, action_kinds=ACTION_KINDS)

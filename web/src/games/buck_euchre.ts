@@ -1,6 +1,6 @@
 // Buck Euchre: four players each for themselves; the turn-up, ordering up or naming trump, the
 // dealer's discard, dropping out, and scores counting down to 0.
-import { ActionKind, type HandScore, Phase } from "@cardgame/client/web";
+import type { HandScore } from "@cardgame/client/web";
 
 import { SUIT_SYMBOLS, type SuitLetter, cardFace, cardList, suitLetter } from "../cards.js";
 import { type Child, h } from "../dom.js";
@@ -38,14 +38,6 @@ export const buckEuchre: GameRenderer = {
   lobby: {
     blurb: "Four players, each for themselves, 24 cards; first to count down to 0 wins.",
     seatNames: ["South", "West", "North", "East"],
-    options: [{ key: "starting-score", label: "Starting score (1–100)", min: 1, max: 100, value: 25 }],
-    ruleOptions: (values) => ({ variant: { case: "buckEuchre", value: { startingScore: values["starting-score"] } } }),
-  },
-  phases: {
-    [Phase.ORDER_UP]: "Order up or pass",
-    [Phase.DEALER_DISCARD]: "The dealer discards",
-    [Phase.NAME_TRUMP]: "Name trump or pass",
-    [Phase.DROP_OUT]: "Stay in or drop out",
   },
   reasons: {
     SUIT_TURNED_DOWN: "That suit was turned down: name another one.",
@@ -55,24 +47,9 @@ export const buckEuchre: GameRenderer = {
   dealer: { badge: "dealer", title: "Dealer" },
   exchange: { button: "Discard", prompt: "discard" },
   actionLabel(action) {
-    switch (action.kind) {
-      case ActionKind.DEAL:
-        return "Deal";
-      case ActionKind.ORDER_UP:
-        return "Order up";
-      case ActionKind.PASS:
-        return "Pass";
-      case ActionKind.NAME_SUIT: {
-        const letter = suitLetter(action.suit);
-        return letter ? `Name ${SUIT_SYMBOLS[letter]}` : "Name a suit";
-      }
-      case ActionKind.STAY_IN:
-        return "Stay in";
-      case ActionKind.DROP_OUT:
-        return "Drop out";
-      default:
-        return action.notation;
-    }
+    if (action.word !== "name") return undefined; // the others read as their titles ("Order up", "Stay in")
+    const letter = suitLetter(action.suit);
+    return letter ? `Name ${SUIT_SYMBOLS[letter]}` : undefined;
   },
   callText(call) {
     const [word, arg] = call.split(" ");
@@ -80,12 +57,12 @@ export const buckEuchre: GameRenderer = {
     return CALLS[call] ?? call;
   },
   prompt(view) {
-    switch (view.phase) {
-      case Phase.ORDER_UP:
+    switch (view.phaseName) {
+      case "order_up":
         return "Order up the turn-up, or pass.";
-      case Phase.NAME_TRUMP:
+      case "name_trump":
         return "Name trump, or pass.";
-      case Phase.DROP_OUT:
+      case "drop_out":
         return "Stay in, or drop out of this hand.";
       default:
         return undefined;

@@ -1,5 +1,6 @@
-// The renderer of a game the registry does not know: the common view only, and every legal
-// action as a button labelled by its notation.
+// The renderer of a game without a module of its own: the common view only. The table offers
+// every legal action by its word (buttons labelled by their titles, cards to play, cards to
+// choose), so such a game is fully playable from the API's vocabulary alone.
 import type { GameRenderer } from "./renderer.js";
 
 /** A renderer for the game registered as `name`, drawing what every game has. */
@@ -7,11 +8,8 @@ export function genericRenderer(name: string): GameRenderer {
   return {
     name,
     title: name,
-    phases: {},
     reasons: {},
     dealer: { badge: "dealer", title: "Dealer" },
-    exchange: { button: "Exchange", prompt: "exchange" },
-    actionLabel: (action) => action.notation,
     callText: (call) => call,
     prompt: () => undefined,
     seatBadges: () => [],

@@ -1,6 +1,6 @@
 // Hearts: four players, each for themselves; the pass (left, right, across, hold), the 2♣ lead,
 // hearts broken, and points that count against whoever takes them.
-import { ActionKind, type HandScore, Phase } from "@cardgame/client/web";
+import type { HandScore } from "@cardgame/client/web";
 
 import { cardList } from "../cards.js";
 import { type Child, h } from "../dom.js";
@@ -30,10 +30,7 @@ export const hearts: GameRenderer = {
   lobby: {
     blurb: "Four players, each for themselves, 52 cards; pass three, avoid hearts and the Q♠; lowest score wins.",
     seatNames: ["South", "West", "North", "East"],
-    options: [{ key: "target", label: "Game ends at (10–1000 points)", min: 10, max: 1000, step: 10, value: 100 }],
-    ruleOptions: (values) => ({ variant: { case: "hearts", value: { target: values["target"] } } }),
   },
-  phases: { [Phase.EXCHANGE]: "Pass three cards" },
   reasons: {
     INVALID_PASS: "Pass exactly three cards of your hand, once.",
     MUST_LEAD_TWO_OF_CLUBS: "The 2♣ leads the first trick.",
@@ -42,14 +39,11 @@ export const hearts: GameRenderer = {
   },
   dealer: { badge: "dealer", title: "Dealer" },
   exchange: { button: "Pass", prompt: "pass" },
-  actionLabel(action) {
-    return action.kind === ActionKind.DEAL ? "Deal" : action.notation;
-  },
   callText: (call) => call,
   prompt: () => undefined,
   seatBadges(seat, view) {
     const passed = seat.rules.case === "hearts" && seat.rules.value.passed;
-    return [view.phase === Phase.EXCHANGE && passed ? h("span", { class: "badge" }, "passed") : null];
+    return [view.phaseName === "pass" && passed ? h("span", { class: "badge" }, "passed") : null];
   },
   facts(view) {
     if (view.rules.case !== "hearts") return [];

@@ -1,48 +1,26 @@
-// What a game brings to the web table: its name and title, its lobby entry, and every part of
-// the table that depends on its rules. The table and the lobby draw the common view and ask the
-// game's renderer (looked up by GameView.variant_name, see index.ts) for the rest.
-import type {
-  GameServiceClient,
-  GameView,
-  HandScore,
-  LegalAction,
-  Phase,
-  SeatView,
-  SideTotal,
-} from "@cardgame/client/web";
+// What a game may bring to the web table beyond the API's open vocabulary: its lobby blurb and
+// default seat names, and every part of the table that depends on its own rules (its `rules`
+// messages, its calls, its prompts). The lobby offers the games GetCatalog lists and builds
+// their settings from it; the table draws the common view, names phases and actions by the
+// server's titles, and asks the game's renderer (looked up by GameView.variant_name, see
+// index.ts) for the rest. A game without one gets the generic renderer (generic.ts), which
+// the words alone make playable.
+import type { GameView, HandScore, LegalAction, SeatView, SideTotal } from "@cardgame/client/web";
 
 import type { Child } from "../dom.js";
-
-/** The rule options of a CreateGame request, as the client takes them. */
-export type RuleOptionsInit = NonNullable<Parameters<GameServiceClient["createGame"]>[0]["options"]>;
 
 /** A seat's name as the table shows it: "You" for the viewer's own seat. */
 export type SeatNamer = (seat: number) => string;
 
-/** A number the lobby asks for, with its bounds and default. */
-export interface NumberOption {
-  /** The control's key, unique within the game (`option-<key>` is its element id). */
-  key: string;
-  label: string;
-  min: number;
-  max: number;
-  step?: number;
-  value: number;
-}
-
-/** How the lobby offers a game. */
+/** What the lobby adds to a game's catalog entry. */
 export interface LobbyEntry {
   /** One sentence on the game. */
   blurb: string;
   /**
-   * Default names, one per seat (so the seat count): the creator's seat 0 first, then the
-   * others clockwise from its left.
+   * Default names, one per seat: the creator's seat 0 first, then the others clockwise from
+   * its left (used when there are as many as the catalog's seats).
    */
   seatNames: readonly string[];
-  /** The rule options the lobby asks for. */
-  options: readonly NumberOption[];
-  /** The RuleOptions of the chosen values (by option key). */
-  ruleOptions(values: Readonly<Record<string, number>>): RuleOptionsInit;
 }
 
 /** One completed hand of the score table, in words. */
@@ -57,26 +35,30 @@ export interface HandDetails {
 export interface GameRenderer {
   /** The game's registry name, as GameView.variant_name and CreateGameRequest.variant_name carry it. */
   readonly name: string;
-  /** The game's name as a person reads it. */
+  /** The game's name as a person reads it, when the view carries no variant_title. */
   readonly title: string;
-  /** How the lobby offers the game; absent: not offered. */
+  /** What the lobby adds to the catalog's entry; absent: a blurb and names of its own. */
   readonly lobby?: LobbyEntry;
-  /** Names of the game's own phases (the table names Deal, Playing and Game over). */
-  readonly phases: Readonly<Partial<Record<Phase, string>>>;
   /** Sentences for the game's own refusal reasons, by reason code. */
   readonly reasons: Readonly<Record<string, string>>;
   /** The badge on the seat that deals (or starts) the hand, and its tooltip. */
   readonly dealer: { readonly badge: string; readonly title: string };
-  /** What choosing cards for the exchange action does: its button ("Discard") and prompt verb ("discard"). */
-  readonly exchange: { readonly button: string; readonly prompt: string };
+  /**
+   * What choosing cards (the action of shape CARDS) does, when the action's title does not say
+   * it well enough: its button ("Give to partner") and prompt verb ("give to your partner").
+   */
+  readonly exchange?: { readonly button: string; readonly prompt: string };
 
-  /** The button label of a legal action (plays and exchanges are chosen on the cards instead). */
-  actionLabel(action: LegalAction): string;
+  /**
+   * A button's label for a legal action the game words its own way; undefined leaves it to the
+   * table (the action's title with its number or suit).
+   */
+  actionLabel?(action: LegalAction): string | undefined;
   /** A seat's last call (SeatView.last_call notation) in words; "" for none. */
   callText(call: string): string;
   /**
    * What the viewer is asked to do, when it may act in a phase of this game; undefined leaves
-   * it to the table (an exchange, the deal, a card to play).
+   * it to the table (from the legal actions' shapes and titles).
    */
   prompt(view: GameView): string | undefined;
   /** The game's badges on a seat (SeatView.rules, and what GameView.rules says of the seat). */

@@ -2,8 +2,6 @@
 // exchange, spades broken, bags.
 import type { GameRenderer } from "./renderer.js";
 import {
-  SPADES_OPTIONS,
-  SPADES_PHASES,
   SPADES_REASONS,
   exchangeCards,
   spadesActionLabel,
@@ -21,9 +19,7 @@ export const spades: GameRenderer = {
   lobby: {
     blurb: "Four players in two partnerships (you and North); bid, make your tricks, mind the bags.",
     seatNames: ["South", "West", "North", "East"],
-    ...SPADES_OPTIONS,
   },
-  phases: SPADES_PHASES,
   reasons: SPADES_REASONS,
   dealer: { badge: "dealer", title: "Dealer" },
   exchange: { button: "Give to partner", prompt: "give to your partner" },

@@ -1,14 +1,10 @@
 // Spades for two players: each builds a hand by the draw (keep the offered card or discard it and
 // take the next), then bids and plays; a Double Nil bidder puts cards aside and draws others.
-import { ActionKind, Phase } from "@cardgame/client/web";
-
 import { cardFace, cardList } from "../cards.js";
 import { type Child, h } from "../dom.js";
 import { plural } from "../text.js";
 import type { GameRenderer } from "./renderer.js";
 import {
-  SPADES_OPTIONS,
-  SPADES_PHASES,
   SPADES_REASONS,
   exchangeCards,
   spadesActionLabel,
@@ -26,19 +22,15 @@ export const spades2: GameRenderer = {
   lobby: {
     blurb: "Two players build their hands by the draw, then bid and play.",
     seatNames: ["South", "Opponent"],
-    ...SPADES_OPTIONS,
   },
-  phases: { ...SPADES_PHASES, [Phase.DRAW]: "The draw" },
   reasons: SPADES_REASONS,
   dealer: { badge: "first", title: "Draws first" },
   exchange: { button: "Put aside", prompt: "put aside" },
   actionLabel(action) {
-    switch (action.kind) {
-      case ActionKind.DEAL:
-        return "Start the draw";
-      case ActionKind.DRAW_KEEP:
+    switch (action.word) {
+      case "keep":
         return "Keep it";
-      case ActionKind.DRAW_DISCARD:
+      case "discard":
         return "Discard it, take the next";
       default:
         return spadesActionLabel(action);
@@ -46,8 +38,8 @@ export const spades2: GameRenderer = {
   },
   callText: spadesCallText,
   prompt(view) {
-    if (view.phase === Phase.DEAL) return "Your turn to start the draw.";
-    if (view.phase === Phase.DRAW) return "Keep the offered card, or discard it and take the next one.";
+    if (view.phaseName === "deal") return "Your turn to start the draw.";
+    if (view.phaseName === "draw") return "Keep the offered card, or discard it and take the next one.";
     return spadesBidPrompt(view);
   },
   seatBadges: spadesSeatBadges,
@@ -57,7 +49,7 @@ export const spades2: GameRenderer = {
       view.rules.value;
     const facts: Child[] = [spadesBroken(view, broken),
       ...exchangeCards({ given: "Put aside", received: "Drawn" }, exchangeGiven, exchangeReceived)];
-    if (view.phase === Phase.DRAW) {
+    if (view.phaseName === "draw") {
       facts.push(h("div", { class: "stock", "data-role": "stock", "data-value": stockCount },
         `${plural(stockCount, "card")} in the stock`));
       if (offeredCard) {

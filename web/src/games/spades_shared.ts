@@ -1,43 +1,24 @@
 // What four- and two-player Spades draw alike: bids and Double Nil, spades broken, the exchange's
 // cards, bags, and a hand's score by contract, Nil and bags.
-import { ActionKind, type GameView, type HandScore, type LegalAction, Phase, type SeatView, type SideTotal }
-  from "@cardgame/client/web";
+import type { GameView, HandScore, LegalAction, SeatView, SideTotal } from "@cardgame/client/web";
 
 import { cardList } from "../cards.js";
 import { type Child, h } from "../dom.js";
 import { plural, signed } from "../text.js";
-import type { HandDetails, LobbyEntry, SeatNamer } from "./renderer.js";
-
-export const SPADES_PHASES = {
-  [Phase.BID]: "Bidding",
-  [Phase.EXCHANGE]: "Double Nil exchange",
-};
+import type { HandDetails, SeatNamer } from "./renderer.js";
 
 export const SPADES_REASONS: Record<string, string> = {
   SPADES_NOT_BROKEN: "Spades are not broken yet: lead another suit.",
   BLIND_NIL_AFTER_LOOKING: "Double Nil must be bid before looking at your cards.",
 };
 
-/** The lobby's Spades options: the target score. */
-export const SPADES_OPTIONS: Pick<LobbyEntry, "options" | "ruleOptions"> = {
-  options: [{ key: "target-score", label: "Target score (100–5000)", min: 100, max: 5000, step: 50, value: 500 }],
-  ruleOptions: (values) => ({ variant: { case: "spades", value: { targetScore: values["target-score"] } } }),
-};
-
-/** The label of a bidding action (Deal, Look at my cards, a bid, Double Nil); else its notation. */
-export function spadesActionLabel(action: LegalAction): string {
-  switch (action.kind) {
-    case ActionKind.DEAL:
-      return "Deal";
-    case ActionKind.REVEAL:
-      return "Look at my cards";
-    case ActionKind.BID:
-      return action.tricks === 0 ? "Nil" : String(action.tricks);
-    case ActionKind.DOUBLE_NIL:
-      return "Double Nil";
-    default:
-      return action.notation;
-  }
+/**
+ * The label of a bid in the bidding grid: "Nil" or the number alone (the grid says it is a bid);
+ * undefined for the other actions, which read as their titles ("Deal", "Double Nil (blind)").
+ */
+export function spadesActionLabel(action: LegalAction): string | undefined {
+  if (action.word !== "bid") return undefined;
+  return action.number === 0 ? "Nil" : String(action.number);
 }
 
 /** A Spades call ("bid 4", "bid 0", "double-nil") in words. */
@@ -50,7 +31,7 @@ export function spadesCallText(call: string): string {
 
 /** The bidding prompt; undefined in other phases. */
 export function spadesBidPrompt(view: GameView): string | undefined {
-  if (view.phase !== Phase.BID) return undefined;
+  if (view.phaseName !== "bid") return undefined;
   return view.handVisible ? "Your bid." : "Your bid: Double Nil or a blind bid, or look at your cards first.";
 }
 
@@ -60,13 +41,13 @@ export function spadesSeatBadges(seat: SeatView, view: GameView): Child[] {
   const { doubleNil, exchangeDone } = seat.rules.value;
   return [
     doubleNil ? h("span", { class: "badge alert" }, "Double Nil") : null,
-    view.phase === Phase.EXCHANGE && exchangeDone ? h("span", { class: "badge" }, "exchanged") : null,
+    view.phaseName === "exchange" && exchangeDone ? h("span", { class: "badge" }, "exchanged") : null,
   ];
 }
 
 /** Whether spades are broken, while the hand is played. */
 export function spadesBroken(view: GameView, broken: boolean): Child {
-  if (view.phase !== Phase.PLAY) return null;
+  if (view.phaseName !== "play") return null;
   return h("div", { class: "broken", "data-role": "spades-broken", "data-value": broken },
     broken ? "Spades broken ♠" : "Spades not broken");
 }

@@ -1,17 +1,25 @@
-"""`cardgame play spades|spades2|buck-euchre`: play a whole game against the server's bots.
+"""`cardgame play <game>`: play a whole game of any game the server has against its bots.
 
-The table is drawn with rich; only the legal choices are offered, as a menu. A choice is made
-by its menu key, or by typing a card ("AS"), a bid ("bid 4", or just the number while
-bidding) or a call ("pass", "order up", "name H", "stay", "drop", "keep", "discard").
-Every move goes to the server by its Act notation, and the server has the last word: a refusal
-is shown with its reason.
+The table is drawn with rich; only the legal choices are offered, as a menu built from the words
+the server sends (each legal action's word, shape and title: the terminal knows no game's
+actions). A choice is made by its menu key, or by typing a move: a legal action's notation or
+title ("bid 4", "order up", "stay in"), its word and what it carries ("name hearts"), a card
+("AS"), the cards of an exchange or pass ("2C 3D 4H"), a suit, or a number while numbers are
+offered. Every move goes to the server by its Act notation, and the server has the last word: a
+refusal is shown with its reason.
 
->>> parse_command("bid 4"), parse_command("AS"), parse_command("name hearts"), parse_command("ZZ")
-(('bid', 4), ('cards', ['AS']), ('name', 'H'), None)
->>> command_notation(("cards", ["2C", "3D"]), choosing="exchange"), command_notation(("name", "H"), choosing=None)
-('exchange 2C 3D', 'name H')
->>> game_argument("Buck_Euchre").name, game_argument("VARIANT_SPADES_TWO_PLAYER").seats
-('buck_euchre', 2)
+>>> from cardgame.v1 import view_pb2
+>>> view = view_pb2.GameView(legal_actions=[
+...     view_pb2.LegalAction(word="name", shape=enums.ACTION_SHAPE_SUIT, notation="name H", title="Name trump"),
+...     view_pb2.LegalAction(word="pass", shape=enums.ACTION_SHAPE_NONE, notation="pass", title="Pass")])
+>>> typed_notation("name hearts", view), typed_notation("Hearts", view), typed_notation("PASS", view)
+('name H', 'name H', 'pass')
+>>> typed_notation("AS", view), typed_notation("ZZ", view)
+(None, None)
+>>> from cardgame.v1 import catalog_pb2
+>>> catalog = [catalog_pb2.GameDescription(name="buck_euchre", title="Buck Euchre", seats=4)]
+>>> find_game(catalog, "Buck-Euchre").title, find_game(catalog, "bridge"), option_argument("target_score=300")
+('Buck Euchre', None, ('target_score', '300'))
 """
 
 from __future__ import annotations
@@ -31,20 +39,16 @@ from cardgame import errors, games
 from cardgame.client import GameClient, GameView, LegalAction
 from cardgame.render import action_text, cards_text, normalize_card, score_table, view_panel, winner_text
 from cardgame.v1 import enums_pb2 as enums
+from cardgame.v1.catalog_pb2 import GameDescription
 
 DEFAULT_SERVER = "localhost:50051"
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 BOT_NAMES = {2: ["Bot"], 4: ["West", "North", "East"]}
-CALLS = {"pass": ("pass",), "order up": ("order-up",), "order-up": ("order-up",), "order": ("order-up",),
-         "stay": ("stay",), "stay in": ("stay",), "drop": ("drop",), "drop out": ("drop",), "keep": ("keep",),
-         "discard": ("discard",), "reveal": ("reveal",), "look": ("reveal",), "deal": ("deal",),
-         "nil": ("bid", 0), "double nil": ("double-nil",), "double-nil": ("double-nil",), "dn": ("double-nil",),
-         "blind nil": ("double-nil",)}
 SUIT_WORDS = {"c": "C", "club": "C", "clubs": "C", "d": "D", "diamond": "D", "diamonds": "D", "h": "H",
               "heart": "H", "hearts": "H", "s": "S", "spade": "S", "spades": "S"}
-HELP = ("Type the key of a choice from the menu. You may also type a card (AS, 10H), several cards for an "
-        "exchange (2C 3D 4H), a bid (bid 4, nil, double nil), or a call (pass, order up, name H, stay, drop, "
-        "keep, discard, look, deal). 'help' shows this, 'quit' leaves the game.")
+HELP = ("Type the key of a choice from the menu. You may also type a move: a choice's words (bid 4, order up, "
+        "name H), a card (AS, 10H), several cards to give or pass (2C 3D 4H), a suit (hearts), or a number "
+        "while numbers are offered. 'help' shows this, 'quit' leaves the game.")
 
 
 @dataclass
@@ -58,37 +62,55 @@ class Choice:
     pick_cards: bool = False
 
 
-def parse_command(text: str) -> tuple | None:
-    """A typed move as (kind, argument...), e.g. ("bid", 4), ("cards", ["AS"]), ("pass",); None if unknown."""
+def typed_notation(text: str, view: GameView) -> str | None:
+    """The Act notation of a typed move, read against the view's legal actions; None when it is
+    none of them (the server judges the rest: a card it may not play, a number out of range).
+
+    Read in order: a legal action's notation, word or title as typed ("order up", "stay in"); a
+    legal word followed by what it carries ("bid 4", "name hearts", "exchange 2C 3D"); a card, or
+    cards, for the word that takes them; a suit for the word that names one; a number for the
+    word that takes one.
+    """
     words = text.strip().lower().replace(",", " ").split()
     if not words:
         return None
+    legal = list(view.legal_actions)
     joined = " ".join(words)
-    if joined in CALLS:
-        return CALLS[joined]
-    if words[0] in ("bid", "b") and len(words) == 2 and words[1].lstrip("-").isdigit():
-        return ("bid", int(words[1]))
-    if words[0] in ("name", "call") and len(words) == 2 and words[1] in SUIT_WORDS:
-        return ("name", SUIT_WORDS[words[1]])
-    if len(words) == 1 and len(words[0]) > 1 and words[0] in SUIT_WORDS:
-        return ("name", SUIT_WORDS[words[0]])
-    cards = [normalize_card(word) for word in words]
-    if all(cards):
-        return ("cards", cards)
+    for action in legal:
+        spellings = {action.notation.lower(), action.title.lower(), action.word.replace("-", " ")}
+        if action.shape == enums.ACTION_SHAPE_NONE and joined in spellings:
+            return action.notation
+        if action.shape == enums.ACTION_SHAPE_NUMBER and action.number_name and joined == action.number_name:
+            return action.notation
+    by_word = {action.word: action for action in legal}
+    for length in (2, 1):   # a word written in two ("double nil") or one
+        head = "-".join(words[:length])
+        if len(words) > length and head in by_word:   # the server reads what follows its word
+            return _with_argument(by_word[head], words[length:]) or " ".join([head, *words[length:]])
+    for action in legal:
+        if action.shape != enums.ACTION_SHAPE_NONE and joined == action.notation.lower():
+            return action.notation
+    for action in legal:
+        argument = _with_argument(action, words)
+        if argument is not None:
+            return argument
     return None
 
 
-def command_notation(command: tuple, choosing: str | None) -> str | None:
-    """The Act notation of a parsed command (``choosing``: the notation of the view's action that
-    chooses cards, if any); None for several cards to play (one at a time)."""
-    kind, *args = command
-    if kind == "cards":
-        if choosing:
-            return " ".join([choosing, *args[0]])
-        return f"play {args[0][0]}" if len(args[0]) == 1 else None
-    if kind in ("bid", "name"):
-        return f"{kind} {args[0]}"
-    return kind
+def _with_argument(action: LegalAction, words: list[str]) -> str | None:
+    """The notation of ``action``'s word carrying ``words`` (cards, a suit, a number), or None
+    when they are not what it carries."""
+    shape = action.shape
+    if shape in (enums.ACTION_SHAPE_CARD, enums.ACTION_SHAPE_CARDS):
+        cards = [normalize_card(word) for word in words]
+        if not all(cards) or (shape == enums.ACTION_SHAPE_CARD and len(cards) != 1):
+            return None
+        return " ".join([action.word, *(card for card in cards if card)])
+    if shape == enums.ACTION_SHAPE_SUIT and len(words) == 1 and words[0] in SUIT_WORDS:
+        return f"{action.word} {SUIT_WORDS[words[0]]}"
+    if shape == enums.ACTION_SHAPE_NUMBER and len(words) == 1 and words[0].lstrip("-").isdigit():
+        return f"{action.word} {int(words[0])}"
+    return None
 
 
 def suggested_cards(view: GameView, action: LegalAction) -> list[str]:
@@ -103,29 +125,37 @@ def suggested_cards(view: GameView, action: LegalAction) -> list[str]:
     return ranked[:count]
 
 
+def numbered(view: GameView) -> list[LegalAction]:
+    """The legal actions that carry a number (a bid's): the menu keys them by their numbers."""
+    return [a for a in view.legal_actions if a.shape == enums.ACTION_SHAPE_NUMBER]
+
+
 def build_menu(view: GameView) -> list[Choice]:
-    """The menu of the caller's legal actions; while bidding, the keys are the bid numbers."""
-    actions = [a for a in view.legal_actions if a.kind != enums.ACTION_KIND_DOUBLE_NIL]
-    actions += [a for a in view.legal_actions if a.kind == enums.ACTION_KIND_DOUBLE_NIL]
-    bidding = any(a.kind == enums.ACTION_KIND_BID for a in actions)
-    letters = {enums.ACTION_KIND_REVEAL: "r", enums.ACTION_KIND_DOUBLE_NIL: "d"}
+    """The menu of the caller's legal actions. While numbers are offered (bids), their keys are
+    the numbers and the other actions take the first free letter of their word."""
+    by_number = bool(numbered(view))
     menu: list[Choice] = []
 
     def next_key() -> str:
         """The next free number key."""
         return str(sum(1 for c in menu if c.key.isdigit()) + 1)
 
-    for action in actions:
-        if bidding:
-            key = str(action.tricks) if action.kind == enums.ACTION_KIND_BID else letters.get(action.kind, "?")
+    def letter_key(action: LegalAction) -> str:
+        """The first letter of the action's word (or title) that no other choice has taken."""
+        taken = {c.key for c in menu}
+        return next((ch for ch in action.word + action.title.lower() if ch.isalpha() and ch not in taken), "?")
+
+    for action in view.legal_actions:
+        if by_number:
+            key = str(action.number) if action.shape == enums.ACTION_SHAPE_NUMBER else letter_key(action)
             menu.append(Choice(key, action_text(action, view), action))
-        elif action.max_cards == 1 and action.min_cards == 1:   # one card to choose: a discard
-            word = "discard" if action.kind == enums.ACTION_KIND_EXCHANGE else action.notation
-            for card in action.cards:
-                menu.append(Choice(next_key(), Text(f"{word} ") + cards_text([card]), action, [card]))
-        elif action.max_cards:   # cards to choose: an exchange, a pass
+        elif action.shape == enums.ACTION_SHAPE_CARDS and action.max_cards == 1 and action.min_cards == 1:
+            for card in action.cards:   # one card to choose (a discard): one entry per card
+                menu.append(Choice(next_key(), Text(f"{action.title or action.word} ") + cards_text([card]),
+                                   action, [card]))
+        elif action.shape == enums.ACTION_SHAPE_CARDS:   # cards to choose: an exchange, a pass
             cards = suggested_cards(view, action)
-            label = Text(f"{action.notation} ") + cards_text(cards) + Text(" (suggested)")
+            label = Text(f"{action.title or action.word} ") + cards_text(cards) + Text(" (suggested)")
             menu.append(Choice(next_key(), label, action, cards))
             menu.append(Choice(next_key(), Text("choose the cards yourself"), action, pick_cards=True))
         else:
@@ -174,7 +204,7 @@ class Session:
 
     def show_scores(self, view: GameView) -> None:
         """Print the score table when a hand has been completed since it was last printed."""
-        if view.hand_number == self.hand_number and view.phase != enums.PHASE_GAME_OVER:
+        if view.hand_number == self.hand_number and view.phase_name != "game_over":
             return
         self.hand_number = view.hand_number
         score = self.client.get_score(self.game_id)
@@ -186,10 +216,11 @@ class Session:
 
     def show_menu(self, menu: list[Choice]) -> None:
         """Print the legal choices with their keys (bids compactly on one line)."""
-        bids = [c for c in menu if c.action.kind == enums.ACTION_KIND_BID]
+        bids = [c for c in menu if c.action.shape == enums.ACTION_SHAPE_NUMBER]
         if bids:
-            line = Text("Bid: ", style="bold")
-            line += Text("  ").join(Text(c.key + (" (Nil)" if c.key == "0" else ""), style="bold cyan") for c in bids)
+            line = Text(f"{bids[0].action.title or bids[0].action.word}: ", style="bold")
+            line += Text("  ").join(Text(c.key + (f" ({c.action.number_name.capitalize()})" if c.action.number_name
+                                                   else ""), style="bold cyan") for c in bids)
             self.console.print(line)
         items = [Text(f"{c.key}) ", style="bold cyan") + c.label for c in menu if c not in bids]
         if items:
@@ -199,7 +230,7 @@ class Session:
         """Play until the game is over or input ends; returns the exit status."""
         view = self.client.get_game(self.game_id)
         self.hand_number = view.hand_number
-        while view.phase != enums.PHASE_GAME_OVER:
+        while view.phase_name != "game_over":
             menu = build_menu(view)
             if not menu:
                 view = self.wait_for_turn(view)
@@ -226,14 +257,15 @@ class Session:
         while time.monotonic() < deadline:
             time.sleep(0.2)
             view = self.client.get_game(self.game_id)
-            if view.legal_actions or view.phase == enums.PHASE_GAME_OVER:
+            if view.legal_actions or view.phase_name == "game_over":
                 return view
         raise errors.DeadlineExceeded("nobody moved for a long time")
 
     def turn(self, view: GameView, menu: list[Choice]) -> GameView | None:
         """Read input until one move is accepted; returns the new view, or None to leave."""
-        bidding = any(c.action.kind == enums.ACTION_KIND_BID for c in menu)
-        prompt = "Your bid (a number, 'help'): " if bidding else "Your choice (a number, a card like AS, 'help'): "
+        numbers = [c for c in menu if c.action.shape == enums.ACTION_SHAPE_NUMBER]
+        prompt = (f"Your {(numbers[0].action.title or numbers[0].action.word).lower()} (a number, 'help'): " if numbers
+                  else "Your choice (a number, a card like AS, 'help'): ")
         keys = {c.key: c for c in menu}
         while True:
             text = self.ask(prompt)
@@ -288,27 +320,32 @@ class Session:
 
     def typed(self, view: GameView, text: str) -> GameView | None:
         """Send a typed move to the server (which judges it); None after a local error message."""
-        command = parse_command(text)
-        if command is None:
-            self.say_error(f"{text!r} is not a choice, a card or a call. Type a number from the menu, "
-                           "a card like AS, or 'help'.")
-            return None
-        choosing = next((a.notation for a in view.legal_actions if a.max_cards), None)
-        notation = command_notation(command, choosing)
+        notation = typed_notation(text, view)
         if notation is None:
-            self.say_error("Play one card at a time.")
+            offered = ", ".join(sorted({a.word for a in view.legal_actions}))
+            self.say_error(f"{text!r} is not a choice, a card or a call ({offered}). Type a number from the "
+                           "menu, a card like AS, or 'help'.")
             return None
         return self.client.act(self.game_id, notation)
 
 
-def game_argument(text: str) -> games.GameInfo:
-    """The game a command line names, in any spelling cardgame.games knows ("buck-euchre",
-    "buck_euchre", "VARIANT_BUCK_EUCHRE", "Buck Euchre"); an argparse error for any other."""
-    game = games.find(text)
-    if game is None:
-        known = ", ".join(games.command_name(g) for g in games.GAMES)
-        raise argparse.ArgumentTypeError(f"unknown game {text!r}: choose one of {known}")
-    return game
+def find_game(catalog: list[GameDescription], text: str) -> GameDescription | None:
+    """The game of the server's catalog that ``text`` names: its registry name, title or an alias,
+    in any case, with "-", "_" or spaces between words; None for none."""
+    wanted = games.fold(text)
+    for game in catalog:
+        if wanted in {games.fold(name) for name in (game.name, game.title, *game.aliases)}:
+            return game
+    known = games.find(text)   # a Variant name ("VARIANT_SPADES") the schema declares
+    return next((game for game in catalog if known is not None and game.name == known.name), None)
+
+
+def option_argument(text: str) -> tuple[str, str]:
+    """A ``--option name=value`` argument as (name, value); an argparse error for another shape."""
+    name, equals, value = text.partition("=")
+    if not equals or not name.strip() or not value.strip():
+        raise argparse.ArgumentTypeError(f"{text!r} is not name=value, e.g. target_score=300")
+    return name.strip(), value.strip()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -316,16 +353,22 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cardgame", description="Play card games against the server's bots.")
     commands = parser.add_subparsers(dest="command", required=True)
     play = commands.add_parser("play", help="play a whole game against bots")
-    names = ",".join(games.command_name(game) for game in games.GAMES)
-    play.add_argument("variant", type=game_argument, metavar=f"{{{names}}}",
-                      help="the game to play (any spelling of its name, e.g. buck-euchre or 'Buck Euchre')")
+    play.add_argument("variant", metavar="GAME",
+                      help="the game to play: any game the server plays, in any spelling of its name (e.g. spades, "
+                           "buck-euchre or 'Buck Euchre'); an unknown name lists the server's games")
     play.add_argument("--server", default=os.environ.get("CARDGAME_SERVER", DEFAULT_SERVER),
                       help=f"HOST:PORT of the game server (CARDGAME_SERVER, default {DEFAULT_SERVER})")
     play.add_argument("--name", default="You", help="your name at the table")
     play.add_argument("--bots", choices=["basic", "random", "strong"], default="basic", help="how the bots play")
     play.add_argument("--seed", type=int, help="reproducible shuffle (only when the server allows it)")
+    play.add_argument("--first-dealer", type=int, metavar="SEAT",
+                      help="the seat that deals first (you are seat 0; the others follow clockwise)")
     play.add_argument("--target", type=int,
-                      help="a shorter or longer game: Spades target score (500), Buck Euchre starting points (25)")
+                      help="a shorter or longer game: the game's target or starting score (Spades 500, Buck Euchre "
+                           "25)")
+    play.add_argument("--option", type=option_argument, action="append", default=[], metavar="NAME=VALUE",
+                      help="a setting of the game (repeatable), e.g. --option target_score=300 "
+                           "--option double_nil_allowed=false; the server names a bad one and what it takes")
     play.add_argument("--color", choices=["auto", "always", "never"], default="auto",
                       help="colours: when the output is a terminal or FORCE_COLOR is set (auto), always, never")
     return parser
@@ -333,15 +376,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 def play(args: argparse.Namespace, console: Console) -> int:
     """Create the game (the caller at seat 0, bots elsewhere) and play it to the end."""
-    game: games.GameInfo = args.variant
-    options = None
-    if args.target is not None and game.target_option:
-        options = {game.target_option: args.target}
-    bots = [(name, args.bots) for name in BOT_NAMES.get(game.seats, [f"Bot {i}" for i in range(1, game.seats)])]
     with GameClient(args.server) as client:
+        catalog = client.catalog()
+        game = find_game(catalog, args.variant)
+        if game is None:
+            known = ", ".join(g.name.replace("_", "-") for g in catalog)
+            console.print(Text(f"The server plays no game {args.variant!r}: choose one of {known}", style="red"))
+            return 2
+        options = dict(args.option)
+        if args.target is not None and game.target_setting:
+            options.setdefault(game.target_setting, str(args.target))
+        bots = [(name, args.bots) for name in BOT_NAMES.get(game.seats, [f"Bot {i}" for i in range(1, game.seats)])]
         try:
-            created = client.create_game(game.name, [args.name, *bots], options=options, shuffle_seed=args.seed)
-        except errors.PermissionDenied as exc:
+            created = client.create_game(game.name, [args.name, *bots], options=options or None,
+                                         shuffle_seed=args.seed, first_dealer=args.first_dealer)
+        except (errors.PermissionDenied, errors.InvalidArgument) as exc:
             console.print(Text(f"The server refused the game: {exc.message}", style="red"))
             return 2
         console.print(Text.assemble("Game ", (created.game_id, "bold"),

@@ -40,13 +40,13 @@ from typing import Any
 import grpc
 
 from cardgame import errors, games
-from cardgame.moves import EXCHANGE, notation_for
+from cardgame.moves import notation_for
 from cardgame.retry import DEFAULT_RETRY_POLICY, RetryPolicy, channel_options
+from cardgame.v1 import catalog_pb2, options_pb2, view_pb2
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from cardgame.v1 import lifecycle_pb2 as lc
-from cardgame.v1 import options_pb2, view_pb2
 
 GameView = view_pb2.GameView
 LegalAction = view_pb2.LegalAction
@@ -216,17 +216,21 @@ def commitment(deck: str | Iterable[str], salt: str) -> str:
 
 def rule_options(variant: int | str, options: options_pb2.RuleOptions | Mapping[str, Any] | None
                  ) -> options_pb2.RuleOptions | None:
-    """A RuleOptions message from a message or a dict of the option fields of the game ``variant``
-    (a Variant value or a name, see cardgame.games)."""
+    """A RuleOptions message from a message, or from a dict of any game's settings by name (its
+    ``settings``, each value written as text: GetCatalog lists every game's settings; the server
+    checks them and names a bad one).
+
+    >>> sorted(rule_options("spades", {"target_score": 300, "double_nil_allowed": False}).settings.items())
+    [('double_nil_allowed', 'false'), ('target_score', '300')]
+    """
     if options is None or isinstance(options, options_pb2.RuleOptions):
         return options
-    game = games.find(variant)
-    if game is None or not game.options:
-        raise ValueError("options of a game this client does not know must be a RuleOptions message")
-    message = options_pb2.RuleOptions()
-    part = getattr(message, game.options)
-    part.CopyFrom(type(part)(**options))
-    return message
+    return options_pb2.RuleOptions(settings={name: setting_text(value) for name, value in options.items()})
+
+
+def setting_text(value: Any) -> str:
+    """A setting's value as RuleOptions.settings writes it: "true"/"false", a number, or the text."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
 MAX_SCORE_PAGE = 500  # the most hands the server returns per GetScore page
@@ -366,6 +370,11 @@ class GameClient:
         response = self.send("CreateGame", request)
         return CreatedGame(response.game_id, {t.seat: t.token for t in response.seat_tokens}, response.view)
 
+    def catalog(self) -> list[catalog_pb2.GameDescription]:
+        """Every game the server plays: its seats and sides, its phases and action words, and its
+        settings with their types, ranges or choices and defaults."""
+        return list(self.send("GetCatalog", pb.GetCatalogRequest()).games)
+
     def get_game(self, game_id: str) -> GameView:
         """The caller's view of a game."""
         return self.send("GetGame", pb.GetGameRequest(game_id=game_id)).view
@@ -381,6 +390,9 @@ class GameClient:
             token = page.next_page_token
         score.next_page_token = ""
         return score
+
+    # The calls below spell the words of the games first built in, as the deprecated per-kind RPCs
+    # did; ``act`` takes any game's legal action (or its notation) and is the one to use.
 
     def deal(self, game_id: str, *, expected_version: int | None = None, request_id: str | None = None) -> GameView:
         """Deal the next hand (two-player Spades: start the draw)."""
@@ -405,7 +417,7 @@ class GameClient:
     def exchange(self, game_id: str, cards: Sequence[str], *, expected_version: int | None = None,
                  request_id: str | None = None) -> GameView:
         """Give / put aside the Double Nil exchange cards, or make the Buck Euchre dealer's discard."""
-        return self._act(game_id, " ".join([EXCHANGE, *cards]), expected_version, request_id)
+        return self._act(game_id, " ".join(["exchange", *cards]), expected_version, request_id)
 
     def play(self, game_id: str, card: str, *, expected_version: int | None = None,
              request_id: str | None = None) -> GameView:
@@ -450,7 +462,7 @@ class GameClient:
                     continue
                 last = message.view.version
                 yield message.view
-                if message.view.phase == enums.PHASE_GAME_OVER:
+                if message.view.phase_name == "game_over":
                     return
 
     # ---- the backend's calls (API key) ----

@@ -6,10 +6,11 @@ an action that chooses cards (one listing ``cards`` to choose from, between ``mi
 chosen cards ("exchange 2C 3D 4H").
 
 >>> from cardgame.v1 import view_pb2, enums_pb2
->>> act_request(view_pb2.LegalAction(kind=enums_pb2.ACTION_KIND_PLAY, card="AS", notation="play AS"), "g1").action
+>>> act_request(view_pb2.LegalAction(word="play", shape=enums_pb2.ACTION_SHAPE_CARD, card="AS", notation="play AS"),
+...             "g1").action
 'play AS'
->>> discard = view_pb2.LegalAction(kind=enums_pb2.ACTION_KIND_EXCHANGE, notation="exchange", cards=["9C", "AH"],
-...                                min_cards=1, max_cards=1)
+>>> discard = view_pb2.LegalAction(word="exchange", shape=enums_pb2.ACTION_SHAPE_CARDS, notation="exchange",
+...                                cards=["9C", "AH"], min_cards=1, max_cards=1)
 >>> notation_for(discard, ["AH"]), notation_for(discard, rng=random.Random(1)) in ("exchange 9C", "exchange AH")
 ('exchange AH', True)
 """
@@ -21,8 +22,6 @@ from collections.abc import Sequence
 
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import view_pb2
-
-EXCHANGE = "exchange"
 
 
 def random_cards(action: view_pb2.LegalAction, rng: random.Random | None = None) -> list[str]:
@@ -39,7 +38,7 @@ def notation_for(action: view_pb2.LegalAction, cards: Sequence[str] | None = Non
         chosen = random_cards(action, rng) if cards is None else list(cards)
         return " ".join([action.notation, *chosen])
     if not action.notation:
-        raise ValueError(f"the action has no notation (kind {action.kind}); take one of a view's legal_actions")
+        raise ValueError(f"the action has no notation (word {action.word!r}); take one of a view's legal_actions")
     return action.notation
 
 

@@ -16,8 +16,14 @@ seat), or from the common fields alone. Games are named through :mod:`cardgame.g
 >>> normalize_card(" 10h "), normalize_card("ZZ")
 ('10H', None)
 >>> view = view_pb2.GameView(variant_name="spades2", spades_two_player=view_pb2.SpadesTwoPlayerView(offered_card="8D"))
->>> rules_of(view), game_title(view), action_text(view_pb2.LegalAction(kind=enums.ACTION_KIND_DRAW_KEEP), view).plain
-('spades_two_player', 'Two-player Spades', 'keep 8♦')
+>>> rules_of(view), game_title(view)
+('spades_two_player', 'Two-player Spades')
+>>> action_text(view_pb2.LegalAction(word="name", shape=enums.ACTION_SHAPE_SUIT, title="Name trump",
+...                                  suit=enums.SUIT_HEARTS)).plain
+'Name trump: ♥ hearts'
+
+Actions and phases are drawn from the words the server sends (a legal action's word, shape and
+title; the view's phase title), so the renderer knows no game's phases or actions.
 """
 
 from __future__ import annotations
@@ -40,11 +46,6 @@ SUIT_LETTER: dict[int, str] = {enums.SUIT_CLUBS: "C", enums.SUIT_DIAMONDS: "D", 
                                enums.SUIT_SPADES: "S"}
 RED, BLACK = "bold red", "bold"
 SPADES_RULES = ("spades", "spades_two_player")  # the GameView `rules` cases of both Spades games
-PHASE_TITLES = {enums.PHASE_DEAL: "waiting for the deal", enums.PHASE_DRAW: "the draw", enums.PHASE_BID: "bidding",
-                enums.PHASE_EXCHANGE: "Double Nil exchange", enums.PHASE_ORDER_UP: "ordering up",
-                enums.PHASE_DEALER_DISCARD: "dealer's discard", enums.PHASE_NAME_TRUMP: "naming trump",
-                enums.PHASE_DROP_OUT: "staying in or dropping out", enums.PHASE_PLAY: "playing tricks",
-                enums.PHASE_GAME_OVER: "game over"}
 _CARD = re.compile(r"^(10|[2-9JQKA])([CDHS])$")
 
 
@@ -99,40 +100,21 @@ def side_name(view: view_pb2.GameView, seats) -> str:
 
 
 def action_text(action: view_pb2.LegalAction, view: view_pb2.GameView | None = None) -> Text:
-    """A readable, coloured label for one legal action."""
-    kind = action.kind
-    if kind == enums.ACTION_KIND_PLAY:
-        return Text("play ") + card_text(action.card)
-    if kind == enums.ACTION_KIND_BID:
-        return Text("Nil (bid 0)") if action.tricks == 0 else Text(f"bid {action.tricks}")
-    if kind == enums.ACTION_KIND_DOUBLE_NIL:
-        return Text("Double Nil (blind: bid before looking)")
-    if kind == enums.ACTION_KIND_REVEAL:
-        return Text("look at your cards")
-    if kind == enums.ACTION_KIND_DEAL:
-        two = view is not None and rules_of(view) == "spades_two_player"
-        return Text("start the draw" if two else "deal the next hand")
-    offered = view.spades_two_player.offered_card if view is not None else ""
-    if kind == enums.ACTION_KIND_DRAW_KEEP:
-        return Text("keep ") + card_text(offered) if offered else Text("keep")
-    if kind == enums.ACTION_KIND_DRAW_DISCARD:
-        return Text("discard ") + (card_text(offered) if offered else Text("it")) + Text(" and take the next card")
-    if kind == enums.ACTION_KIND_ORDER_UP:
-        turn_up = view.buck_euchre.turn_up if view is not None else ""
-        return Text("order up ") + (card_text(turn_up) if turn_up else Text("the turn-up"))
-    if kind == enums.ACTION_KIND_PASS:
-        return Text("pass")
-    if kind == enums.ACTION_KIND_NAME_SUIT:
-        return Text("name ") + suit_text(action.suit) + Text(" trump")
-    if kind == enums.ACTION_KIND_STAY_IN:
-        return Text("stay in")
-    if kind == enums.ACTION_KIND_DROP_OUT:
-        return Text("drop out")
-    if kind == enums.ACTION_KIND_EXCHANGE:
+    """A readable, coloured label for one legal action, from its title and what it carries."""
+    title = action.title or action.notation or action.word or "?"
+    shape = action.shape
+    if shape == enums.ACTION_SHAPE_CARD:
+        return Text(f"{title} ") + card_text(action.card)
+    if shape == enums.ACTION_SHAPE_NUMBER:
+        named = f" ({action.number_name.capitalize()})" if action.number_name else ""
+        return Text(f"{title} {action.number}{named}")
+    if shape == enums.ACTION_SHAPE_SUIT:
+        return Text(f"{title}: ") + suit_text(action.suit)
+    if shape == enums.ACTION_SHAPE_CARDS:
         count = str(action.min_cards) if action.min_cards == action.max_cards else \
             f"{action.min_cards} to {action.max_cards}"
-        return Text(f"choose {count} card(s) from ") + cards_text(action.cards)
-    return Text(action.notation or "?")
+        return Text(f"{title}: choose {count} card(s) from ") + cards_text(action.cards)
+    return Text(title)
 
 
 def _call_of(seat: view_pb2.SeatView) -> Text:
@@ -207,7 +189,7 @@ def spades_lines(view: view_pb2.GameView, part: view_pb2.SpadesView | view_pb2.S
                  ) -> list[RenderableType]:
     """Either Spades game's own lines: spades broken, the draw (two players) and the Double Nil exchange."""
     lines: list[RenderableType] = []
-    if view.phase == enums.PHASE_PLAY:
+    if view.phase_name == "play":
         lines.append(Text("Spades broken: " + ("yes" if part.spades_broken else "no")))
     if isinstance(part, view_pb2.SpadesTwoPlayerView) and part.offered_card:
         lines.append(Text("Offered card: ") + card_text(part.offered_card)
@@ -279,7 +261,7 @@ def view_panel(view: view_pb2.GameView) -> Panel:
     if view.HasField("last_trick") and view.last_trick.plays:
         winner = view.seats[view.last_trick.winner].name if view.last_trick.HasField("winner") else "?"
         lines.append(Text(f"Last trick (won by {winner}): ") + trick_text(view, view.last_trick))
-    if view.phase == enums.PHASE_PLAY:
+    if view.phase_name == "play":
         lines.append(Text("Trick in progress: ", style="bold") + trick_text(view, view.current_trick))
     lines.append(Text("Scores: ") + scores_text(view))
     lines.append(Text())
@@ -289,8 +271,8 @@ def view_panel(view: view_pb2.GameView) -> Panel:
         count = view.seats[view.viewer_seat].card_count
         lines.append(Text(f"Your hand: {count} cards, not looked at yet" if count else "Your hand: no cards yet",
                           style="italic"))
-    phase = PHASE_TITLES.get(view.phase, "?")
-    hand = "" if view.phase == enums.PHASE_DEAL else f" · hand {view.hand_number}"
+    phase = view.phase_title or view.phase_name or "?"
+    hand = "" if view.phase_name == "deal" else f" · hand {view.hand_number}"
     title = f"{game_title(view)}{hand} · {phase}"
     return Panel(Group(*lines), title=title, title_align="left", expand=False)
 

@@ -1,0 +1,82 @@
+"""The words of the Spades games (four-player and two-player Spades): their phases and actions.
+
+>>> from ..core.vocabulary import Vocabulary
+>>> words = Vocabulary("spades2", WORDS_TWO_PLAYER, PHASES_TWO_PLAYER)
+>>> words.name(bid(4)), words.parse("bid nil") == bid(0), words.name(DRAW_KEEP), words.name(DOUBLE_NIL)
+('bid 4', True, 'keep', 'double-nil')
+>>> from ..core.cards import parse_cards
+>>> words.name(exchange(parse_cards("2C 3D 4H"))), words.phase(SpadesPhase.DRAW).title
+('exchange 2C 3D 4H', 'Draw')
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+from ..core.actions import DEAL_WORD, PLAY_WORD, Action, action_of, cards_action, cards_action_of
+from ..core.cards import Card, CardSet
+from ..core.vocabulary import Shape, Word, phase_words
+
+
+class SpadesPhase(IntEnum):
+    """Where a Spades hand stands (four-player Spades never draws)."""
+
+    DEAL = 1        # waiting for the dealer (two players: the first drawer) to start
+    DRAW = 2        # two players: the draw
+    BID = 3         # bidding tricks, Nil or Double Nil
+    EXCHANGE = 4    # the Double Nil card exchange
+    PLAY = 9        # trick play
+    GAME_OVER = 10
+
+
+class SpadesCode(IntEnum):
+    """The codes of Spades' action words (the low byte of its actions)."""
+
+    DEAL = DEAL_WORD.code
+    REVEAL = 2          # look at one's cards (gives up Double Nil)
+    DRAW_KEEP = 3       # two players: keep the offered card
+    DRAW_DISCARD = 4    # two players: discard the offered card, take the next one
+    BID = 5             # bid 0..13 tricks (0 = Nil)
+    DOUBLE_NIL = 6      # bid Double Nil (Blind Nil) without having looked
+    EXCHANGE = 7        # give (two players: put aside) cards in the Double Nil exchange
+    PLAY = PLAY_WORD.code
+
+
+_TITLES = {"deal": "Deal", "draw": "Draw", "bid": "Bidding", "exchange": "Double Nil exchange", "play": "Play",
+           "game_over": "Game over"}
+PHASES = tuple(p for p in phase_words(SpadesPhase, _TITLES) if p.code != SpadesPhase.DRAW)
+PHASES_TWO_PLAYER = phase_words(SpadesPhase, _TITLES)
+
+WORDS = (
+    DEAL_WORD,
+    Word(SpadesCode.REVEAL, "reveal", Shape.NONE, "Look at your cards", optional=True),
+    Word(SpadesCode.BID, "bid", Shape.NUMBER, "Bid", numbers={"nil": 0}),
+    Word(SpadesCode.DOUBLE_NIL, "double-nil", Shape.NONE, "Double Nil (blind)"),
+    Word(SpadesCode.EXCHANGE, "exchange", Shape.CARDS, "Exchange"),
+    PLAY_WORD,
+)
+WORDS_TWO_PLAYER = (Word(DEAL_WORD.code, "deal", Shape.NONE, "Start the draw"),   # a drawer sees its cards as it draws
+                    *(word for word in WORDS[1:] if word.code != SpadesCode.REVEAL),
+                    Word(SpadesCode.DRAW_KEEP, "keep", Shape.NONE, "Keep the offered card"),
+                    Word(SpadesCode.DRAW_DISCARD, "discard", Shape.NONE, "Discard it and take the next card"))
+
+REVEAL: Action = SpadesCode.REVEAL
+DOUBLE_NIL: Action = SpadesCode.DOUBLE_NIL
+DRAW_KEEP: Action = SpadesCode.DRAW_KEEP
+DRAW_DISCARD: Action = SpadesCode.DRAW_DISCARD
+_BID = int(SpadesCode.BID)
+
+
+def bid(tricks: int) -> Action:
+    """Bid this many tricks (0 is Nil)."""
+    return action_of(_BID, tricks)
+
+
+def exchange(cards: CardSet) -> Action:
+    """Give (two players: put aside) these cards in the Double Nil exchange."""
+    return cards_action(SpadesCode.EXCHANGE, cards)
+
+
+def exchange_of(cards: list[Card]) -> Action:
+    """The exchange of the listed cards; a card listed twice makes it an invalid exchange."""
+    return cards_action_of(SpadesCode.EXCHANGE, cards)
