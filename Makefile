@@ -106,7 +106,13 @@ $(TS_DIST): $(TS_SRC) $(TS_GEN) $(TS)/tsconfig.json $(TS)/tsconfig.build.json
 	cd $(TS) && npm run --silent build
 	touch $@
 
-clients: proto $(TS_CHECKED) $(TS_DIST)
+clients: proto $(TS_CHECKED) $(TS_DIST) kotlin
+
+# The Kotlin client (clients/kotlin, Maven): the jar and the compiled tests, which
+# tests/clients/test_kotlin_client.py runs offline; nothing is rebuilt while its sources are unchanged.
+.PHONY: kotlin
+kotlin:
+	$(MAKE) -C clients/kotlin all test-compile
 
 # The web table (web/): `make web` builds web/dist, which the server's HTTP port serves.
 WEB      := web
@@ -127,12 +133,14 @@ web: $(WEB_DIST)
 
 # Debian's packages that `make test` needs: redis-server for the tests' private Redis servers and
 # clusters (tests/conftest.py starts them when neither REDIS_URL nor 127.0.0.1:6379 answers),
-# Chromium for the browser tests (tests/web, driven by playwright-core), Prometheus for the monitoring test (tests/test_monitoring.py), and Go, protoc,
-# its Go plugins and the Go gRPC and protobuf sources for the Go client (clients/go, built offline
-# from them); `make bench` also counts instructions under valgrind's callgrind (bench/instructions.py).
+# Chromium for the browser tests (tests/web, driven by playwright-core), Prometheus for the
+# monitoring test (tests/test_monitoring.py) and protoc for docs/clients.md's C++ and Java example;
+# `make bench` also counts instructions under valgrind's callgrind (bench/instructions.py).
+# Go is not one of them: the Go client (clients/go) needs Go 1.26 or newer on PATH, which Debian 12
+# does not ship, and takes its modules from the Go module proxy; the Kotlin client needs a JDK 17
+# and Maven, which take theirs from Maven Central.
 # `make debian-packages` installs the missing ones (one apt-get update, noninteractive).
-DEBIAN_PACKAGES := redis-server chromium prometheus golang-go golang-google-grpc-dev golang-google-protobuf-dev \
-                   protoc-gen-go protoc-gen-go-grpc protobuf-compiler valgrind
+DEBIAN_PACKAGES := redis-server chromium prometheus protobuf-compiler valgrind
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: debian-packages
@@ -173,6 +181,11 @@ lint: install $(NPM_DONE) proto-breaking
 	$(VENV)/bin/lint-imports --no-cache
 	$(VENV)/bin/mypy
 
+# docs/api.md's settings table, generated from the games' declarations (a test checks it is current).
+.PHONY: docs-tables
+docs-tables: install
+	$(PY) -m engine.settings_table docs/api.md
+
 # A release: VERSION and CHANGELOG.md say what it is; this keeps its API, as a buf image, for
 # `make lint` to check later changes of the proto against.
 .PHONY: proto-release
@@ -182,4 +195,4 @@ proto-release: $(NPM_DONE)
 
 clean:
 	rm -rf $(VENV) $(GEN) clients/typescript/node_modules clients/typescript/src/gen clients/typescript/dist \
-		web/node_modules web/dist test-artifacts
+		web/node_modules web/dist test-artifacts clients/go/bin clients/go/.bin clients/kotlin/target

@@ -7,9 +7,9 @@ server's latency figures. The Go generator spends less on a call, none of it hol
 interpreter the answers wait for, and sends each paced call within microseconds of its due
 time, so more of what it measures is the server's.
 
-``run(plan)`` builds it if needed (``make -C clients/go bin/loadgen``, offline from Debian's Go
-packages: ``make debian-packages``), hands it the plan as JSON on stdin and returns the result
-it prints. A plan::
+``run(plan)`` builds it if needed (``make -C clients/go bin/loadgen``: Go, clients/go/go.mod's
+version or newer, and the Go module proxy, or a module cache that holds go.sum's modules), hands
+it the plan as JSON on stdin and returns the result it prints. A plan::
 
     {"address": "127.0.0.1:50051", "mode": "rate" | "paced", "method": "act" | "noop",
      "seconds": 3.0, "rate": 500.0,        # rate: calls per second, for "paced"
@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 GO_CLIENT = ROOT / "clients" / "go"
 BINARY = GO_CLIENT / "bin" / "loadgen"
 BUILD_LOCK = GO_CLIENT / ".build.lock"
-BUILD_TIMEOUT_S = 300      # a build from a clean tree compiles gRPC
+BUILD_TIMEOUT_S = 300      # a build from a clean tree downloads gRPC's modules and compiles them
 RUN_SLACK_S = 60           # past the plan's seconds (the generator gives up on its calls at 30)
 
 
@@ -65,8 +65,8 @@ def binary() -> Path:
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise RuntimeError(f"{' '.join(command)}: {exc}") from exc
     if done.returncode != 0:
-        raise RuntimeError(f"{' '.join(command)} failed (exit {done.returncode}; Go missing? "
-                           f"`make debian-packages`):\n{done.stdout}{done.stderr}")
+        raise RuntimeError(f"{' '.join(command)} failed (exit {done.returncode}; Go missing or older than "
+                           f"clients/go/go.mod asks? the Go module proxy unreachable?):\n{done.stdout}{done.stderr}")
     return BINARY
 
 

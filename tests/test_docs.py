@@ -47,7 +47,7 @@ from testkit.launcher import ServerProcess, free_port
 ROOT = Path(__file__).resolve().parents[1]
 TS = ROOT / "clients" / "typescript"
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "clients/python/README.md",
-         ROOT / "clients/typescript/README.md"]
+         ROOT / "clients/typescript/README.md", ROOT / "clients/kotlin/README.md", ROOT / "clients/go/README.md"]
 README_MAX_LINES = 250
 CONFIG_PAGE = ROOT / "docs" / "operations.md"
 CONFIG_SECTION = "Configuration"
@@ -56,6 +56,8 @@ API_PAGE = ROOT / "docs" / "api.md"
 SHELL = {"sh", "bash", "shell", "console"}
 PYTHON = {"python", "py"}
 TYPESCRIPT = {"ts", "typescript"}
+GO = {"go"}  # never run here: each go block is marked "run elsewhere" (tests/clients/test_go_client.py) or "not run"
+KOTLIN = {"kotlin", "kt"}  # never run here either: tests/clients/test_kotlin_client.py runs the compiled examples
 NOT_CODE = {"", "json", "text", "proto", "yaml", "toml", "http"}
 DEFAULT_TIMEOUT_S = 180.0
 STOP_TIMEOUT_S = 15.0
@@ -144,7 +146,9 @@ def directives(block: Block) -> list[tuple[str, str]]:
 
 def marker_problem(block: Block) -> str | None:
     """What is wrong with a block's language or marker, or None."""
-    code = block.language in SHELL | PYTHON | TYPESCRIPT
+    code = block.language in SHELL | PYTHON | TYPESCRIPT | GO | KOTLIN
+    if block.language in GO | KOTLIN and block.marker not in {"not run", "run elsewhere"}:
+        return f"a {block.language} block is not run here: mark it 'run elsewhere' (the test that runs it) or 'not run'"
     if not code and block.language not in NOT_CODE:
         return f"fence language {block.language!r} is neither code this test runs nor a known non-code one"
     if block.marker and not code:

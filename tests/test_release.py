@@ -49,6 +49,9 @@ def test_every_package_carries_the_version() -> None:
     web_lock = json.loads((ROOT / "web" / "package-lock.json").read_text())
     found["web/package-lock.json client"] = web_lock["packages"]["../clients/typescript"]["version"]
     found["cardgame-client (installed)"] = importlib.metadata.version("cardgame-client")
+    pom = (ROOT / "clients" / "kotlin" / "pom.xml").read_text()
+    pom_version = re.search(r"<artifactId>cardgame-client</artifactId>\s*<version>([^<]+)</version>", pom)
+    found["clients/kotlin/pom.xml"] = pom_version.group(1) if pom_version else "none"
     drifted = {where: v for where, v in found.items() if v != VERSION}
     assert not drifted, f"VERSION is {VERSION}, but: {drifted}"
 

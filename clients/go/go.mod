@@ -1,11 +1,15 @@
-// The Go client of cardgame.v1.GameService: the stubs generated from proto/ (gen/, made by
-// `make`), the client package and the playhand example. `make` builds offline from Debian's Go
-// packages (see Makefile); with the Go module proxy, `go mod tidy && go build ./...` works too.
-module cardgame
+module github.com/cardgame-rules/cardgame/clients/go
 
-go 1.16
+go 1.26.0
 
 require (
-	google.golang.org/grpc v1.33.3
-	google.golang.org/protobuf v1.28.1
+	google.golang.org/genproto/googleapis/rpc v0.0.0-20260817212433-ac3dfec99bb1
+	google.golang.org/grpc v1.85.0
+	google.golang.org/protobuf v1.36.12
+)
+
+require (
+	golang.org/x/net v0.60.0 // indirect
+	golang.org/x/sys v0.48.0 // indirect
+	golang.org/x/text v0.42.0 // indirect
 )

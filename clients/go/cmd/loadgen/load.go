@@ -15,7 +15,7 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
-	cardgamev1 "cardgame/gen/cardgame/v1"
+	cardgamev1 "github.com/cardgame-rules/cardgame/clients/go/gen/cardgame/v1"
 )
 
 // noopMethod is the benchmark's no-op RPC (bench/noop.py): an ActRequest in, an ActResponse out.

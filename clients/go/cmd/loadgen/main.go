@@ -37,8 +37,8 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
-
-	_ "cardgame/client" // the proto codec the generated messages need with Debian's gRPC
+	"google.golang.org/grpc/connectivity"
+	"google.golang.org/grpc/credentials/insecure"
 )
 
 const (
@@ -136,12 +136,15 @@ func run(in io.Reader, out io.Writer) error {
 	}
 	dialCtx, cancel := context.WithTimeout(context.Background(), dialTimeout)
 	defer cancel()
-	conn, err := grpc.DialContext(dialCtx, p.Address, grpc.WithInsecure(), grpc.WithBlock(),
-		grpc.WithReturnConnectionError(), grpc.FailOnNonTempDialError(true),
+	conn, err := grpc.NewClient(p.Address, grpc.WithTransportCredentials(insecure.NewCredentials()),
 		// Fixed flow-control windows, ample for these messages, turn off the bandwidth probe,
 		// which would otherwise add a PING (and its ack) to many calls.
 		grpc.WithInitialWindowSize(windowSize), grpc.WithInitialConnWindowSize(windowSize))
 	if err != nil {
+		return fmt.Errorf("cannot connect to %s: %w", p.Address, err)
+	}
+	if err := connect(dialCtx, conn); err != nil {
+		conn.Close()
 		return fmt.Errorf("cannot connect to %s: %w", p.Address, err)
 	}
 	defer conn.Close()
@@ -157,6 +160,24 @@ func run(in io.Reader, out io.Writer) error {
 		t = c.paced(p.Rate, p.Seconds)
 	}
 	return json.NewEncoder(out).Encode(c.result(t))
+}
+
+// connect connects conn before the first call is timed, and fails as soon as its first attempt
+// does (a server that is not listening), or when ctx ends.
+func connect(ctx context.Context, conn *grpc.ClientConn) error {
+	conn.Connect()
+	for {
+		state := conn.GetState()
+		switch state {
+		case connectivity.Ready:
+			return nil
+		case connectivity.TransientFailure, connectivity.Shutdown:
+			return fmt.Errorf("the connection is in state %s (is a server listening there?)", state)
+		}
+		if !conn.WaitForStateChange(ctx, state) {
+			return fmt.Errorf("no connection within %s: %w", dialTimeout, ctx.Err())
+		}
+	}
 }
 
 // readPlan decodes and checks the plan.

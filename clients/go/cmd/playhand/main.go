@@ -14,11 +14,10 @@ import (
 	"io"
 	"math/rand"
 	"os"
-	"strings"
 	"time"
 
-	"cardgame/client"
-	cardgamev1 "cardgame/gen/cardgame/v1"
+	"github.com/cardgame-rules/cardgame/clients/go/client"
+	cardgamev1 "github.com/cardgame-rules/cardgame/clients/go/gen/cardgame/v1"
 )
 
 // maxMoves bounds the moves of one hand (a hand of Spades takes seat 0 at most 13 plays, a bid,
@@ -131,7 +130,7 @@ func run(o options, out io.Writer) error {
 			view = got.View
 			continue
 		}
-		action := chosen(view.LegalActions[rng.Intn(len(view.LegalActions))])
+		action := client.Notation(view.LegalActions[rng.Intn(len(view.LegalActions))])
 		version := view.Version
 		acted, err := c.Act(seatCtx, &cardgamev1.ActRequest{
 			GameId: gameID, RequestId: client.NewRequestID(), ExpectedVersion: &version, Action: action,
@@ -164,16 +163,5 @@ func run(o options, out io.Writer) error {
 // moved on to a later hand, or is over.
 func handScored(view *cardgamev1.GameView) bool {
 	return view.Status == cardgamev1.GameStatus_GAME_STATUS_FINISHED || view.HandNumber > 1 ||
-		(view.Phase == cardgamev1.Phase_PHASE_DEAL && view.HandNumber >= 1)
-}
-
-// chosen is the notation Act takes for a legal action: as listed, or for one that chooses
-// cards (an exchange, a discard, a pass) its word followed by the fewest cards it allows, the
-// first ones offered, e.g. "exchange 2C 3D".
-func chosen(action *cardgamev1.LegalAction) string {
-	if action.MaxCards == 0 {
-		return action.Notation
-	}
-	cards := action.Cards[:action.MinCards]
-	return strings.Join(append([]string{action.Notation}, cards...), " ")
+		(view.PhaseName == "deal" && view.HandNumber >= 1)
 }
