@@ -85,12 +85,19 @@ def test_kustomization_lists_every_manifest() -> None:
     assert [image["name"] for image in kustomization["images"]] == ["cardgame"]
 
 
+def containers() -> dict[str, dict[str, Any]]:
+    """The Deployment's containers by name: the server and its gRPC front."""
+    return {c["name"]: c for c in resource("Deployment")["spec"]["template"]["spec"]["containers"]}
+
+
 def test_deployment_probes_resources_security_and_settings() -> None:
     deployment = resource("Deployment")
     pod = deployment["spec"]["template"]["spec"]
-    (container,) = pod["containers"]
+    assert list(containers()) == ["cardgame", "grpc-front"]
+    container = containers()["cardgame"]
     ports = {port["name"]: port["containerPort"] for port in container["ports"]}
-    assert ports == {name: int(image_env()[setting]) for setting, name in PORTS.items()}
+    server_ports = {**PORTS, "PORT": "grpc-server"}   # the Service's grpc port is the front's
+    assert ports == {name: int(image_env()[setting]) for setting, name in server_ports.items()}
     assert all(port["protocol"] == "TCP" for port in container["ports"])
     for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
         assert container[probe]["grpc"] == {"port": 50051}, probe
@@ -110,9 +117,28 @@ def test_deployment_probes_resources_security_and_settings() -> None:
     assert container["image"] == "cardgame"
 
 
+def test_the_grpc_front_passes_the_services_grpc_port_to_the_server_beside_it() -> None:
+    front, server = containers()["grpc-front"], containers()["cardgame"]
+    (port,) = front["ports"]
+    assert port["name"] == "grpc" and port["protocol"] == "TCP"
+    env = {e["name"]: e["value"] for e in front["env"]}
+    server_port = next(p["containerPort"] for p in server["ports"] if p["name"] == "grpc-server")
+    assert env == {"CARDGAME_GRPC_UPSTREAM": f"127.0.0.1:{server_port}", "GRPC_FRONT_PORT": str(port["containerPort"])}
+    assert front["readinessProbe"]["tcpSocket"]["port"] == port["containerPort"]
+    assert front["securityContext"]["allowPrivilegeEscalation"] is False and front["securityContext"]["runAsUser"] != 0
+    volumes = {v["name"]: v for v in resource("Deployment")["spec"]["template"]["spec"]["volumes"]}
+    mounts = {m["mountPath"]: m["name"] for m in front["volumeMounts"]}
+    generated = yaml.safe_load((KUBE / "kustomization.yaml").read_text())["configMapGenerator"]
+    (template,) = [g for g in generated if g["name"] == volumes[mounts["/etc/nginx/templates"]]["configMap"]["name"]]
+    (entry,) = template["files"]
+    name, _, source = entry.partition("=")
+    assert name.endswith(".template") and (KUBE / source).is_file()
+    assert {"/etc/nginx/conf.d", "/tmp"} <= set(mounts)   # where the image renders it, and its temp files
+
+
 def test_pods_offer_their_metrics_port_to_prometheus() -> None:
     template = resource("Deployment")["spec"]["template"]
-    (container,) = template["spec"]["containers"]
+    container = containers()["cardgame"]
     annotations = template["metadata"]["annotations"]
     metrics_port = next(p["containerPort"] for p in container["ports"] if p["name"] == "metrics")
     assert annotations == {"prometheus.io/scrape": "true", "prometheus.io/port": str(metrics_port),
@@ -492,7 +518,13 @@ def test_compose_runs_what_its_comment_says() -> None:
     assert server["environment"]["REDIS_URL"] == "redis://redis:6379/0"
     env = image_env()
     assert not set(PORTS) & set(server["environment"]), "the image's ports are the ones published"
-    assert server["ports"] == [f"{env['PORT']}:{env['PORT']}", f"{env['HTTP_PORT']}:{env['HTTP_PORT']}"]
+    assert server["ports"] == [f"{env['HTTP_PORT']}:{env['HTTP_PORT']}"]
+    front = services["grpc-front"]   # gRPC goes through the front (deploy/kubernetes/grpc-front.conf.template)
+    assert front["ports"] == [f"{env['PORT']}:{env['PORT']}"] and front["depends_on"] == ["cardgame"]
+    assert front["environment"] == {"CARDGAME_GRPC_UPSTREAM": f"cardgame:{env['PORT']}", "GRPC_FRONT_PORT": env["PORT"]}
+    (mount,) = front["volumes"]
+    source, target, mode = mount.split(":")
+    assert (ROOT / source).is_file() and target.startswith("/etc/nginx/templates/") and mode == "ro"
     command_line = " ".join(redis["command"])
     assert "--appendonly yes" in command_line and "--maxmemory-policy noeviction" in command_line
     assert "CARDGAME_TOKEN_SECRET" in server["environment"]
