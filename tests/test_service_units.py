@@ -230,6 +230,8 @@ def test_request_conversion_rejects_malformed_input():
     assert refused.value.reason == "WRONG_PHASE"
     with pytest.raises(InvalidArgument, match="not an action of spades"):   # no game's word
         requests.act_action("fold", "spades")
+    with pytest.raises(InvalidArgument, match="not an action of buck_euchre"):   # another game's word, malformed
+        requests.act_action("bid many", "buck_euchre")
     with pytest.raises(InvalidArgument):
         requests.options(engine.game_of("buck_euchre"), convert.options_message("spades", engine.SpadesOptions()))
 

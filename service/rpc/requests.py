@@ -14,7 +14,7 @@ from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import options_pb2
 from engine.core.errors import Reason
-from engine.core.vocabulary import VOCABULARIES, card_set_of
+from engine.core.vocabulary import VOCABULARIES, Vocabulary, card_set_of
 from service.errors import IllegalMove, InvalidArgument
 from service.rpc import wire
 from service.rpc.wire import SUITS, VARIANTS
@@ -161,6 +161,15 @@ def act_text(text: str) -> str:
     return text
 
 
+def _parses(words: Vocabulary, text: str) -> bool:
+    """Whether ``text`` is notation in ``words``."""
+    try:
+        words.parse(text)
+    except ValueError:
+        return False
+    return True
+
+
 def act_action(text: str, variant: str) -> int:
     """The action of an Act request's notation (as a LegalAction lists it) in the game ``variant``'s
     words; InvalidArgument if it is none of them.
@@ -178,7 +187,7 @@ def act_action(text: str, variant: str) -> int:
     try:
         return words.parse(text)
     except ValueError as exc:
-        if word is None and any(head.lower() in other.by_word for other in VOCABULARIES.values()):
-            # another game's word: well-formed notation, but no move of this game (as the rules refuse it)
+        if word is None and any(_parses(other, text) for other in VOCABULARIES.values()):
+            # another game's well-formed notation: no move of this game (as the rules refuse it)
             raise IllegalMove(f"{head.lower()} is not possible in {variant}", Reason.WRONG_PHASE.value) from None
         raise InvalidArgument(f"{exc}; send a legal action's notation, e.g. 'play AS'") from None
