@@ -42,6 +42,9 @@ run: install $(DEV_SECRET)
 		echo "make run: seat tokens use the development token secret in $(DEV_SECRET)" \
 		     "(set CARDGAME_TOKEN_SECRET in production)"; \
 		export CARDGAME_TOKEN_SECRET_FILE=$(DEV_SECRET); fi; \
+	if [ -n "$$HTTP_PORT" ]; then echo "make run: play in the browser at http://localhost:$$HTTP_PORT/" \
+		"or run \`.venv/bin/cardgame play spades\` in another terminal (Ctrl-C stops the server)"; \
+	else echo "make run: run \`.venv/bin/cardgame play spades\` in another terminal (Ctrl-C stops the server)"; fi; \
 	exec $(PY) -m service $(ARGS)
 
 # Test files run in parallel (pytest-xdist, one file per worker at a time: each file's servers,

@@ -530,6 +530,20 @@ def test_compose_runs_what_its_comment_says() -> None:
     assert "CARDGAME_TOKEN_SECRET" in server["environment"]
 
 
+def test_compose_keeps_redis_data_on_a_named_volume() -> None:
+    """Games live in Redis's append-only file under /data: on a named volume they survive
+    `docker compose down` (a container's own layer, or an anonymous volume, goes with it)."""
+    spec = compose()
+    redis = spec["services"]["redis"]
+    assert "--appendonly yes" in " ".join(redis["command"])
+    named = [v.split(":") for v in redis.get("volumes", []) if isinstance(v, str) and ":" in v]
+    data = [source for source, target, *_ in named if target == "/data"]
+    assert len(data) == 1, f"no volume is mounted at /data: {redis.get('volumes')}"
+    (source,) = data
+    assert not source.startswith((".", "/", "~")), f"{source} is a host path, not a named volume"
+    assert source in (spec.get("volumes") or {}), f"{source} is not declared under the top-level volumes"
+
+
 def test_compose_prometheus_scrapes_the_server_metrics_port() -> None:
     prometheus = compose()["services"]["prometheus"]
     (mount,) = [v for v in prometheus["volumes"] if v.startswith("./")]

@@ -2,9 +2,10 @@
 
 The ``VERSION`` file is the single source: the server reads it (``service.version``), the Python
 client's metadata takes it (``clients/python/VERSION`` links to it), and the package.json files
-of the TypeScript client and the web table, the lock files and the service's pyproject.toml
-repeat it, checked here. ``make proto-breaking`` (part of ``make lint``) is run on copies of the
-proto to show that it passes today, takes a deprecation and refuses a removal.
+of the TypeScript client and the web table, the lock files, the service's pyproject.toml and
+the image tag of the Kubernetes kustomization repeat it, checked here. ``make proto-breaking``
+(part of ``make lint``) is run on copies of the proto to show that it passes today, takes a
+deprecation and refuses a removal.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import yaml
 from prometheus_client.parser import text_string_to_metric_families
 
 from service import version
@@ -52,6 +54,9 @@ def test_every_package_carries_the_version() -> None:
     pom = (ROOT / "clients" / "kotlin" / "pom.xml").read_text()
     pom_version = re.search(r"<artifactId>cardgame-client</artifactId>\s*<version>([^<]+)</version>", pom)
     found["clients/kotlin/pom.xml"] = pom_version.group(1) if pom_version else "none"
+    kustomization = yaml.safe_load((ROOT / "deploy" / "kubernetes" / "kustomization.yaml").read_text())
+    (image,) = [i for i in kustomization["images"] if i["name"] == "cardgame"]
+    found["deploy/kubernetes/kustomization.yaml newTag"] = image["newTag"]
     drifted = {where: v for where, v in found.items() if v != VERSION}
     assert not drifted, f"VERSION is {VERSION}, but: {drifted}"
 

@@ -1,9 +1,11 @@
 """What every call of the API goes through: its log line's facts (:class:`Call`), the mapping of
 errors to gRPC statuses (never UNKNOWN or INTERNAL for what a client can send; a store that
-failed is UNAVAILABLE, a store whose connections were all busy RESOURCE_EXHAUSTED with
-RetryInfo), its metrics and its one structured log line (:func:`handled`, and :func:`rpc` around
-a unary handler), and the writing of stream messages to a caller that may be gone (:func:`send`).
-The HTTP port calls the same handlers, so all of it holds for Connect and gRPC-Web too.
+failed is UNAVAILABLE, a store whose connections were all busy RESOURCE_EXHAUSTED STORE_BUSY
+with RetryInfo, a store out of memory RESOURCE_EXHAUSTED STORE_FULL, counted in
+``store_full_total``), its metrics and its one structured log line (:func:`handled`, and
+:func:`rpc` around a unary handler), and the writing of stream messages to a caller that may
+be gone (:func:`send`). The HTTP port calls the same handlers, so all of it holds for Connect
+and gRPC-Web too.
 """
 
 from __future__ import annotations
@@ -18,13 +20,14 @@ import grpc
 
 from service.errors import ResourceExhausted, ServiceError, Unavailable, jittered, to_status
 from service.rpc import checks
-from service.store import StoreBusy, StoreUnavailable
+from service.store import StoreBusy, StoreFull, StoreUnavailable
 from service.telemetry import metrics, tracing
 
 log = logging.getLogger("cardgame.requests")
 
 MAX_LOGGED_ID = 256  # characters of a request id that a log line shows
 STORE_BUSY_RETRY_S = 0.25  # the RetryInfo delay (jittered) of a call that found the store's connections busy
+STORE_FULL_RETRY_S = 5.0  # the RetryInfo delay (jittered) of a call refused by a store out of memory
 CAP_RETRY_S = 0.1  # the RetryInfo delay (jittered) of a call refused at the cap on calls in progress
 BUSY_LOG_INTERVAL_S = 1.0  # at most one warning a second about a busy pool (each call has its log line)
 _busy_logged_at = -BUSY_LOG_INTERVAL_S
@@ -51,6 +54,12 @@ def store_busy() -> ResourceExhausted:
     """The answer to a call that found every store connection of this process in use."""
     return ResourceExhausted("the store's connections are all busy on this server (it is overloaded, the store "
                              "is fine); retry shortly", "STORE_BUSY", jittered(STORE_BUSY_RETRY_S))
+
+
+def store_full() -> ResourceExhausted:
+    """The answer to a call whose write the store refused for lack of memory (its maxmemory)."""
+    return ResourceExhausted("the game store is out of memory and refuses writes (reads still work); retry in a "
+                             "few seconds", "STORE_FULL", jittered(STORE_FULL_RETRY_S))
 
 
 def _log_busy(name: str, exc: StoreBusy) -> None:
@@ -91,6 +100,11 @@ async def handled(name: str, call: Call, context, cap: CallCap):
         if call.seat is None:
             call.seat = exc.seat
         await abort(context, to_status(exc))
+    except StoreFull as exc:
+        code = grpc.StatusCode.RESOURCE_EXHAUSTED
+        metrics.store_full()
+        log.warning("game store out of memory in %s: %s", name, exc)   # Redis' reply only: no arguments, no URL
+        await abort(context, to_status(store_full()))
     except StoreBusy as exc:
         code = grpc.StatusCode.RESOURCE_EXHAUSTED
         _log_busy(name, exc)

@@ -35,8 +35,10 @@ from service.table.record import GameRecord
 
 log = logging.getLogger("cardgame.requests")
 
-WATCH_CHECK_S = 30.0   # an idle feed checks this often that its game still exists (a deletion is told
-                       # at once; this finds a game that expired, or a deletion told while disconnected)
+WATCH_CHECK_S = 30.0   # an idle feed checks this often that its game still exists: a backstop. A deletion
+                       # is told at once (version 0), and the Redis store's watch tells a game that
+                       # expired (no message says so) the same way within 2 s (its ``Presence``), so
+                       # the streams end NOT_FOUND promptly either way
 QUEUE_FRAMES = 256     # versions a stream may fall behind its feed before it catches up on its own
 
 

@@ -15,7 +15,8 @@ from service.store.port import (
     Loaded,
     Store,
     StoreBusy,
+    StoreFull,
     StoreUnavailable,
 )
 
-__all__ = ["Commit", "Committed", "GameExists", "Loaded", "Store", "StoreBusy", "StoreUnavailable"]
+__all__ = ["Commit", "Committed", "GameExists", "Loaded", "Store", "StoreBusy", "StoreFull", "StoreUnavailable"]

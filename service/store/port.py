@@ -62,14 +62,24 @@ from service.store.ports.validation import (
     validate_request_id,
     validate_terms,
 )
-from service.store.ports.values import Commit, Committed, GameExists, Loaded, StoreBusy, StoreUnavailable, Watcher
+from service.store.ports.values import (
+    Commit,
+    Committed,
+    GameExists,
+    Loaded,
+    StoreBusy,
+    StoreFull,
+    StoreUnavailable,
+    Watcher,
+)
 
 __all__ = [
     "DEFAULT_EVENT_SEQ_TTL_S", "DEFAULT_FINISHED_TTL_S", "DEFAULT_IDLE_TTL_S", "DEFAULT_MAX_REQUESTS",
     "DEFAULT_REQUEST_TTL_S", "INDEX_SCAN_MIN", "MAX_BATCH", "MAX_COUNT", "MAX_ID_LENGTH", "MAX_MS", "MAX_OUTBOX",
     "MAX_OWNER_LENGTH", "MAX_SEQ", "MAX_TERMS", "MAX_TERM_LENGTH", "SHARDS",
     "Commit", "Committed", "EventStore", "GameExists", "GameStore", "IndexStore", "Loaded", "RateLimitStore",
-    "ScheduleStore", "ScheduleWatch", "ShardLeases", "Store", "StoreBusy", "StoreUnavailable", "Wakes", "Watcher",
+    "ScheduleStore", "ScheduleWatch", "ShardLeases", "Store", "StoreBusy", "StoreFull", "StoreUnavailable", "Wakes",
+    "Watcher",
     "event_seq", "index_scan_bound", "parse_stream_id", "shard_of", "validate_bucket", "validate_commit",
     "validate_cursor", "validate_entries", "validate_events", "validate_game_id", "validate_game_ids",
     "validate_int", "validate_limits", "validate_owner", "validate_request_id", "validate_terms",

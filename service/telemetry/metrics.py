@@ -11,6 +11,7 @@ The series (all prefixed ``cardgame_``):
   those of them tried again against the fresh state (the caller gave no ``expected_version``);
 - ``store_duration_seconds{operation}`` / ``store_errors_total{operation}``: every game store
   call, timed, and those that failed (``service.metered_store``);
+- ``store_full_total``: calls refused because Redis was out of memory (STORE_FULL; 0 from start);
 - ``bot_think_seconds{strategy}``: the time a bot takes to choose one action;
 - ``turn_timeouts_total``: turns that passed their deadline, played by the seat's fallback bot;
 - ``games_created_total`` / ``games_finished_total``: games stored, and games whose last hand
@@ -26,6 +27,15 @@ sums the workers through prometheus_client's multiprocess mode: the supervisor m
 directory for this run, hands it to the workers as ``PROMETHEUS_MULTIPROC_DIR`` (each writes its
 series there in memory-mapped files), and removes it on exit. So one port per instance is
 scraped however many workers it runs, and a worker that is restarted keeps its counts.
+
+Every labelled counter and histogram whose label values are known in advance has those series
+made at import, at 0 (:func:`_zero_series`), so a fresh server's ``/metrics`` already lists what
+the dashboard charts: ``rate()`` of a series that appears only at its first count (the first
+commit conflict, say) misses that count, and a panel shows "no data" instead of 0. Those are
+every GameService method's ``rpc_handled_total{code="OK"}``, every unary method's
+``rpc_duration_seconds``, the commit conflicts and retries of every entry point that commits
+(:data:`COMMIT_METHODS`) and every bot's ``bot_think_seconds``. The store operations' series
+are made as the metered store first wraps each operation (``service.store.metered``).
 """
 
 from __future__ import annotations
@@ -43,11 +53,17 @@ from collections.abc import Iterator
 from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, Histogram, start_http_server
 from prometheus_client import multiprocess as _multiprocess
 
+from bots import BOTS
 from cardgame.v1 import game_service_pb2
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+METHODS = tuple(m.name for m in game_service_pb2.DESCRIPTOR.services_by_name["GameService"].methods)
 STREAMING = frozenset(m.name for m in game_service_pb2.DESCRIPTOR.services_by_name["GameService"].methods
                       if m.server_streaming)
+# The ``method`` label of a commit that lost (``Table.transact``): the move RPCs (the six older
+# ones and Act), the lifecycle RPCs that commit, and the sweeper's Timeout.
+COMMIT_METHODS = ("Deal", "Draw", "RevealHand", "Bid", "Exchange", "Play", "Act", "ReissueSeatToken", "LeaveGame",
+                  "Timeout")
 
 _LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 _STORE_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
@@ -65,6 +81,8 @@ COMMIT_RETRIES = Counter("cardgame_commit_retries",
 STORE_DURATION = Histogram("cardgame_store_duration_seconds", "Latency of game store calls, by operation",
                            ["operation"], buckets=_STORE_BUCKETS)
 STORE_ERRORS = Counter("cardgame_store_errors", "Game store calls that failed, by operation", ["operation"])
+STORE_FULL = Counter("cardgame_store_full", "Store writes Redis refused for lack of memory (OOM at maxmemory), "
+                     "answered RESOURCE_EXHAUSTED STORE_FULL")
 BOT_THINK = Histogram("cardgame_bot_think_seconds", "Time a bot takes to choose one action, by strategy",
                       ["strategy"], buckets=_BOT_BUCKETS)
 TURN_TIMEOUTS = Counter("cardgame_turn_timeouts", "Turns that passed their deadline and were played by the seat's "
@@ -75,6 +93,22 @@ GC_PAUSE = Histogram("cardgame_gc_pause_seconds", "Collections of the cyclic gar
                      ["generation"], buckets=_GC_BUCKETS)
 BUILD_INFO = Gauge("cardgame_build_info", "The release this server runs, as its version label (always 1)",
                    ["version"], multiprocess_mode="max")
+
+
+def _zero_series() -> None:
+    """Make, at 0, every series above whose labels are known before the first count."""
+    for method in METHODS:
+        RPC_HANDLED.labels(method, "OK")
+        if method not in STREAMING:
+            RPC_DURATION.labels(method)
+    for method in COMMIT_METHODS:
+        COMMIT_CONFLICTS.labels(method)
+        COMMIT_RETRIES.labels(method)
+    for strategy in BOTS:
+        BOT_THINK.labels(strategy)
+
+
+_zero_series()
 
 
 def build_info(version: str) -> None:
@@ -108,6 +142,11 @@ def rpc_finished(method: str, code: str, seconds: float) -> None:
         WATCH_STREAMS.dec()
     else:
         _duration(method).observe(seconds)
+
+
+def store_full() -> None:
+    """Count a call refused because the store was out of memory."""
+    STORE_FULL.inc()
 
 
 def commit_lost(method: str, retried: bool) -> None:

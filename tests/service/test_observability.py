@@ -30,6 +30,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
+from service.rpc.servicer import MOVE_RESPONSES
+from service.telemetry import metrics
 from testkit.launcher import ServerProcess
 
 GAME_SERVICE = "cardgame.v1.GameService"
@@ -129,6 +131,33 @@ def value(samples: dict, name: str, **labels: str) -> float:
 
 def handled(samples: dict, method: str, code: str) -> float:
     return value(samples, "cardgame_rpc_handled_total", method=method, code=code)
+
+
+def test_a_fresh_server_lists_the_charted_series_at_zero(redis_url, redis_prefix):
+    """Before any call, /metrics already holds every series the dashboard charts whose labels are
+    known in advance, at 0: a series born at its first count (the first commit conflict) would
+    lose that count to rate() and leave its panel with no data."""
+    with ServerProcess("--metrics-port", "0", redis_url=redis_url, prefix=redis_prefix) as server:
+        samples = scrape(server.metrics_port)
+    zero = [("cardgame_games_created_total", {}), ("cardgame_games_finished_total", {}),
+            ("cardgame_turn_timeouts_total", {}), ("cardgame_watch_streams", {})]
+    for method in ("Act", "Play", "RevealHand", "LeaveGame", "ReissueSeatToken", "Timeout"):
+        zero += [("cardgame_commit_conflicts_total", {"method": method}),
+                 ("cardgame_commit_retries_total", {"method": method})]
+    for method in ("CreateGame", "GetGame", "Act", "WatchGame"):
+        zero.append(("cardgame_rpc_handled_total", {"method": method, "code": "OK"}))
+    for method in ("CreateGame", "Act", "Play"):
+        zero += [("cardgame_rpc_duration_seconds_count", {"method": method}),
+                 ("cardgame_rpc_duration_seconds_bucket", {"method": method, "le": "+Inf"})]
+    for strategy in ("random", "basic", "strong"):
+        zero.append(("cardgame_bot_think_seconds_count", {"strategy": strategy}))
+    for name, labels in zero:
+        assert samples.get((name, frozenset(labels.items()))) == 0, f"{name}{labels} is not listed at 0"
+
+
+def test_every_entry_point_that_commits_has_its_conflict_series():
+    assert set(MOVE_RESPONSES) | {"LeaveGame", "ReissueSeatToken", "Timeout"} <= set(metrics.COMMIT_METHODS)
+    assert {m for m in metrics.COMMIT_METHODS if m != "Timeout"} <= set(metrics.METHODS)
 
 
 def test_metrics_count_calls_store_operations_bots_games_and_streams(redis_url, redis_prefix):

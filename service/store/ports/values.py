@@ -20,6 +20,13 @@ class StoreBusy(StoreUnavailable):
     RESOURCE_EXHAUSTED (a StoreUnavailable, so code that only knows the store failed still works)."""
 
 
+class StoreFull(StoreUnavailable):
+    """The store refused a write because it is out of memory (Redis' ``maxmemory`` reached under a
+    policy that cannot evict, such as ``noeviction``): it is up and answers reads, it is full.
+    Maps to gRPC RESOURCE_EXHAUSTED ``STORE_FULL`` (a StoreUnavailable, so code that only knows
+    the store failed still works)."""
+
+
 class GameExists(Exception):
     """``create`` was called for a game id that is already taken."""
 

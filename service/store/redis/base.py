@@ -35,7 +35,7 @@ from service.store.redis.connection import (
     connect_cluster,
     unavailable_on_error,
 )
-from service.store.redis.feed import PubSubHub, ShardedFeed
+from service.store.redis.feed import Presence, PubSubHub, ShardedFeed
 from service.store.redis.scripts import SCRIPTS, sharded
 
 
@@ -128,6 +128,7 @@ class RedisBase:
                                                 "connect_timeout_s": connect_timeout_s}
         self._hub: PubSubHub | ShardedFeed = (ShardedFeed(self, watch_timeout_s, liveness_s) if self._sharded
                                               else PubSubHub(self, watch_timeout_s, liveness_s))
+        self._presence = Presence(self)   # tells a watched game's watchers when it expired
 
     @property
     def client(self) -> Redis:

@@ -8,7 +8,10 @@ same node, which loads it there: a missing script never fails a call.
 
 Every Redis failure surfaces as StoreUnavailable, except a full connection pool: a command that
 finds every connection of this process in use waits a bounded time (``pool_wait_s``) for one,
-then fails with StoreBusy, so an overloaded process is told apart from a store that is down.
+then fails with StoreBusy, so an overloaded process is told apart from a store that is down; and
+a write Redis refuses for lack of memory (``OOM command not allowed when used memory >
+'maxmemory'``, from a command or from inside a script), which fails with StoreFull: the store is
+up and reads still work, it is full.
 Commands are never retried by the client:
 a write whose reply was lost may have been applied, and only a request id makes it safe to
 send again. Connections dropped by a restarted server are replaced by the pool on next use.
@@ -29,16 +32,26 @@ from redis.asyncio.cluster import RedisCluster
 from redis.backoff import NoBackoff
 from redis.driver_info import DriverInfo
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import MaxConnectionsError, NoScriptError, RedisError
+from redis.exceptions import MaxConnectionsError, NoScriptError, OutOfMemoryError, RedisError, ResponseError
 from redis.retry import Retry
 
-from service.store.port import StoreBusy, StoreUnavailable
+from service.store.port import StoreBusy, StoreFull, StoreUnavailable
 
 log = logging.getLogger("service.store.redis.store")
 
 DEFAULT_MAX_CONNECTIONS = 64
 DEFAULT_POOL_WAIT_S = 0.5
 POOL_EXHAUSTED = "No connection available."  # what a blocking pool's timed-out wait raises
+OOM_REPLY = "command not allowed when used memory > 'maxmemory'"   # Redis' OOM error, after its "OOM" code
+
+
+def out_of_memory(exc: BaseException) -> bool:
+    """Whether a Redis client error is Redis' OOM refusal: redis-py's OutOfMemoryError (an error
+    reply with the OOM code, a script's write included), or a ResponseError that carries the
+    OOM reply in its text (a script error wrapping it, as older Redis versions send it)."""
+    if isinstance(exc, OutOfMemoryError):
+        return True
+    return isinstance(exc, ResponseError) and OOM_REPLY in str(exc)
 
 
 def pool_exhausted(exc: BaseException) -> bool:
@@ -115,7 +128,7 @@ class Script:
 @contextlib.contextmanager
 def unavailable_on_error(operation: str) -> Iterator[None]:
     """Turn any failure of the Redis client call inside the block into StoreUnavailable (StoreBusy
-    when the pool had no free connection).
+    when the pool had no free connection, StoreFull when Redis refused a write for lack of memory).
 
     Redis and socket errors are the expected ones. Anything else the client raises (its cluster
     code has raised IndexError and KeyError while its topology changed) is logged with its
@@ -124,6 +137,8 @@ def unavailable_on_error(operation: str) -> Iterator[None]:
     try:
         yield
     except (RedisError, OSError) as exc:
+        if out_of_memory(exc):   # its text is Redis' own, never a command's arguments
+            raise StoreFull(f"redis {operation}: out of memory (maxmemory reached): {exc}") from exc
         if pool_exhausted(exc):
             raise StoreBusy(f"redis {operation}: every connection of the pool stayed in use: {exc}") from exc
         raise StoreUnavailable(f"redis {operation} failed: {type(exc).__name__}: {exc}") from exc

@@ -117,16 +117,20 @@ class RedisGames(RedisBase):
 
         Versions come from any process sharing the Redis. A slow reader skips to the newest
         version; after a lost pub/sub connection the current version is re-read and yielded,
-        so a reader that re-reads ``log_after`` on each yield misses nothing.
+        so a reader that re-reads ``log_after`` on each yield misses nothing. A game deleted is
+        told as version 0 at once; a game whose keys expired (no message tells that) within
+        ``PRESENCE_CHECK_S`` (``feed.Presence``).
         """
         channel = self.key(game_id, "changes").encode()
         watcher = Watcher()
         await self._hub.add(channel, game_id, watcher)
+        self._presence.add(game_id, watcher)
         try:
             watcher.notify(await self.version(game_id))
             while (version := await watcher.next()) is not None:
                 yield version
         finally:
+            self._presence.remove(game_id, watcher)
             self._hub.remove(channel, watcher)
 
     async def delete(self, game_id: str) -> bool:

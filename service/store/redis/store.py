@@ -52,6 +52,7 @@ class RedisStore(RedisGames, RedisEvents, RedisSchedule, RedisIndex, RedisRateLi
 
     async def close(self) -> None:
         """End all watches, drop the pub/sub connection and close the client if owned."""
+        await self._presence.close()
         await self._hub.close()
         if self._owns_client:
             clients = (self._client, self._pubsub_client, self._ping_client)
