@@ -130,12 +130,30 @@ def _call_of(seat: view_pb2.SeatView) -> Text:
     return Text(call or "—", style="" if call else "dim")
 
 
+def plural(count: int, word: str) -> str:
+    """``count`` and ``word``, in the plural unless it is 1: "1 trick", "2 bags".
+
+    >>> plural(1, "trick"), plural(0, "bag")
+    ('1 trick', '0 bags')
+    """
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def has_calls(view: view_pb2.GameView) -> bool:
+    """Whether any seat shows a bid or a call (a game without either gets no column for them)."""
+    return any(seat.last_call or seat.HasField("bid_tricks") or seat.spades.double_nil or seat.buck_euchre.dropped_out
+               for seat in view.seats)
+
+
 def seats_table(view: view_pb2.GameView) -> Table:
-    """One row per seat: name, bid or call, tricks won, cards held, markers for turn/dealer/maker."""
+    """One row per seat: name, bid or call (when any seat has one), tricks won, cards held,
+    markers for turn/dealer/maker."""
     table = Table(box=None, pad_edge=False, show_header=True, header_style="bold")
     table.add_column("")
     table.add_column("Player")
-    table.add_column("Bid" if rules_of(view) in SPADES_RULES else "Call")
+    calls = has_calls(view)
+    if calls:
+        table.add_column("Bid" if rules_of(view) in SPADES_RULES else "Call")
     table.add_column("Tricks", justify="right")
     table.add_column("Cards", justify="right")
     for seat in view.seats:
@@ -147,7 +165,8 @@ def seats_table(view: view_pb2.GameView) -> Table:
         if view.buck_euchre.HasField("maker") and view.buck_euchre.maker == seat.seat:
             marks.append("M")
         name = Text(seat_name(view, seat.seat), style="bold cyan" if "▶" in marks else "")
-        table.add_row(" ".join(marks), name, _call_of(seat), str(seat.tricks_won), str(seat.card_count))
+        call = [_call_of(seat)] if calls else []
+        table.add_row(" ".join(marks), name, *call, str(seat.tricks_won), str(seat.card_count))
     return table
 
 
@@ -164,7 +183,7 @@ def scores_text(view: view_pb2.GameView) -> Text:
     for total in view.scores:
         part = Text(f"{side_name(view, total.seats)} {total.score}", style="bold")
         if spades:
-            part.append(f" ({total.bags} bag{'s' if total.bags != 1 else ''})", style="dim")
+            part.append(f" ({plural(total.bags, 'bag')})", style="dim")
         parts.append(part)
     return Text("   ").join(parts)
 
@@ -301,7 +320,7 @@ def spades_cell(side: score_pb2.SideScore) -> Text:
 
 def plain_cell(side: score_pb2.SideScore) -> Text:
     """One side's hand in a game without a layout of its own: tricks, hand points and the total."""
-    return Text(f"{side.tricks} tricks {side.hand_points:+d} → {side.total_after}")
+    return Text(f"{plural(side.tricks, 'trick')} {side.hand_points:+d} → {side.total_after}")
 
 
 def score_rows(score: pb.GetScoreResponse, view: view_pb2.GameView) -> list[list[Text]]:
@@ -335,7 +354,7 @@ def score_table(score: pb.GetScoreResponse, view: view_pb2.GameView) -> Table:
     table = Table(title="Score", caption=caption, show_footer=True)
     table.add_column("Hand", footer="Total", justify="right")
     for total in score.totals:
-        footer = f"{total.score} ({total.bags} bags)" if kind in SPADES_RULES else str(total.score)
+        footer = f"{total.score} ({plural(total.bags, 'bag')})" if kind in SPADES_RULES else str(total.score)
         table.add_column(side_name(view, total.seats), footer=footer, justify="right")
     for hand, row in zip(score.hands, score_rows(score, view), strict=True):
         table.add_row(str(hand.hand_number), *row)
