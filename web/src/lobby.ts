@@ -29,6 +29,13 @@ const KINDS: [string, PlayerKind, string][] = [
 
 const MAX_NAME = 64;
 
+/** The seat kinds the lobby offers for a game: the bots the catalog says play it (all of them when
+ * a server's catalog does not say), and a friend. */
+function kindsFor(game: GameDescription): [string, PlayerKind, string][] {
+  const bots = new Set(game.bots);
+  return KINDS.filter(([, kind]) => kind === PlayerKind.HUMAN || bots.size === 0 || bots.has(kind));
+}
+
 let catalog: Promise<GameDescription[]> | undefined;
 
 /** The server's games, asked once per page (again after a failure). */
@@ -123,7 +130,7 @@ function drawLobby(root: HTMLElement, catalogGames: readonly GameDescription[]):
     seatRows.replaceChildren(...others.map((name, i) => h("div", { class: "seat-row" },
       h("input", { name: `seat-${i + 1}-name`, value: name, maxlength: MAX_NAME, "aria-label": `Seat ${i + 1} name` }),
       h("select", { name: `seat-${i + 1}-kind`, "aria-label": `Who plays ${name}` },
-        ...KINDS.map(([value, , label]) => h("option", { value }, label))))));
+        ...kindsFor(game).map(([value, , label]) => h("option", { value }, label))))));
     options.setAttribute("data-game", game.name);
     options.replaceChildren(h("legend", {}, "Settings"), ...game.settings.map(settingInput));
     options.hidden = game.settings.length === 0;

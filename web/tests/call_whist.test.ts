@@ -118,6 +118,9 @@ describe("a game without a renderer, from the catalog-built lobby", { concurrenc
         [["target", "number", "3", "Target"], ["no_trump_allowed", "checkbox", "true", "No trump"]]);
       assert.deepEqual([inputs[0]!.min, inputs[0]!.max], ["1", "20"]);
       await page.uncheck("#setting-no_trump_allowed");
+      // no basic or strong bot plays it (the catalog's bots): a seat offers the random bot or a friend
+      assert.deepEqual(await page.locator('select[name="seat-1-kind"] option').evaluateAll(
+        (options) => options.map((o) => (o as HTMLOptionElement).value)), ["random", "friend"]);
       await page.fill("#my-name", "Ana");
       for (const seat of [1, 2, 3]) await page.selectOption(`select[name="seat-${seat}-kind"]`, "friend");
       await screenshot(page, "lobby-call-whist");
