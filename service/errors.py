@@ -1,4 +1,5 @@
-"""Service errors and their gRPC statuses (with google.rpc.ErrorInfo reasons and RetryInfo delays).
+"""Service errors and their gRPC statuses (with google.rpc.ErrorInfo reasons, RetryInfo delays and
+QuotaFailure details).
 
 A status that says how long to wait (RetryInfo) also carries that wait as gRPC's retry pushback
 (the ``grpc-retry-pushback-ms`` trailer), which a client's gRPC retry policy obeys. A negative
@@ -83,6 +84,17 @@ class ResourceExhausted(ServiceError):
     code = grpc.StatusCode.RESOURCE_EXHAUSTED
 
 
+class QuotaExceeded(ResourceExhausted):
+    """A quota of the caller is used up (RESOURCE_EXHAUSTED with a google.rpc.QuotaFailure naming
+    it: ``subject``, e.g. the API key id, and ``description``, the limit); no retry delay, since
+    only freeing some of it (deleting games) helps."""
+
+    def __init__(self, message: str, reason: str, subject: str, description: str):
+        super().__init__(message, reason)
+        self.subject = subject
+        self.description = description
+
+
 class Unavailable(ServiceError):
     """The store cannot be reached; retry later."""
 
@@ -119,6 +131,9 @@ def to_status(error: ServiceError) -> grpc.Status:
         delay = duration_pb2.Duration()
         delay.FromNanoseconds(max(1, round(error.retry_delay_s * 1e9)))
         status.details.add().Pack(error_details_pb2.RetryInfo(retry_delay=delay))
+    if isinstance(error, QuotaExceeded):
+        violation = error_details_pb2.QuotaFailure.Violation(subject=error.subject, description=error.description)
+        status.details.add().Pack(error_details_pb2.QuotaFailure(violations=[violation]))
     plain = rpc_status.to_status(status)
     pushback = pushback_ms(error)
     if pushback is None:

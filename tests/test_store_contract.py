@@ -796,6 +796,25 @@ async def test_prune_and_sweep_remove_games_that_are_gone(store: Store) -> None:
         assert sorted(r.decode() for r in recorded) == sorted(g for _, g in alive)
 
 
+async def test_the_index_counts_each_owners_games(store: Store) -> None:
+    owner, other = f"o-{uuid.uuid4().hex}", f"o-{uuid.uuid4().hex}"
+    assert await store.count_index(owner) == 0
+    games = [new_id() for _ in range(5)]
+    for i, game in enumerate(games):
+        await store.create(game, b"s", [b"e"])
+        await store.index_game(owner, game, 10 + i, ["t"])
+    await store.index_game(owner, games[0], 99, [])   # indexed again: counted once
+    await store.index_game(other, new_id(), 1, [])
+    assert await store.count_index(owner) == 5 and await store.count_index(other) == 1
+    await store.unindex_game(owner, games[1])
+    await store.delete(games[2])
+    assert await store.count_index(owner) == 4   # a game that is gone counts until swept
+    assert await store.sweep_index(owner, 0, 100) == 0
+    assert await store.count_index(owner) == 3
+    with pytest.raises(ValueError):
+        await store.count_index("a{b")
+
+
 async def test_owners_are_kept(store: Store) -> None:
     assert await store.owners() == []
     await store.index_game("_open", new_id(), 1, [])

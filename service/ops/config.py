@@ -12,6 +12,7 @@ from pathlib import Path
 from service.ops import tls
 from service.ops.cpus import available_cpus
 from service.ops.credentials import SecretFlag, read_secrets
+from service.table.creating import DEFAULT_MAX_GAMES
 from service.table.lifecycle import MIN_TURN_TIMEOUT_MS, SHORT_TURN_TIMEOUT_MS
 from service.version import release
 
@@ -64,6 +65,7 @@ class Config:
     api_keys: tuple[str, ...] = ()
     create_rate: float = 5.0
     create_burst: int = 100
+    max_games_per_key: int = DEFAULT_MAX_GAMES   # 0: no cap
     events_max_len: int = 100_000
     strong_bot_ms: int = 200
     metrics_port: int | None = None
@@ -297,6 +299,11 @@ def parse(argv: list[str] | None = None) -> Config:
                    help="games per second each API key may create, sustained (CREATE_RATE)")
     p.add_argument("--create-burst", type=int, default=int(env("CREATE_BURST", str(Config.create_burst))),
                    help="games each API key may create at once above that rate (CREATE_BURST)")
+    p.add_argument("--max-games-per-key", type=int,
+                   default=int(env("MAX_GAMES_PER_KEY", str(Config.max_games_per_key))),
+                   help="games each API key may hold at once (created, not yet deleted or expired); CreateGame "
+                        "and Rematch beyond it are refused with RESOURCE_EXHAUSTED, reason GAME_QUOTA; 0 = no cap "
+                        "(MAX_GAMES_PER_KEY)")
     p.add_argument("--events-max-len", type=int, default=int(env("EVENTS_MAX_LEN", str(Config.events_max_len))),
                    help="events kept in each API key's event stream; older ones are trimmed (EVENTS_MAX_LEN)")
     p.add_argument("--strong-bot-ms", type=int, default=int(env("STRONG_BOT_MS", str(Config.strong_bot_ms))),
@@ -319,6 +326,8 @@ def parse(argv: list[str] | None = None) -> Config:
                  "redis_max_connections", "create_burst", "events_max_len", "max_streams_per_connection"):
         if getattr(a, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be at least 1")
+    if a.max_games_per_key < 0:
+        p.error("--max-games-per-key must be 0 (no cap) or more")
     if not a.create_rate > 0:
         p.error("--create-rate must be above 0")
     if a.allow_short_deadlines and not is_loopback(a.host):
@@ -338,5 +347,6 @@ def parse(argv: list[str] | None = None) -> Config:
                   max_watchers_per_game=a.max_watchers_per_game,
                   redis_max_connections=a.redis_max_connections, token_secret=secret, api_keys=api_keys,
                   previous_token_secrets=previous,
-                  create_rate=a.create_rate, create_burst=a.create_burst, events_max_len=a.events_max_len,
+                  create_rate=a.create_rate, create_burst=a.create_burst,
+                  max_games_per_key=a.max_games_per_key, events_max_len=a.events_max_len,
                   strong_bot_ms=a.strong_bot_ms, secret_flags=tuple(dict.fromkeys(a.secret_flags)))

@@ -197,15 +197,17 @@ def _settings(config: Config) -> Settings:
         log.warning("no token secret configured: using a random one that lives as long as this process")
     keys = ApiKeys(config.api_keys)
     if keys.required:
-        log.info("CreateGame needs one of %d API keys; each may create %g games a second (burst %d)",
-                 len(keys), config.create_rate, config.create_burst)
+        log.info("CreateGame needs one of %d API keys; each may create %g games a second (burst %d) and "
+                 "hold %s at once", len(keys), config.create_rate, config.create_burst,
+                 config.max_games_per_key or "any number of games")
     else:
         log.warning("no API keys configured: any caller may create games (configure CARDGAME_API_KEYS)")
     return Settings(allow_prearranged_decks=config.allow_prearranged_decks,
                     allow_seeded_shuffle=config.allow_seeded_shuffle, stream_limits=stream_limits(config),
                     min_turn_timeout_ms=SHORT_TURN_TIMEOUT_MS if config.allow_short_deadlines else MIN_TURN_TIMEOUT_MS,
                     token_secret=secret, api_keys=keys, create_rate=config.create_rate,
-                    create_burst=config.create_burst, events_max_len=config.events_max_len,
+                    create_burst=config.create_burst, max_games_per_key=config.max_games_per_key,
+                    events_max_len=config.events_max_len,
                     previous_token_secrets=config.previous_token_secrets,
                     call_cap=CallCap(config.max_concurrent_rpcs))
 

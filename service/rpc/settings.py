@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from service.rpc.apikeys import ApiKeys
 from service.rpc.calls import CallCap
 from service.rpc.watching import StreamLimits
-from service.table.creating import CreateLimits
+from service.table.creating import DEFAULT_MAX_GAMES, CreateLimits
 from service.table.lifecycle import MIN_TURN_TIMEOUT_MS
 
 
@@ -25,6 +25,7 @@ class Settings:
     api_keys: ApiKeys = field(default_factory=ApiKeys)
     create_rate: float = 5.0
     create_burst: int = 100
+    max_games_per_key: int = DEFAULT_MAX_GAMES   # 0: no cap
     events_max_len: int = 100_000
     previous_token_secrets: tuple[bytes, ...] = ()   # earlier secrets, for retries of what they derived
     call_cap: CallCap = field(default_factory=CallCap)   # the calls this server handles at once
@@ -37,4 +38,4 @@ class Settings:
     @property
     def create_limits(self) -> CreateLimits:
         """What creating a game needs of these settings: the token secrets and the creation rate."""
-        return CreateLimits(self.token_secrets, self.create_rate, self.create_burst)
+        return CreateLimits(self.token_secrets, self.create_rate, self.create_burst, self.max_games_per_key)

@@ -234,6 +234,11 @@ class CheckedStore:
         validate_int("count", count, 1, MAX_COUNT)
         return await self.inner.sweep_index(owner, cursor, count)
 
+    async def count_index(self, owner: str) -> int:
+        """Return how many games the owner's ``all`` set holds."""
+        validate_owner(owner)
+        return await self.inner.count_index(owner)
+
     async def owners(self) -> list[str]:
         """Return every owner that ever indexed a game, sorted."""
         return await self.inner.owners()

@@ -4,6 +4,11 @@ A :class:`NewGame` is a checked request for a game (the RPC layer builds it, for
 Rematch). :func:`create` gives it an id, seat tokens and its first bot turns, indexes and
 schedules it, and stores it, exactly once for a request id: a retry, even one made under a token
 secret since rotated to ``previous``, gets back the first game and the same tokens.
+
+Each API key may create ``CreateLimits.rate`` games a second and hold ``CreateLimits.max_games``
+at once (:func:`check_quota`): the games in its index, counted by one ZCARD. Expired games stay in
+the index until a sweep removes them, so at the cap the key's whole index is swept first (at most
+once per ``QUOTA_SWEEP_EVERY_S`` per key) and only the games still there count.
 """
 
 from __future__ import annotations
@@ -14,8 +19,9 @@ import secrets
 from dataclasses import dataclass, field
 
 import engine
-from service.errors import Aborted, FailedPrecondition, InvalidArgument, ResourceExhausted
-from service.store import GameExists
+from service.errors import Aborted, FailedPrecondition, InvalidArgument, QuotaExceeded, ResourceExhausted
+from service.store import GameExists, Store
+from service.store.port import MAX_BATCH
 from service.table import gamelog, lifecycle, retries, tokens
 from service.table.record import LEFT, SPECTATORS_TOKEN, GameRecord, Lifecycle, Seat
 from service.table.table import Table, now_ms
@@ -46,14 +52,19 @@ class Created:
     spectator_token: str = ""
 
 
+DEFAULT_MAX_GAMES = 10_000   # games an API key may hold at once (--max-games-per-key)
+QUOTA_SWEEP_EVERY_S = 10.0   # an API key at its game cap has its index swept at most this often
+
+
 @dataclass(frozen=True)
 class CreateLimits:
-    """What game creation needs beyond the store: the token secrets (the current one first) and
-    each API key's creation rate (games a second) and burst."""
+    """What game creation needs beyond the store: the token secrets (the current one first),
+    each API key's creation rate (games a second) and burst, and the games it may hold at once."""
 
     token_secrets: tuple[bytes, ...]
     rate: float = 5.0
     burst: int = 100
+    max_games: int = DEFAULT_MAX_GAMES   # games an API key holds at once; 0 = no cap
 
 
 def game_id_of(secret: bytes, method: str, owner: str, request_id: str | None) -> str:
@@ -83,6 +94,7 @@ async def create(table: Table, new: NewGame, limits: CreateLimits, request_id: s
         if wait_s:
             raise ResourceExhausted(f"this API key may create {limits.rate:g} games a second; "
                                     f"retry in {wait_s:.3f} s", "RATE_LIMITED", wait_s)
+        await check_quota(store, new.owner, limits.max_games)
     seats = [Seat(s.name, s.kind, s.bot, "", s.external_id, s.fallback) for s in new.seats]
     seat_tokens = {}
     for i, seat in enumerate(seats):
@@ -120,6 +132,30 @@ async def create(table: Table, new: NewGame, limits: CreateLimits, request_id: s
     # Indexed again once it exists: an index sweep between the two writes cannot drop it.
     await store.index_game(owner, game_id, created, terms)
     return Created(record, version, seat_tokens, spectator_token)
+
+
+async def check_quota(store: Store, key_id: str, max_games: int) -> None:
+    """Refuse (RESOURCE_EXHAUSTED, reason GAME_QUOTA, a QuotaFailure for the key) a new game of an
+    API key that holds ``max_games`` games already (0: no cap). The count is the key's index; at the
+    cap the index is swept of games that expired (a full pass, at most once per
+    ``QUOTA_SWEEP_EVERY_S``) and counted again. Concurrent creations may each pass at the cap less
+    one: the cap is exact for one caller at a time and loose by the calls in flight."""
+    if not max_games:
+        return
+    owner = lifecycle.owner_of(key_id)
+    held = await store.count_index(owner)
+    if held >= max_games and not await store.take_token(f"quota-sweep:{key_id}", 1 / QUOTA_SWEEP_EVERY_S, 1):
+        cursor, rounds = 0, 0
+        while True:   # a full ZSCAN pass; bounded in case the set keeps changing under it
+            cursor = await store.sweep_index(owner, cursor, MAX_BATCH)
+            rounds += 1
+            if not cursor or rounds > held // MAX_BATCH + 10:
+                break
+        held = await store.count_index(owner)
+    if held >= max_games:
+        raise QuotaExceeded(f"this API key holds {held} games, its limit of {max_games}; delete finished "
+                            "games (DeleteGame) or wait for idle ones to expire", "GAME_QUOTA", key_id,
+                            f"at most {max_games} games held at once per API key")
 
 
 async def _replayed(table: Table, limits: CreateLimits, game_id: str, raw: bytes, fingerprint: str) -> Created:

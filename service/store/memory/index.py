@@ -93,6 +93,12 @@ class MemoryIndex(MemoryBase):
         unindex(self._index, owner, {game_id: [] for game_id in gone})
         return 0 if end == len(ahead) else ahead[end - 1][0] + 1
 
+    async def count_index(self, owner: str) -> int:
+        """Return how many games the owner's ``all`` set holds (expired ones until swept)."""
+        self._check_open()
+        index = self._index.get(owner)
+        return 0 if index is None else len(index.all.scores)
+
     async def owners(self) -> list[str]:
         """Return every owner that ever indexed a game, sorted."""
         self._check_open()

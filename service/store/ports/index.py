@@ -53,6 +53,12 @@ class IndexStore(Protocol):
         Start at 0; every game indexed throughout a full pass is visited at least once."""
         ...
 
+    async def count_index(self, owner: str) -> int:
+        """Return how many games the owner's ``all`` set holds: the games indexed and not yet
+        removed (by ``unindex_game``, ``prune_index`` or ``sweep_index``), so a game that expired
+        counts until a prune or sweep removes it. One cheap read (the owner's game quota)."""
+        ...
+
     async def owners(self) -> list[str]:
         """Return every owner that ever indexed a game, sorted."""
         ...

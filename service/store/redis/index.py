@@ -9,8 +9,11 @@ An owner's keys are under the owner's hash tag ``{<owner>}``, so every index scr
   the owner's slot); a field lives as long as the game's entry in ``all``
 - ``P:owners``              set of every owner that indexed a game (one per API key: small)
 
-These keys have no TTL: the entries of games that expired are removed by ``prune_index`` and
-``sweep_index``.
+These keys have no TTL (a game's own TTL is renewed by each commit, which the index does not
+see, so no TTL set at indexing could be right): the entries of games that expired are removed by
+``prune_index`` (ListGames, of the games it finds gone) and ``sweep_index`` (the sweeper, and a
+key at its game quota), and Redis deletes a sorted set or hash once its last member goes, so an
+owner whose games all expired keeps no index key. ``count_index`` is the ZCARD of ``all``.
 """
 
 from __future__ import annotations
@@ -81,6 +84,11 @@ class RedisIndex(RedisBase):
             for first in range(0, len(gone), 1000):
                 await self._unindex(owner, {game_id: [] for game_id in gone[first:first + 1000]}, "sweep_index")
         return int(following)
+
+    async def count_index(self, owner: str) -> int:
+        """Return ZCARD of the owner's ``all`` set (games that expired count until pruned or swept)."""
+        with unavailable_on_error("count_index"):
+            return int(await self._client.zcard(self.index_key(owner, "all")))
 
     async def owners(self) -> list[str]:
         """Return every owner in ``P:owners`` (owners that ever indexed a game), sorted."""
