@@ -2,9 +2,10 @@
 
 The listening socket is bound with SO_REUSEPORT, like the gRPC port, so every worker process
 of ``--workers`` serves the same HTTP port. Signals stay with ``service.server.serve``, which
-stops both servers together: uvicorn stops accepting, lets calls in flight finish for the
-grace period, then cancels what is left (open WatchGame streams, which clients resume with
-``from_version``).
+stops both servers together: it first ends the open streams (UNAVAILABLE, through the
+servicer's stream gate: clients resume them elsewhere with ``from_version``), then uvicorn stops
+accepting, lets calls in flight finish (at most for the grace period, after which it cancels
+what is left) and returns as soon as they have.
 
 Connections are HTTP/1.1 on h11 (:class:`GuardedH11Protocol`), with two timeouts below the
 application, where no request exists yet:

@@ -12,6 +12,7 @@ import logging
 import secrets
 import signal
 import sys
+import time
 from collections.abc import Iterator
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -176,13 +177,20 @@ async def serve(config: Config, stop: asyncio.Event | None = None) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     await stop.wait()
-    log.info("shutting down: health NOT_SERVING for %.1f s, then %.1f s for in-flight calls",
-             config.drain_s, config.grace_s)
+    log.info("shutting down: health NOT_SERVING for %.1f s, then open streams ended and up to %.1f s for "
+             "in-flight calls", config.drain_s, config.grace_s)
     monitor.cancel()
     sweeper.cancel()
     await health.enter_graceful_shutdown()
     await asyncio.sleep(config.drain_s)  # let load balancers see NOT_SERVING and move traffic away
+    # Streams never finish by themselves: end them now (both ports), UNAVAILABLE, so that their
+    # clients resume at once on another instance; new calls are refused from here on. The grace
+    # only bounds the calls in flight: both servers return as soon as those have finished.
+    ended = servicer.streams.close()
+    stopped = time.monotonic()
     await asyncio.gather(server.stop(config.grace_s), *([http.stop()] if http else []))
+    log.info("stopped: %d open streams ended, in-flight calls finished in %.2f s", ended,
+             time.monotonic() - stopped, extra={"streams_ended": ended})
     await servicer.lifecycle.event_feed.close()
     await store.close()
     if tracer:

@@ -3,7 +3,9 @@
 A :class:`StreamGate` counts the open WatchGame and WatchEvents streams of the process, of each
 connection, of each client address and (WatchGame) of each game, and refuses a stream past any
 cap with RESOURCE_EXHAUSTED; the process cap is kept well below the server's RPC cap, so health
-checks and moves are answered whatever the streams do.
+checks and moves are answered whatever the streams do. When the server shuts down the gate ends
+every open stream at once, and refuses new ones, with UNAVAILABLE ``SHUTTING_DOWN`` (clients
+reconnect, to another instance, and resume where they were).
 
 A :class:`GameFeed` follows one game for every WatchGame stream of this process that is up to
 date with it: it hears each new version once, reads the log once, folds it into its own copy of
@@ -27,7 +29,7 @@ from dataclasses import dataclass
 import engine
 from cardgame.v1 import game_service_pb2 as pb
 from engine import Phase
-from service.errors import NotFound, ResourceExhausted, ServiceError, Unauthenticated
+from service.errors import NotFound, ResourceExhausted, ServiceError, Unauthenticated, Unavailable
 from service.store.outages import outlasting
 from service.store.port import Store, StoreUnavailable
 from service.table import gamelog
@@ -40,6 +42,7 @@ WATCH_CHECK_S = 30.0   # an idle feed checks this often that its game still exis
                        # expired (no message says so) the same way within 2 s (its ``Presence``), so
                        # the streams end NOT_FOUND promptly either way
 QUEUE_FRAMES = 256     # versions a stream may fall behind its feed before it catches up on its own
+SHUTTING_DOWN = "server shutting down; reconnect"
 
 
 @dataclass(frozen=True)
@@ -68,11 +71,27 @@ class StreamGate:
     def __init__(self, limits: StreamLimits):
         self.limits = limits
         self.open = 0
+        self.closed = False
         self._counts: collections.Counter[tuple[str, str]] = collections.Counter()
+        self._tasks: set[asyncio.Task] = set()     # the tasks of the open streams
+        self._ended: set[asyncio.Task] = set()     # those close() cancelled
+
+    def close(self) -> int:
+        """End every open stream now with UNAVAILABLE (the tasks running them are cancelled, and
+        :meth:`admit` turns that cancellation into the status) and refuse new ones from now on;
+        returns how many streams were ended."""
+        self.closed = True
+        for task in self._tasks - self._ended:
+            self._ended.add(task)
+            task.cancel(SHUTTING_DOWN)
+        return len(self._ended)
 
     @contextlib.contextmanager
     def admit(self, peer: str, game_id: str | None = None) -> Iterator[None]:
-        """Hold one stream's place while the block runs; ResourceExhausted past a cap."""
+        """Hold one stream's place while the block runs; ResourceExhausted past a cap, Unavailable
+        once the server is shutting down (:meth:`close`), the block's stream ended then included."""
+        if self.closed:
+            raise Unavailable(SHUTTING_DOWN, "SHUTTING_DOWN")
         limits = self.limits
         keys = [("connection", peer), ("address", client_address(peer))] + ([("game", game_id)] if game_id else [])
         caps = {"connection": limits.per_connection, "address": limits.per_address, "game": limits.per_game}
@@ -87,8 +106,22 @@ class StreamGate:
         for key in keys:
             self._counts[key] += 1
         try:
+            task = asyncio.current_task()
+        except RuntimeError:   # no event loop: nothing close() could cancel
+            task = None
+        if task is not None:
+            self._tasks.add(task)
+        try:
             yield
+        except asyncio.CancelledError:
+            if task is None or task not in self._ended:
+                raise
+            task.uncancel()   # ended by close(): the stream's status says why, and to reconnect
+            raise Unavailable(SHUTTING_DOWN, "SHUTTING_DOWN") from None
         finally:
+            if task is not None:
+                self._tasks.discard(task)
+                self._ended.discard(task)
             self.open -= 1
             for key in keys:
                 self._counts[key] -= 1

@@ -329,6 +329,9 @@ export async function sendMove(
   return view;
 }
 
+/** Codes after which a stream is opened again: the server went away or the connection broke. */
+const RECONNECTABLE = new Set([Code.Unavailable, Code.Canceled, Code.Internal, Code.Unknown, Code.DeadlineExceeded]);
+
 /** Options of {@link watchViews}. */
 export interface WatchOptions {
   /** The last version the caller has seen: the stream starts after it (0 = from the current view). */
@@ -337,11 +340,17 @@ export interface WatchOptions {
   signal?: AbortSignal;
   /** Ends the stream with DEADLINE_EXCEEDED after this many milliseconds. */
   timeoutMs?: number;
+  /** How long the server may stay unreachable before the stream fails with its last error (default 30 s). */
+  reconnectTimeoutMs?: number;
 }
 
 /**
- * The caller's view of a game after every change, from WatchGame. Leaving the loop early
- * (`break`, `return`, a throw) cancels the call, so no stream or timer keeps Node running.
+ * The caller's view of a game after every change, from WatchGame. When the connection is lost
+ * or the server ends the stream with UNAVAILABLE (a server shutting down ends its streams so),
+ * the stream is opened again at once from the last version seen, so no view is repeated or
+ * missed; it fails with the last error once the server stays unreachable for
+ * `reconnectTimeoutMs`, or at once on an error that reconnecting does not cure. Leaving the loop
+ * early (`break`, `return`, a throw) cancels the call, so no stream or timer keeps Node running.
  */
 export async function* watchViews(
   client: GameServiceClient,
@@ -356,9 +365,32 @@ export async function* watchViews(
     stop.abort(new ConnectError(`WatchGame timed out after ${options.timeoutMs} ms`, Code.DeadlineExceeded));
   }, options.timeoutMs);
   (timer as { unref?: () => void } | undefined)?.unref?.(); // Node: the timer alone keeps nothing running
+  const reconnectMs = options.reconnectTimeoutMs ?? 30_000;
+  let last = options.fromVersion ?? 0n;
+  let downSince: number | undefined;
   try {
-    for await (const { view } of client.watchGame({ gameId, fromVersion: options.fromVersion ?? 0n }, { signal })) {
-      if (view !== undefined) yield view;
+    for (let attempt = 0; ; attempt++) {
+      const opened = Date.now();
+      let received = false;
+      try {
+        for await (const { view } of client.watchGame({ gameId, fromVersion: last }, { signal })) {
+          if (view === undefined) continue;
+          received = true;
+          if (view.version <= last) continue;
+          last = view.version;
+          yield view;
+        }
+        return; // the server ends the stream after the game's last view
+      } catch (err) {
+        if (signal.aborted) throw err;
+        const code = err instanceof ConnectError ? err.code : undefined;
+        if (code === undefined || !RECONNECTABLE.has(code)) throw err;
+        const now = Date.now();
+        if (downSince === undefined || received || now - opened > 1000) downSince = now; // a new outage
+        if (now - downSince > reconnectMs) throw err;
+        if (received || now - opened > 1000) attempt = 0;
+      }
+      await sleep(Math.min(50 * 2 ** attempt, 1000) * (0.5 + Math.random()), signal);
     }
   } finally {
     clearTimeout(timer);
@@ -437,9 +469,6 @@ export interface EventOptions {
   reconnectTimeoutMs?: number;
 }
 
-/** Codes after which an event stream is opened again: the server went away or the connection broke. */
-const RECONNECTABLE = new Set([Code.Unavailable, Code.Canceled, Code.Internal, Code.Unknown, Code.DeadlineExceeded]);
-
 /**
  * The events of the caller's games (hand end, game over, timeout, leave, delete) from WatchEvents,
  * each once and in order per game, waiting for new ones for as long as the loop runs. When the
@@ -474,7 +503,9 @@ export async function* followEvents(
         if (downSince === undefined || received || now - opened > 1000) downSince = now; // a new outage
         if (now - downSince > reconnectMs) throw err;
       }
-      if (received) attempt = 0;
+      // A stream that delivered, or stayed open a while (a server draining ends idle ones too),
+      // is a new outage: reconnect after the first, short delay.
+      if (received || Date.now() - opened > 1000) attempt = 0;
       await sleep(Math.min(100 * 2 ** attempt, 1000), signal).catch(() => undefined);
     }
   } finally {

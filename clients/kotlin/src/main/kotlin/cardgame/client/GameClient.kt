@@ -316,7 +316,9 @@ public class GameClient(
                 asGameException(e)
             }
             if (failure.code !in RECONNECTABLE) throw failure
-            if (received) attempt = 0
+            // A stream that delivered, or stayed open a while (a server draining ends idle ones too),
+            // is a new outage: reconnect after the first, short backoff.
+            if (received || opened.elapsedNow() > 1.seconds) attempt = 0
             val now = TimeSource.Monotonic.markNow()
             val since = downSince
             if (since == null || received || opened.elapsedNow() > 1.seconds) {
