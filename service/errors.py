@@ -86,11 +86,13 @@ class ResourceExhausted(ServiceError):
 
 class QuotaExceeded(ResourceExhausted):
     """A quota of the caller is used up (RESOURCE_EXHAUSTED with a google.rpc.QuotaFailure naming
-    it: ``subject``, e.g. the API key id, and ``description``, the limit); no retry delay, since
-    only freeing some of it (deleting games) helps."""
+    it: ``subject``, e.g. the API key id, and ``description``, the limit); no retry delay where
+    only freeing some of it (deleting games, closing streams) helps, one where the quota frees
+    itself with time (a window of bytes)."""
 
-    def __init__(self, message: str, reason: str, subject: str, description: str):
-        super().__init__(message, reason)
+    def __init__(self, message: str, reason: str, subject: str, description: str,
+                 retry_delay_s: float | None = None):
+        super().__init__(message, reason, retry_delay_s)
         self.subject = subject
         self.description = description
 

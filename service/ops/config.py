@@ -66,6 +66,8 @@ class Config:
     create_rate: float = 5.0
     create_burst: int = 100
     max_games_per_key: int = DEFAULT_MAX_GAMES   # 0: no cap
+    max_event_streams_per_key: int = 20   # 0: no cap
+    max_event_bytes_per_key_per_minute: int = 50_000_000   # 0: no cap
     events_max_len: int = 100_000
     strong_bot_ms: int = 200
     metrics_port: int | None = None
@@ -128,6 +130,15 @@ def _overload(p: argparse.ArgumentParser, a: argparse.Namespace) -> dict:
     http_max_calls = min(http_max_calls or a.max_concurrent_rpcs, a.max_concurrent_rpcs)
     return {"redis_pool_wait_s": a.redis_pool_wait, "max_streams_per_connection": a.max_streams_per_connection,
             "http_max_calls": http_max_calls, "http_call_wait_s": a.http_call_wait}
+
+
+def _key_quotas(p: argparse.ArgumentParser, a: argparse.Namespace) -> dict:
+    """The caps on each API key's WatchEvents streams, checked."""
+    for name in ("max_event_streams_per_key", "max_event_bytes_per_key_per_minute"):
+        if getattr(a, name) < 0:
+            p.error(f"--{name.replace('_', '-')} must be 0 (no cap) or more")
+    return {"max_event_streams_per_key": a.max_event_streams_per_key,
+            "max_event_bytes_per_key_per_minute": a.max_event_bytes_per_key_per_minute}
 
 
 def _operations(p: argparse.ArgumentParser, a: argparse.Namespace) -> dict:
@@ -304,6 +315,18 @@ def parse(argv: list[str] | None = None) -> Config:
                    help="games each API key may hold at once (created, not yet deleted or expired); CreateGame "
                         "and Rematch beyond it are refused with RESOURCE_EXHAUSTED, reason GAME_QUOTA; 0 = no cap "
                         "(MAX_GAMES_PER_KEY)")
+    p.add_argument("--max-event-streams-per-key", type=int,
+                   default=int(env("MAX_EVENT_STREAMS_PER_KEY", str(Config.max_event_streams_per_key))),
+                   help="WatchEvents streams each API key may hold open at once in one server process (with N "
+                        "processes, N times as many); beyond it they are refused with RESOURCE_EXHAUSTED, reason "
+                        "STREAM_QUOTA; 0 = no cap (MAX_EVENT_STREAMS_PER_KEY)")
+    p.add_argument("--max-event-bytes-per-key-per-minute", type=int,
+                   default=int(env("MAX_EVENT_BYTES_PER_KEY_PER_MINUTE",
+                                   str(Config.max_event_bytes_per_key_per_minute))),
+                   help="bytes of events each API key's WatchEvents streams are sent per minute by one server "
+                        "process; past it the streams end with RESOURCE_EXHAUSTED, reason EVENT_BYTES_QUOTA, "
+                        "and a RetryInfo delay until the minute is over; 0 = no cap "
+                        "(MAX_EVENT_BYTES_PER_KEY_PER_MINUTE)")
     p.add_argument("--events-max-len", type=int, default=int(env("EVENTS_MAX_LEN", str(Config.events_max_len))),
                    help="events kept in each API key's event stream; older ones are trimmed (EVENTS_MAX_LEN)")
     p.add_argument("--strong-bot-ms", type=int, default=int(env("STRONG_BOT_MS", str(Config.strong_bot_ms))),
@@ -334,7 +357,7 @@ def parse(argv: list[str] | None = None) -> Config:
         p.error(f"--allow-short-deadlines is a test mode: it needs --host on a loopback address "
                 f"(127.0.0.1, ::1, localhost), not {a.host!r}")
     secret, api_keys, previous = read_secrets(p, a)
-    return Config(**_http(p, a), **_operations(p, a), **_overload(p, a), host=a.host, port=a.port,
+    return Config(**_http(p, a), **_operations(p, a), **_overload(p, a), **_key_quotas(p, a), host=a.host, port=a.port,
                   redis_url=a.redis_url, redis_cluster=a.redis_cluster, key_prefix=a.key_prefix, workers=workers,
                   idle_ttl_s=a.idle_ttl, finished_ttl_s=a.finished_ttl, request_ttl_s=a.request_ttl,
                   max_requests=a.max_requests, log_level=a.log_level.upper(), grace_s=a.grace, drain_s=a.drain,

@@ -208,6 +208,9 @@ def _settings(config: Config) -> Settings:
         log.info("CreateGame needs one of %d API keys; each may create %g games a second (burst %d) and "
                  "hold %s at once", len(keys), config.create_rate, config.create_burst,
                  config.max_games_per_key or "any number of games")
+        log.info("each API key may hold %s WatchEvents streams open in this process, sent %s bytes of events a "
+                 "minute", config.max_event_streams_per_key or "any number of",
+                 config.max_event_bytes_per_key_per_minute or "any number of")
     else:
         log.warning("no API keys configured: any caller may create games (configure CARDGAME_API_KEYS)")
     return Settings(allow_prearranged_decks=config.allow_prearranged_decks,
@@ -222,10 +225,12 @@ def _settings(config: Config) -> Settings:
 
 def stream_limits(config: Config) -> StreamLimits:
     """The caps on open streams: at most half the RPC cap for all of them together, so health
-    checks and moves always find room."""
+    checks and moves always find room; and each API key's quotas of WatchEvents streams and bytes."""
     return StreamLimits(per_process=max(1, min(config.max_streams, config.max_concurrent_rpcs // 2)),
                         per_connection=config.max_watches_per_connection,
-                        per_address=config.max_streams_per_address, per_game=config.max_watchers_per_game)
+                        per_address=config.max_streams_per_address, per_game=config.max_watchers_per_game,
+                        per_key=config.max_event_streams_per_key,
+                        key_bytes_per_minute=config.max_event_bytes_per_key_per_minute)
 
 
 def check_token_secret(config: Config) -> None:

@@ -193,9 +193,11 @@ class GameServicer(pb_grpc.GameServiceServicer):
             checks.check_decoded(request)
             caller = self.settings.api_keys.caller(context.invocation_metadata(), "WatchEvents")
             checks.event_id(request.after_id)   # refused before the stream takes a place
-            with self.streams.admit(context.peer()):
+            with self.streams.admit(context.peer(), key=caller):
                 async for event in self.lifecycle.events(caller, request.after_id):
-                    await send(context, pb.WatchEventsResponse(event=event))
+                    response = pb.WatchEventsResponse(event=event)
+                    self.streams.charge(caller, response.ByteSize())   # EVENT_BYTES_QUOTA past the key's bytes
+                    await send(context, response)
 
     async def WatchGame(self, request, context):
         """Stream the caller's view after every change, from ``from_version`` on; the stream ends

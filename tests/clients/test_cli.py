@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import engine
-from cardgame.cli import build_menu, typed_notation
-from cardgame.v1 import view_pb2
+from cardgame.cli import build_menu, last_trick_of, typed_notation
+from cardgame.v1 import lifecycle_pb2, score_pb2, view_pb2
 from service.rpc import convert
 from testkit.launcher import closed_port
 
@@ -134,3 +134,49 @@ def test_menu_keys():
     discard.legal_actions[0].cards.extend(["9C", "AH"])
     discard.legal_actions[0].min_cards = discard.legal_actions[0].max_cards = 1
     assert [(c.key, c.cards) for c in build_menu(discard)] == [("1", ["9C"]), ("2", ["AH"])]
+
+
+@pytest.mark.parametrize("variant,extra", [("hearts", ["--seed", "5", "--target", "40"]),
+                                           ("spades", ["--seed", "13", "--target", "150"])])
+def test_the_last_trick_of_every_hand_is_shown(server, variant, extra):
+    """Bots finish a hand within the caller's last move and a bot dealer deals the next at once, so
+    no view shows the hand's last trick: the terminal prints it (from the game's log) before the
+    hand's score."""
+    done = run_cli("play", variant, "--server", server.address, *extra, stdin=scripted_input())
+    out = done.stdout
+    assert done.returncode == 0, done.stderr[-2000:] + out[-2000:]
+    assert "Traceback" not in done.stderr and "Traceback" not in out
+    over = re.findall(r"Hand (\d+) is over", out)
+    shown = re.findall(r"Last trick of hand (\d+) \(won by \w+\): ", out)
+    assert over and shown == over, (over, shown)
+    assert out.index("Last trick of hand 1") < out.index("Hand 1 is over")
+    line = next(line for line in out.splitlines() if line.startswith("Last trick of hand 1"))
+    assert len(re.findall(r"(?:10|[2-9JQKA])[♠♥♦♣]", line)) == 4, line
+
+
+def _trick(plays: list[tuple[int, str]], winner: int | None = None) -> view_pb2.Trick:
+    return view_pb2.Trick(plays=[view_pb2.PlayedCard(seat=seat, card=card) for seat, card in plays], winner=winner)
+
+
+def test_last_trick_of_a_hand_from_the_log():
+    """The caller's last view of the hand was two tricks before its end: the log's plays after it
+    complete the tricks, each winner leading the next; the last winner is the one the score adds."""
+    prior = view_pb2.GameView(
+        version=40, hand_number=1, phase_name="play",
+        seats=[view_pb2.SeatView(seat=s, tricks_won=won) for s, won in enumerate([3, 4, 2, 2])],
+        last_trick=_trick([(3, "2D"), (0, "5D"), (1, "9D"), (2, "QD")], 2), current_trick=_trick([(2, "AS")]))
+    log = [lifecycle_pb2.HistoryEntry(version=v, seat=seat, action=action) for v, seat, action in [
+        (40, 1, "play 9D"), (41, 3, "play 3S"), (42, 0, "play 4S"), (43, 1, "play 5S"),   # trick 12: North's
+        (44, 2, "play 2H"), (45, 3, "play 3H"), (46, 0, "play KH"), (47, 1, "play 4H"),   # trick 13: South's
+        (48, 1, "deal"), (49, 0, "pass 2C 3C 4C")]]
+    hand = score_pb2.HandScore(hand_number=1, seats=[score_pb2.SeatScore(seat=s, tricks_won=won)
+                                                     for s, won in enumerate([4, 4, 3, 2])])
+    after = view_pb2.GameView(version=49, hand_number=2, phase_name="pass", seats=prior.seats)
+    plays, winner = last_trick_of(hand, after, prior, lambda: log)
+    assert plays == [(2, "2H"), (3, "3H"), (0, "KH"), (1, "4H")] and winner == 0
+    # A view still of the hand after its end (the caller deals next) holds it: no log needed.
+    between = view_pb2.GameView(version=48, hand_number=1, phase_name="deal", seats=prior.seats,
+                                last_trick=_trick([(2, "2H"), (3, "3H"), (0, "KH"), (1, "4H")], 0))
+    assert last_trick_of(hand, after, between, lambda: pytest.fail("the log is not read")) == (plays, 0)
+    # No view of the finished hand to start from: nothing to show.
+    assert last_trick_of(hand, after, after, lambda: log) is None

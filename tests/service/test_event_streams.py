@@ -26,7 +26,7 @@ HUMAN, BASIC = enums.PLAYER_KIND_HUMAN, enums.PLAYER_KIND_BOT_BASIC
 @pytest.fixture(scope="module")
 def stub(redis_url: str, module_prefix: str):
     server = ServerProcess(*SERVER_TEST_FLAGS, "--redis-max-connections", str(CONNECTIONS),
-                           "--max-watches-per-connection", str(STREAMS),
+                           "--max-watches-per-connection", str(STREAMS), "--max-event-streams-per-key", str(STREAMS),
                            redis_url=redis_url, prefix=module_prefix, env={"CARDGAME_API_KEYS": ENTRY})
     server.start()
     channel = grpc.insecure_channel(server.address)

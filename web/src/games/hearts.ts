@@ -1,6 +1,6 @@
 // Hearts: four players, each for themselves; the pass (left, right, across, hold), the 2♣ lead,
 // hearts broken, and points that count against whoever takes them.
-import type { HandScore } from "@cardgame/client/web";
+import type { GameView, HandScore } from "@cardgame/client/web";
 
 import { cardList } from "../cards.js";
 import { type Child, h } from "../dom.js";
@@ -8,6 +8,22 @@ import { plural } from "../text.js";
 import type { GameRenderer, HandDetails, SeatNamer } from "./renderer.js";
 
 const DIRECTIONS: Record<string, string> = { left: "to the left", right: "to the right", across: "across", hold: "none this hand" };
+
+/**
+ * Whether the hand's first trick is still to be completed: until then the pass (the cards given
+ * and received) is shown in full in the middle of the table, after it as a small "Your pass" line.
+ */
+function beforeFirstTrick(view: GameView): boolean {
+  return !view.lastTrick?.plays.length && view.seats.every((seat) => seat.tricksWon === 0);
+}
+
+/** Whether the seats show the points taken this hand: while it is played, and after it until the next deal. */
+function showsPoints(view: GameView, points: readonly number[]): boolean {
+  return view.phaseName === "play" || (view.phaseName !== "pass" && points.some((p) => p !== 0));
+}
+
+/** Whether the collapsed "Your pass" line is open: kept across redraws while the hand is played. */
+let passOpen = false;
 
 /** The score table's words for a Hearts hand: the pass, the moon; each player's points taken. */
 function handDetails(hand: HandScore, name: SeatNamer): HandDetails {
@@ -43,7 +59,17 @@ export const hearts: GameRenderer = {
   prompt: () => undefined,
   seatBadges(seat, view) {
     const passed = seat.rules.case === "hearts" && seat.rules.value.passed;
-    return [view.phaseName === "pass" && passed ? h("span", { class: "badge" }, "passed") : null];
+    const points = view.rules.case === "hearts" ? view.rules.value.pointsTaken : [];
+    const taken = points[seat.seat] ?? 0;
+    return [
+      view.phaseName === "pass" && passed ? h("span", { class: "badge" }, "passed") : null,
+      showsPoints(view, points)
+        ? h("span", {
+          class: `badge points${taken ? " taken" : ""}`, "data-field": "points", "data-value": taken,
+          title: "Points taken this hand",
+        }, plural(taken, "point"))
+        : null,
+    ];
   },
   facts(view) {
     if (view.rules.case !== "hearts") return [];
@@ -52,8 +78,21 @@ export const hearts: GameRenderer = {
       h("div", { class: "trump", "data-role": "pass-direction" }, `Pass ${DIRECTIONS[passDirection] ?? passDirection}`),
     ];
     if (heartsBroken) facts.push(h("div", { class: "trump", "data-role": "hearts-broken" }, "Hearts broken"));
-    if (passGiven.length) facts.push(cardList("Your pass", passGiven, "pass-given"));
-    if (passReceived.length) facts.push(cardList("You received", passReceived, "pass-received"));
+    const pass: Child[] = [
+      passGiven.length ? cardList("You passed", passGiven, "pass-given") : null,
+      passReceived.length ? cardList("You received", passReceived, "pass-received") : null,
+    ];
+    if (!passGiven.length && !passReceived.length) return facts;
+    if (view.phaseName === "pass" || (view.phaseName === "play" && beforeFirstTrick(view))) {
+      passOpen = false;
+      facts.push(...pass);
+    } else if (view.phaseName === "play") {
+      // After the first trick the pass gives the middle back to the tricks: a line to open.
+      facts.push(h("details", {
+        class: "pass-note", "data-role": "pass-summary", open: passOpen,
+        ontoggle: (event: Event) => { passOpen = (event.currentTarget as HTMLDetailsElement).open; },
+      }, h("summary", {}, "Your pass"), h("div", { class: "pass-cards" }, ...pass)));
+    }
     return facts;
   },
   totalNote: () => "",

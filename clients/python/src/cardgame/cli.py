@@ -28,7 +28,7 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from rich.columns import Columns
@@ -37,9 +37,19 @@ from rich.text import Text
 
 from cardgame import errors, games
 from cardgame.client import GameClient, GameView, LegalAction
-from cardgame.render import action_text, cards_text, normalize_card, score_table, view_panel, winner_text
+from cardgame.render import (
+    action_text,
+    cards_text,
+    normalize_card,
+    plays_text,
+    score_table,
+    view_panel,
+    winner_text,
+)
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1.catalog_pb2 import GameDescription
+from cardgame.v1.lifecycle_pb2 import HistoryEntry
+from cardgame.v1.score_pb2 import HandScore
 
 DEFAULT_SERVER = "localhost:50051"
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
@@ -186,6 +196,7 @@ class Session:
     hands_shown: int = 0
     hand_number: int = 0
     view: GameView = field(default_factory=GameView)
+    prior: GameView = field(default_factory=GameView)   # the last view seen before the current one
 
     def say_error(self, message: str) -> None:
         """Print a rejected input's message."""
@@ -210,9 +221,25 @@ class Session:
         score = self.client.get_score(self.game_id)
         if len(score.hands) > self.hands_shown:
             last = score.hands[-1].hand_number
+            self.show_last_trick(view, score.hands[-1])
             self.console.rule(f"Hand {last} is over")
             self.console.print(score_table(score, view))
             self.hands_shown = len(score.hands)
+
+    def show_last_trick(self, view: GameView, hand: HandScore) -> None:
+        """Print the finished hand's last trick, which the views may never have shown: bots finish
+        the hand within the caller's move, and a bot dealer deals the next one at once."""
+        trick = last_trick_of(hand, view, self.prior, lambda: self.client.history_entries(self.game_id))
+        if trick is not None:
+            plays, winner = trick
+            won = f" (won by {view.seats[winner].name})" if winner is not None and winner < len(view.seats) else ""
+            self.console.print(Text(f"Last trick of hand {hand.hand_number}{won}: ", style="bold")
+                               + plays_text(view, plays))
+
+    def seen(self, view: GameView) -> GameView:
+        """Remember ``view`` as the latest, the one before it as the prior; returns it."""
+        self.prior, self.view = self.view, view
+        return view
 
     def show_menu(self, menu: list[Choice]) -> None:
         """Print the legal choices with their keys (bids compactly on one line)."""
@@ -228,12 +255,13 @@ class Session:
 
     def run(self) -> int:
         """Play until the game is over or input ends; returns the exit status."""
-        view = self.client.get_game(self.game_id)
+        view = self.seen(self.client.get_game(self.game_id))
         self.hand_number = view.hand_number
         while view.phase_name != "game_over":
             menu = build_menu(view)
             if not menu:
-                view = self.wait_for_turn(view)
+                view = self.seen(self.wait_for_turn(view))
+                self.show_scores(view)
                 continue
             self.console.print(view_panel(view))
             self.show_menu(menu)
@@ -241,7 +269,7 @@ class Session:
             if next_view is None:
                 self.console.print(f"Leaving the game. Its id is {self.game_id}.")
                 return 0
-            view = next_view
+            view = self.seen(next_view)
             self.show_scores(view)
         self.console.print(view_panel(view))
         self.show_scores(view)
@@ -256,9 +284,10 @@ class Session:
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             time.sleep(0.2)
-            view = self.client.get_game(self.game_id)
-            if view.legal_actions or view.phase_name == "game_over":
-                return view
+            polled = self.client.get_game(self.game_id)
+            if polled.legal_actions or polled.phase_name == "game_over" or polled.hand_number != view.hand_number:
+                return polled   # the caller's turn, or a hand over (its last trick and score first)
+            view = self.seen(polled)
         raise errors.DeadlineExceeded("nobody moved for a long time")
 
     def turn(self, view: GameView, menu: list[Choice]) -> GameView | None:
@@ -327,6 +356,47 @@ class Session:
                            "menu, a card like AS, or 'help'.")
             return None
         return self.client.act(self.game_id, notation)
+
+
+Play = tuple[int, str]   # a seat and the card it played
+
+
+def last_trick_of(hand: HandScore, view: GameView, prior: GameView,
+                  history: Callable[[], Iterable[HistoryEntry]]) -> tuple[list[Play], int | None] | None:
+    """The last trick of the finished ``hand`` and its winner (None when unknown); None when it
+    had no trick or nothing shows it. ``view`` is the view after the hand, ``prior`` the last one
+    seen before it. A view still of the hand after its end (between hands: the dealer's turn, or
+    the game over) holds it as its last trick; otherwise the hand's last plays are read from the
+    game's log (``history``) after ``prior``, the last view of the hand, completing its tricks."""
+    for candidate in (view, prior):
+        if (candidate.hand_number == hand.hand_number and candidate.phase_name in ("deal", "game_over")
+                and candidate.last_trick.plays):
+            last = candidate.last_trick
+            return [(p.seat, p.card) for p in last.plays], last.winner if last.HasField("winner") else None
+    if prior.hand_number != hand.hand_number or not prior.seats:
+        return None
+    plays: list[Play] = [(p.seat, p.card) for p in prior.current_trick.plays]
+    for entry in history():
+        if entry.version <= prior.version:
+            continue
+        word, _, card = entry.action.partition(" ")
+        if word == "deal":   # the next hand's
+            break
+        if word == "play" and entry.HasField("seat"):
+            plays.append((entry.seat, card.strip()))
+    size = len(prior.last_trick.plays) or len(prior.seats)   # the players in each trick of the hand
+    done = len(plays) // size
+    if not done:
+        return None
+    tricks = [plays[i * size:(i + 1) * size] for i in range(done)]
+    # Each trick's winner leads the next; the last one's is the seat left with a trick more in the score.
+    won = {s.seat: s.tricks_won for s in hand.seats}
+    for seat in prior.seats:
+        won[seat.seat] = won.get(seat.seat, 0) - seat.tricks_won
+    for trick in tricks[1:]:
+        won[trick[0][0]] = won.get(trick[0][0], 0) - 1
+    left = [seat for seat, count in won.items() if count > 0]
+    return tricks[-1], left[0] if len(left) == 1 else None
 
 
 def find_game(catalog: list[GameDescription], text: str) -> GameDescription | None:

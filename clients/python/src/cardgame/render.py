@@ -172,7 +172,13 @@ def seats_table(view: view_pb2.GameView) -> Table:
 
 def trick_text(view: view_pb2.GameView, trick: view_pb2.Trick) -> Text:
     """The cards of a trick in playing order, each with who played it."""
-    parts = [Text(f"{view.seats[play.seat].name}: ") + card_text(play.card) for play in trick.plays]
+    return plays_text(view, [(play.seat, play.card) for play in trick.plays])
+
+
+def plays_text(view: view_pb2.GameView, plays: list[tuple[int, str]]) -> Text:
+    """Cards played, as (seat, card) in playing order, each with who played it."""
+    parts = [Text(f"{view.seats[seat].name if seat < len(view.seats) else f'seat {seat}'}: ") + card_text(card)
+             for seat, card in plays]
     return Text("   ").join(parts) if parts else Text("no card yet", style="dim")
 
 
