@@ -21,7 +21,7 @@ from typing import cast
 
 from engine import Action, Hidden, Phase, TableState, View
 from engine.core.actions import DEAL, kind_of, payload_of, play
-from engine.core.cards import SPADES, SUIT_MASKS, card_list
+from engine.core.cards import card_list
 from engine.core.hidden import public_cards
 from engine.core.tricks import SPADES_RULES
 from engine.games.spades import SpadesState
@@ -42,10 +42,8 @@ from . import spades as basic
 from .playout import equivalent_cards
 from .registry import register_game
 from .sampling import sample_fills
+from .spades_play import danger, is_nil, play_card
 
-SPADE_MASK = SUIT_MASKS[SPADES]
-NON_SPADES = SUIT_MASKS[0] | SUIT_MASKS[1] | SUIT_MASKS[2]
-WIN, DUCK, COVER = 0, 1, 2
 GAME_VALUE = 250       # points a game won (or lost) with this hand is worth beyond the hand's own
 BID_WINDOW = 2         # bids searched: the basic bot's bid, this many either side, and Nil ...
 NIL_SEARCH_BELOW = 4.5  # ... when the basic estimate is below this
@@ -54,170 +52,6 @@ REDRAW_TRIES = 4
 NO_BID, NO_CARD = -1, -1
 _PLAY_PHASE, _BID_PHASE, _DRAW_PHASE, _EXCHANGE_PHASE = (
     SpadesPhase.PLAY, SpadesPhase.BID, SpadesPhase.DRAW, SpadesPhase.EXCHANGE)
-
-
-def _nil(bid: int) -> bool:
-    return bid == 0 or bid == DOUBLE_NIL_BID
-
-
-def _danger(c: int) -> int:
-    """How likely a card is to take a trick: its rank, spades 3 more (as the basic bot counts)."""
-    return c % 13 + (5 if c >= 39 else 2)
-
-
-def _lowest(cards: list[int], hand: int) -> int:
-    """The cheapest card to throw: a low non-spade, from a short suit first (first such in order)."""
-    best, key = -1, (2, 99, 99)
-    for c in cards:
-        k = (c >= 39, c % 13, (hand & SUIT_MASKS[c // 13]).bit_count())
-        if k < key:
-            best, key = c, k
-    return best
-
-
-def _most_dangerous(cards: list[int]) -> int:
-    best, key = -1, -1
-    for c in cards:
-        k = c % 13 + (5 if c >= 39 else 2)
-        if k > key:
-            best, key = c, k
-    return best
-
-
-def _least_dangerous(cards: list[int]) -> int:
-    best, key = -1, 99
-    for c in cards:
-        k = c % 13 + (5 if c >= 39 else 2)
-        if k < key:
-            best, key = c, k
-    return best
-
-
-def _need(bids: list[int], tricks: list[int], seats: Sequence[int]) -> int:
-    return sum(bids[s] - tricks[s] for s in seats if bids[s] > 0)
-
-
-def _mode(state: SpadesState, seat: int) -> int:
-    bids, tricks = state.bids, state.tricks
-    mine = bids[seat]
-    if mine == 0 or mine == DOUBLE_NIL_BID:
-        return DUCK
-    four = state.n == 4
-    if four:
-        p = seat ^ 2
-        theirs = bids[p]
-        if (theirs == 0 or theirs == DOUBLE_NIL_BID) and tricks[p] == 0:
-            return COVER
-        need = (mine - tricks[seat] if mine > 0 else 0) + (theirs - tricks[p] if theirs > 0 else 0)
-    else:
-        need = mine - tricks[seat] if mine > 0 else 0
-    if need > 0:
-        return WIN
-    o = (seat + 1) % state.n
-    opp_need = _need(bids, tricks, (o, o ^ 2) if four else (o,))
-    if opp_need > 0 and state.hands[seat].bit_count() - opp_need <= basic.SET_SLACK:
-        return WIN
-    return DUCK
-
-
-def play_card(state: SpadesState, seat: int) -> int:
-    """The card the basic bot plays for ``seat`` (the seat in turn in trick play)."""
-    hand = state.hands[seat]
-    trick = state.trick_cards
-    if trick:
-        legal = hand & SUIT_MASKS[trick[0] // 13] or hand
-    else:
-        legal = hand if state.broken else (hand & NON_SPADES or hand)
-    if not legal & (legal - 1):
-        return legal.bit_length() - 1
-    cards = card_list(legal)
-    mode = _mode(state, seat)
-    if trick:
-        return _follow(state, seat, cards, hand, mode)
-    return _lead(state, seat, cards, hand, mode)
-
-
-def _beats(c: int, best: int) -> bool:
-    return (c // 13 == best // 13 and c > best) or (c >= 39 and best < 39)
-
-
-def _follow(state: SpadesState, seat: int, cards: list[int], hand: int, mode: int) -> int:
-    trick, seats, n = state.trick_cards, state.trick_seats, state.n
-    best, top = trick[0], seats[0]
-    for i in range(1, len(trick)):
-        c = trick[i]
-        if (c // 13 == best // 13 and c > best) or (c >= 39 and best < 39):
-            best, top = c, seats[i]
-    last = len(trick) == n - 1
-    winners = [c for c in cards if (c // 13 == best // 13 and c > best) or (c >= 39 and best < 39)]
-    partner = seat ^ 2 if n == 4 else -1
-    if mode == COVER:
-        if partner in seats:
-            if top != partner:
-                mode = WIN if _need(state.bids, state.tricks, (seat, partner)) > 0 else DUCK
-            elif winners:
-                return winners[0] if last else _most_dangerous(winners)
-            else:
-                return _lowest(cards, hand)
-        else:
-            return _most_dangerous(winners) if winners else _lowest(cards, hand)
-    if top != partner and _nil(state.bids[top]) and state.tricks[top] == 0:
-        losers = [c for c in cards if not _beats(c, best)]
-        return _lowest(losers, hand) if losers else cards[0]
-    if mode == DUCK:
-        losers = [c for c in cards if not _beats(c, best)]
-        if losers:
-            return _most_dangerous(losers)
-        return _most_dangerous(cards) if last else _least_dangerous(cards)
-    if top == partner and (last or best >= 39 or best % 13 >= 10):
-        losers = [c for c in cards if not _beats(c, best)]
-        return _lowest(losers or cards, hand)
-    if not winners:
-        return _lowest(cards, hand)
-    led = trick[0] // 13
-    if last or winners[0] // 13 != best // 13 or best // 13 != led:
-        return _least_dangerous(winners)
-    return _most_dangerous(winners)
-
-
-def _lead(state: SpadesState, seat: int, cards: list[int], hand: int, mode: int) -> int:
-    lengths = [(hand & SUIT_MASKS[s]).bit_count() for s in range(4)]
-    if mode == DUCK:
-        best, key = -1, (99, 2, 99)
-        for c in cards:
-            s = c // 13
-            k = (c % 13, s == SPADES, lengths[s])
-            if k < key:
-                best, key = c, k
-        return best
-    if mode == COVER:
-        best, rkey = -1, (-1, False)
-        for c in cards:
-            k2 = (c % 13, c < 39)
-            if k2 > rkey:
-                best, rkey = c, k2
-        return best
-    side = [c for c in cards if c < 39]
-    aces = [c for c in side if c % 13 == 12]
-    if aces:
-        best, akey = -1, (False, 99)
-        for c in aces:
-            k3 = (bool(hand >> (c - 1) & 1), -lengths[c // 13])
-            if best < 0 or k3 > akey:
-                best, akey = c, k3
-        return best
-    spades = [c for c in cards if c >= 39]
-    if spades and ((spades[-1] == 51 and lengths[SPADES] >= 3) or not side):
-        return spades[-1]
-    if side:
-        if lengths[SPADES]:
-            singles = [c for c in side if lengths[c // 13] == 1 and c % 13 < 11]
-            if singles:
-                return singles[0]
-        present = {c // 13 for c in side}
-        longest = max(range(3), key=lambda s: lengths[s] if s in present else -1)
-        return next(c for c in side if c // 13 == longest)
-    return cards[0]
 
 
 def bid_action(state: SpadesState, seat: int) -> Action:
@@ -232,7 +66,7 @@ def bid_for(cards: int, variant: str, partner_bid: int) -> int:
     ``partner_bid`` (remembered: the same hands come up again and again in a search)."""
     hand = card_list(cards)
     est = basic.estimate(hand, variant)
-    if not _nil(partner_bid) and est < basic.NIL_BELOW[variant] and basic.nil_ok(hand):
+    if not is_nil(partner_bid) and est < basic.NIL_BELOW[variant] and basic.nil_ok(hand):
         return 0
     tricks = max(1, int(est - basic.BID_MARGIN[variant] + 0.5))
     room = 13 - partner_bid if partner_bid > 0 else 13
@@ -249,11 +83,11 @@ def draw_action(state: Spades2State, seat: int) -> Action:
 def exchange_action(state: SpadesState, seat: int) -> Action:
     """Double Nil exchange as the basic bot chooses: the Double Nil seat gives its most dangerous
     cards, its partner its lowest side cards; the two-player put-aside gives up to three high cards."""
-    cards = sorted(card_list(state.hands[seat]), key=_danger)
+    cards = sorted(card_list(state.hands[seat]), key=danger)
     most = min(3, state.options.exchange_size) if state.n == 2 else state.options.exchange_size
     fewest = 0 if state.n == 2 else most
     if state.bids[seat] == DOUBLE_NIL_BID:
-        high = [c for c in reversed(cards) if _danger(c) >= 10]
+        high = [c for c in reversed(cards) if danger(c) >= 10]
         give = high[:most] if len(high) >= fewest else cards[-fewest:]
     else:
         give = sorted(cards, key=lambda c: (c >= 39, c % 13))[:fewest]

@@ -34,7 +34,7 @@ from service.rpc.handlers import add_game_service
 from service.rpc.health import follow_store
 from service.rpc.servicer import GameServicer
 from service.rpc.settings import Settings
-from service.rpc.watching import StreamLimits
+from service.rpc.stream_gate import StreamLimits
 from service.store import Store, StoreUnavailable
 from service.store.backends import open_store
 from service.store.metered import metered

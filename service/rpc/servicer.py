@@ -16,7 +16,7 @@ import engine
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from service.errors import InvalidArgument
-from service.rpc import catalog, checks, convert, creating, requests, watching
+from service.rpc import catalog, checks, convert, creating, requests, stream_gate, watching
 from service.rpc.access import Access
 from service.rpc.calls import Call, handled, rpc, send
 from service.rpc.game_stream import GameStreams
@@ -42,7 +42,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
         self.table = table.Table(store, self.settings.events_max_len)
         self.access = Access(self.table, self.settings)
         self.lifecycle = LifecycleRpcs(self.access, self.settings)
-        self.streams = watching.StreamGate(self.settings.stream_limits)
+        self.streams = stream_gate.StreamGate(self.settings.stream_limits)
         self.games = GameStreams(self.access, self.table, store)   # WatchGame streams share its feeds
 
     # ---- reading ----

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from service.rpc.apikeys import ApiKeys
 from service.rpc.calls import CallCap
-from service.rpc.watching import StreamLimits
+from service.rpc.stream_gate import StreamLimits
 from service.table.creating import DEFAULT_MAX_GAMES, CreateLimits
 from service.table.lifecycle import MIN_TURN_TIMEOUT_MS
 

@@ -22,7 +22,7 @@ from cardgame.client import CHANNEL_OPTIONS, GameClient
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from service.errors import Unavailable
-from service.rpc.watching import StreamGate, StreamLimits
+from service.rpc.stream_gate import StreamGate, StreamLimits
 from testkit.launcher import ServerProcess
 
 from .players import choose, create

@@ -17,7 +17,7 @@ from grpc_status import rpc_status
 from cardgame.v1 import game_service_pb2 as pb
 from service.errors import QuotaExceeded
 from service.rpc import apikeys
-from service.rpc.watching import KeyBytes
+from service.rpc.stream_gate import KeyBytes
 from tests.service.conftest import instances, stubs_of
 
 CAP = 2

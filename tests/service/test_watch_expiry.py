@@ -1,7 +1,7 @@
 """A watched game whose keys expire in Redis ends its WatchGame streams with NOT_FOUND promptly,
 as a deletion does: no pub/sub message tells an expiry (keyspace notifications are off), so the
 Redis store's watch reads on its own whether the watched games still exist
-(``service.store.redis.feed.Presence``) and tells their watchers version 0."""
+(``service.store.redis.presence.Presence``) and tells their watchers version 0."""
 
 from __future__ import annotations
 

@@ -35,7 +35,8 @@ from service.store.redis.connection import (
     connect_cluster,
     unavailable_on_error,
 )
-from service.store.redis.feed import Presence, PubSubHub, ShardedFeed
+from service.store.redis.feed import PubSubHub, ShardedFeed
+from service.store.redis.presence import Presence
 from service.store.redis.scripts import SCRIPTS, sharded
 
 

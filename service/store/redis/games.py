@@ -119,7 +119,7 @@ class RedisGames(RedisBase):
         version; after a lost pub/sub connection the current version is re-read and yielded,
         so a reader that re-reads ``log_after`` on each yield misses nothing. A game deleted is
         told as version 0 at once; a game whose keys expired (no message tells that) within
-        ``PRESENCE_CHECK_S`` (``feed.Presence``).
+        ``PRESENCE_CHECK_S`` (``presence.Presence``).
         """
         channel = self.key(game_id, "changes").encode()
         watcher = Watcher()
