@@ -23,6 +23,17 @@ from functools import lru_cache
 from typing import Any, ClassVar, Self
 
 Value = int | bool | str
+SHOWN_CHARS = 40   # of a refused value a message repeats: a caller's text is never echoed whole
+
+
+def shown(value: Any) -> str:
+    """A caller's value as a refusal repeats it: its repr, cut to ``SHOWN_CHARS`` characters.
+
+    >>> len(shown("x" * 100)), shown("x" * 100)[-6:], shown(5)
+    (43, 'xxx...', '5')
+    """
+    text = repr(value)
+    return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + "..."
 
 
 @dataclass(frozen=True)
@@ -92,7 +103,7 @@ class Setting:
         else:
             ok = isinstance(value, str) and re.fullmatch(self.pattern, value) is not None
         if not ok:
-            raise ValueError(f"option {self.name} must be {self.allowed}, not {value!r}")
+            raise ValueError(f"option {self.name} must be {self.allowed}, not {shown(value)}")
         return value
 
     def parse(self, text: str) -> Value:
@@ -101,13 +112,13 @@ class Setting:
         if kind == "boolean":
             folded = text.strip().lower()
             if folded not in ("true", "false", "yes", "no", "on", "off", "1", "0"):
-                raise ValueError(f"option {self.name} must be true or false, not {text!r}")
+                raise ValueError(f"option {self.name} must be true or false, not {shown(text)}")
             return self.check(folded in ("true", "yes", "on", "1"))
         if kind == "integer":
             try:
                 number = int(text.strip())
             except ValueError:
-                raise ValueError(f"option {self.name} must be {self.allowed}, not {text!r}") from None
+                raise ValueError(f"option {self.name} must be {self.allowed}, not {shown(text)}") from None
             return self.check(number)
         return self.check(text.strip())
 
@@ -146,7 +157,7 @@ class GameOptions:
         declared = {s.name: s for s in cls.settings_for(game)}
         unknown = sorted(set(given) - set(declared))
         if unknown:
-            raise ValueError(f"{game} has no setting {unknown[0]!r} (its settings: {', '.join(declared)})")
+            raise ValueError(f"{game} has no setting {shown(unknown[0])} (its settings: {', '.join(declared)})")
         options = cls(**{name: declared[name].parse(text) for name, text in given.items()})
         options.validate()
         return options

@@ -117,6 +117,14 @@ def test_a_bad_setting_is_refused_naming_it(stub, options, words):
     assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT and words in refused.value.details()
 
 
+def test_a_huge_setting_value_is_refused_without_being_echoed_whole(stub):
+    for settings in ({"target_score": "9" * 5000}, {"x" * 5000: "1"}):
+        with pytest.raises(grpc.RpcError) as refused:
+            stub.CreateGame(pb.CreateGameRequest(variant=enums.VARIANT_SPADES, seats=_seats(),
+                                                 options=options_pb2.RuleOptions(settings=settings)))
+        assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT and len(refused.value.details()) < 300
+
+
 def test_hearts_choice_and_pattern_settings_are_refused_with_what_they_take(stub):
     for settings, words in [({"moon": "nobody"}, "option moon must be one of others_add, shooter_subtracts"),
                             ({"pass_cycle": "LX"}, "option pass_cycle must be 1 to 12 of the letters L (left)")]:
