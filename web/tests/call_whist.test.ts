@@ -5,7 +5,7 @@
 // API keys is explained to the operator, and Call Whist created from the lobby with no trump
 // turned off is played through its "call" phase and its first hand by four friends clicking the
 // buttons its words produce — and no "No trump" button is ever offered. Screenshots: lobby-hearts-
-// settings, lobby-call-whist, call-whist-call, call-whist-hand-1-score. Run by
+// settings, lobby-call-whist, call-whist-call, call-whist-hand-1-score (or -game-over). Run by
 // tests/web/test_browser.py.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
