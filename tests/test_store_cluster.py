@@ -180,3 +180,65 @@ async def test_change_notifications_stay_on_the_shard_of_their_game(cluster):
         for client in listeners:
             await client.aclose()
         await store.close()
+
+
+async def test_commands_wait_for_a_free_connection_on_the_cluster(cluster):
+    """A burst far above the pool's size is served in turn (none refused); a command that finds
+    every connection busy past the wait fails as StoreBusy, never having been sent."""
+    from redis.exceptions import MaxConnectionsError
+
+    from service.store.redis.connection import connect_cluster, pool_exhausted
+
+    client = connect_cluster(cluster.url, max_connections=2, pool_wait_s=1.0)
+    try:
+        keys = [f"cluster-gate:{{{i % 50}}}:k" for i in range(300)]
+        replies = await asyncio.gather(*(client.set(key, b"v") for key in keys))
+        assert replies == [True] * 300
+        assert all(len(node._connections) <= 2 for node in client.get_nodes())
+        await client.delete(*keys[:50])  # one key per slot: split across the nodes as a pipeline each
+    finally:
+        await client.aclose()
+
+    narrow = connect_cluster(cluster.url, max_connections=1, pool_wait_s=0.2)
+    try:
+        blocked = asyncio.create_task(narrow.blpop(["cluster-gate:empty"], timeout=1))
+        await asyncio.sleep(0.05)
+        with pytest.raises(MaxConnectionsError) as refused:
+            await narrow.get("cluster-gate:other")
+        assert pool_exhausted(refused.value)
+        assert await blocked is None
+    finally:
+        await narrow.aclose()
+
+
+def test_a_cold_server_serves_bursts_of_first_creates_on_a_cluster(cluster):
+    """Rounds of 100 concurrent first CreateGame calls (each seating bots, which play at once) on
+    a fresh server with two connections a node: every call waits its turn and succeeds."""
+    from cardgame.v1 import enums_pb2 as enums
+    from cardgame.v1 import game_service_pb2 as pb
+    from cardgame.v1 import game_service_pb2_grpc as pb_grpc
+    from testkit.launcher import ServerProcess
+
+    request = pb.CreateGameRequest(variant_name="spades", seats=[pb.SeatConfig(name="you")]
+                                   + [pb.SeatConfig(name="bot", kind=enums.PLAYER_KIND_BOT_BASIC)] * 3)
+
+    async def rounds(address: str) -> dict[str, int]:
+        codes: dict[str, int] = {}
+        async with grpc.aio.insecure_channel(address) as channel:
+            stub = pb_grpc.GameServiceStub(channel)
+
+            async def one() -> None:
+                try:
+                    await stub.CreateGame(request, timeout=10)
+                    name = "OK"
+                except grpc.aio.AioRpcError as exc:
+                    name = exc.code().name
+                codes[name] = codes.get(name, 0) + 1
+
+            for _ in range(3):
+                await asyncio.gather(*(one() for _ in range(100)))
+        return codes
+
+    with ServerProcess("--redis-cluster", "--redis-max-connections", "2", redis_url=cluster.url,
+                       prefix="cluster-cold") as server:
+        assert asyncio.run(rounds(server.address)) == {"OK": 300}

@@ -115,7 +115,7 @@ func onTurn(t *testing.T, views []*cardgamev1.GameView) (acting, waiting int) {
 
 // TestPlaysEveryGameToTheEnd plays a whole game of every game the schema declares, seat 0 against
 // bots, each of seat 0's moves a random one of its view's legal actions (by Notation), with
-// expected_version; when seat 0 has nothing to do it waits on WatchGame. Then GetScore agrees
+// expected_version; when seat 0 has nothing to do it waits on Watch. Then GetScore agrees
 // with the last view.
 func TestPlaysEveryGameToTheEnd(t *testing.T) {
 	c, ctx := live(t)
@@ -166,20 +166,17 @@ func TestPlaysEveryGameToTheEnd(t *testing.T) {
 	}
 }
 
-// nextView waits on WatchGame for a view newer than current.
+// nextView waits through Watch for a view newer than current.
 func nextView(t *testing.T, ctx context.Context, c *client.Client, current *cardgamev1.GameView) *cardgamev1.GameView {
 	t.Helper()
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	stream, err := c.WatchGame(ctx, &cardgamev1.WatchGameRequest{GameId: current.GameId, FromVersion: current.Version})
-	if err != nil {
-		t.Fatalf("WatchGame: %v", err)
+	for view, err := range c.Watch(ctx, current.GameId, current.Version) {
+		if err != nil {
+			t.Fatalf("Watch from version %d: %v", current.Version, err)
+		}
+		return view
 	}
-	got, err := stream.Recv()
-	if err != nil {
-		t.Fatalf("WatchGame from version %d: %v", current.Version, err)
-	}
-	return got.View
+	t.Fatalf("Watch from version %d ended with no view", current.Version)
+	return nil
 }
 
 // TestARefusedMoveSaysWhyAndChangesNothing sends the action of the seat on turn from another

@@ -97,9 +97,9 @@ class RedisBase:
             url, timeout, connect_timeout = url_or_client, socket_timeout_s, connect_timeout_s
             if cluster:
                 self._client = connect_cluster(url, socket_timeout_s=timeout, connect_timeout_s=connect_timeout,
-                                               max_connections=max_connections)
+                                               max_connections=max_connections, pool_wait_s=pool_wait_s)
                 self._ping_client = connect_cluster(url, socket_timeout_s=timeout, connect_timeout_s=connect_timeout,
-                                                    max_connections=1)
+                                                    max_connections=1, pool_wait_s=timeout)
             else:
                 self._client = connect(url, socket_timeout_s=timeout, connect_timeout_s=connect_timeout,
                                        max_connections=max_connections, pool_wait_s=pool_wait_s)

@@ -92,12 +92,54 @@ def connect(url: str, *, socket_timeout_s: float = 2.0, connect_timeout_s: float
     return Redis.from_pool(pool)
 
 
+class GatedRedisCluster(RedisCluster):
+    """A cluster client whose commands wait their turn for a connection, as a blocking pool's do.
+
+    redis-py's cluster client refuses a command at once (MaxConnectionsError) when the node it
+    goes to has ``max_connections`` connections in use, which a burst of first calls meets on a
+    cold process while its connections are still being opened. Here at most ``max_connections``
+    commands are in flight at once in the whole client, so no node ever has more in use (a
+    command holds at most one connection of each node it goes to); a command that finds them all
+    taken waits up to ``pool_wait_s`` for one, then fails with MaxConnectionsError (StoreBusy),
+    never having been sent.
+    """
+
+    def __init__(self, *args: Any, pool_wait_s: float = DEFAULT_POOL_WAIT_S, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._gate = asyncio.Semaphore(kwargs.get("max_connections", DEFAULT_MAX_CONNECTIONS))
+        self._pool_wait_s = pool_wait_s
+
+    async def _enter(self) -> None:
+        try:
+            await asyncio.wait_for(self._gate.acquire(), self._pool_wait_s)
+        except TimeoutError:
+            raise MaxConnectionsError("every connection stayed in use") from None
+
+    async def execute_command(self, *args: Any, **kwargs: Any) -> Any:
+        """Run one command once a connection is free (waiting up to ``pool_wait_s``)."""
+        await self._enter()
+        try:
+            return await super().execute_command(*args, **kwargs)
+        finally:
+            self._gate.release()
+
+    async def _execute_pipeline_by_slot(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        """A multi-key command split by slot (EXISTS, DEL, UNLINK of several keys), which takes at
+        most one connection of each node, once a connection is free."""
+        await self._enter()
+        try:
+            return await super()._execute_pipeline_by_slot(*args, **kwargs)
+        finally:
+            self._gate.release()
+
+
 def connect_cluster(url: str, *, socket_timeout_s: float = 2.0, connect_timeout_s: float = 2.0,
-                    max_connections: int = DEFAULT_MAX_CONNECTIONS) -> RedisCluster:
+                    max_connections: int = DEFAULT_MAX_CONNECTIONS,
+                    pool_wait_s: float = DEFAULT_POOL_WAIT_S) -> GatedRedisCluster:
     """Return a redis.asyncio cluster client for url (any node) that fails fast, with at most
-    ``max_connections`` per node; a command that finds its node's connections all in use fails at
-    once with StoreBusy (the cluster client does not wait for one)."""
-    return RedisCluster.from_url(
+    ``max_connections`` commands in flight (so at most that many connections per node); a command
+    that finds them all in use waits up to ``pool_wait_s`` for one, then fails with StoreBusy."""
+    client = GatedRedisCluster.from_url(
         url,
         driver_info=DRIVER_INFO,
         decode_responses=False,
@@ -105,7 +147,10 @@ def connect_cluster(url: str, *, socket_timeout_s: float = 2.0, connect_timeout_
         socket_connect_timeout=connect_timeout_s,
         retry=Retry(NoBackoff(), 0),
         max_connections=max_connections,
+        pool_wait_s=pool_wait_s,
     )
+    assert isinstance(client, GatedRedisCluster)
+    return client
 
 
 class Script:
