@@ -1,4 +1,5 @@
-// Cards as the API writes them ("AS", "10H", "JC", "9D"): rank then suit letter.
+// Cards as the API writes them ("AS", "10H", "JC", "9D"): rank then suit letter; "BJ" and "LJ",
+// the Big and Little Jokers of a Spades table with jokers.
 import { Suit } from "@cardgame/client/web";
 
 import { h } from "./dom.js";
@@ -30,19 +31,29 @@ export function parseCard(card: string): { rank: string; suit: SuitLetter } {
   return { rank: card.slice(0, -1), suit: card.slice(-1) as SuitLetter };
 }
 
-/** "10 of hearts", "ace of spades". */
+/** The jokers of a Spades table with jokers: their names and the mark their faces show. */
+const JOKERS: Record<string, { name: string; mark: string }> = {
+  BJ: { name: "big joker", mark: "★" },
+  LJ: { name: "little joker", mark: "☆" },
+};
+
+/** "10 of hearts", "ace of spades", "big joker". */
 export function cardName(card: string): string {
+  const joker = JOKERS[card];
+  if (joker) return joker.name;
   const { rank, suit } = parseCard(card);
   return `${RANK_NAMES[rank] ?? rank} of ${SUIT_NAMES[suit]}`;
 }
 
 /** A card face: rank and suit symbol, red for hearts and diamonds (`extraClass` adds classes). */
 export function cardFace(card: string, extraClass = "", attrs: Record<string, string> = {}): HTMLElement {
+  const joker = JOKERS[card];
   const { rank, suit } = parseCard(card);
-  const red = suit === "H" || suit === "D";
-  return h("span", { class: `card${red ? " red" : ""}${extraClass ? ` ${extraClass}` : ""}`, "data-card": card,
-    "aria-label": cardName(card), ...attrs },
-  h("span", { class: "rank" }, rank), h("span", { class: "suit", "aria-hidden": "true" }, SUIT_SYMBOLS[suit]));
+  const red = joker ? card === "BJ" : suit === "H" || suit === "D";
+  const classes = `card${joker ? " joker" : ""}${red ? " red" : ""}${extraClass ? ` ${extraClass}` : ""}`;
+  return h("span", { class: classes, "data-card": card, "aria-label": cardName(card), ...attrs },
+    h("span", { class: "rank" }, joker ? card : rank),
+    h("span", { class: "suit", "aria-hidden": "true" }, joker ? joker.mark : SUIT_SYMBOLS[suit]));
 }
 
 /** A face-down card. */

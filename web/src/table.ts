@@ -188,7 +188,9 @@ export class Table {
   private position(seat: number): Position {
     const n = this.view.seats.length;
     const offset = (seat - (this.me ?? 0) + n) % n;
-    return (n === 2 ? (["bottom", "top"] as const) : (["bottom", "left", "top", "right"] as const))[offset] ?? "top";
+    const around = n === 2 ? (["bottom", "top"] as const)
+      : n === 3 ? (["bottom", "left", "right"] as const) : (["bottom", "left", "top", "right"] as const);
+    return around[offset] ?? "top";
   }
 
   /** A seat's name in the table's sentences: "You" for the viewer, never for anyone else. */

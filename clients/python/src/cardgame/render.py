@@ -13,8 +13,10 @@ seat), or from the common fields alone. Games are named through :mod:`cardgame.g
 ('10♥', 'A♠')
 >>> str(card_text("QD").style)
 'bold red'
->>> normalize_card(" 10h "), normalize_card("ZZ")
-('10H', None)
+>>> normalize_card(" 10h "), normalize_card("ZZ"), normalize_card("bj")
+('10H', None, 'BJ')
+>>> card_text("BJ").plain, card_text("LJ").plain
+('★BJ', '☆LJ')
 >>> view = view_pb2.GameView(variant_name="spades2", spades_two_player=view_pb2.SpadesTwoPlayerView(offered_card="8D"))
 >>> rules_of(view), game_title(view)
 ('spades_two_player', 'Two-player Spades')
@@ -46,7 +48,8 @@ SUIT_LETTER: dict[int, str] = {enums.SUIT_CLUBS: "C", enums.SUIT_DIAMONDS: "D", 
                                enums.SUIT_SPADES: "S"}
 RED, BLACK = "bold red", "bold"
 SPADES_RULES = ("spades", "spades_two_player")  # the GameView `rules` cases of both Spades games
-_CARD = re.compile(r"^(10|[2-9JQKA])([CDHS])$")
+_CARD = re.compile(r"^(10|[2-9JQKA])([CDHS])$|^[BL]J$")
+JOKERS = {"BJ": "★BJ", "LJ": "☆LJ"}  # the Big and Little Jokers of a Spades table with jokers
 
 
 def normalize_card(text: str) -> str | None:
@@ -56,7 +59,10 @@ def normalize_card(text: str) -> str | None:
 
 
 def card_text(card: str) -> Text:
-    """A card with its suit symbol, red for hearts and diamonds: "10H" -> 10♥."""
+    """A card with its suit symbol, red for hearts and diamonds: "10H" -> 10♥; a joker starred,
+    the Big one red: "BJ" -> ★BJ."""
+    if card in JOKERS:
+        return Text(JOKERS[card], style=RED if card == "BJ" else BLACK)
     rank, suit = card[:-1], card[-1:]
     return Text(rank + SYMBOLS.get(suit, suit), style=RED if suit in "HD" else BLACK)
 
