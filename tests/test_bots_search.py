@@ -20,6 +20,7 @@ from engine.core.tricks import euchre_rules
 from engine.games.hearts_words import HeartsPhase
 from engine.games.spades_words import REVEAL, SpadesPhase
 from tests.engine.engine_helpers import GAMES, searchable, short_options
+from tests.engine.facts import facts_of
 
 QUICK = Budget(samples=4, seconds=None, round=2)   # cheap and clock-free: deterministic
 STRONG_GAMES = [variant for variant in GAMES if bots.BOTS["strong"].plays(variant)]
@@ -103,9 +104,10 @@ def test_sampled_hands_fit_the_view(variant):
                     seen |= 1 << view.rules.offered
                 if not view.seats[1 - seat].rules.exchange_done:   # else its exchange may have drawn them
                     seen |= mask(view.rules.seen_discards)
-            if variant == "buck_euchre":
+            bower = facts_of(variant).left_bower
+            if bower:              # the turn-up is known; the left bower belongs to trump
                 seen |= 1 << view.rules.turn_up
-            masks = euchre_rules(view.rules.trump).masks if variant == "buck_euchre" else SUIT_MASKS
+            masks = euchre_rules(view.rules.trump).masks if bower else SUIT_MASKS
             hidden = engine.hidden(view)
             for _ in range(3):
                 fills = sample_fills(hidden, rng)

@@ -7,14 +7,14 @@ card); trick counts agree with the cards played; the totals equal the start plus
 hand records; no view shows a hidden card; random actions outside ``legal_actions`` are rejected
 with ``IllegalAction`` and leave the state byte-for-byte unchanged; every action in
 ``legal_actions`` is accepted (tried on a copy); the state survives serialisation; each hand and
-the game end within a bound. A game's own rules add their checks (``EXTRA_PLACES``,
-``PLAYING_SEATS``, ``SCORE_CHECKS``); a game without any gets the common ones.
+the game end within a bound. A game's own rules add their checks through its facts
+(``tests/engine/facts``: its other places of cards, the seats that play a hand, its score rules,
+the options its games are played with); a game without any gets the common ones.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 import pytest
 from engine_helpers import GAMES, check_views, examples, movers
@@ -24,22 +24,18 @@ from hypothesis import strategies as st
 import engine
 from engine import (
     PLAY_CODE,
-    BuckEuchreOptions,
     IllegalAction,
     Phase,
     Shape,
-    SpadesOptions,
     TableState,
     kind_of,
     payload_of,
 )
 from engine.core.cards import card_list
-from engine.games.buck_euchre_words import PASS, BuckCode
+from engine.games.buck_euchre_words import BuckCode
 from engine.games.spades_words import DOUBLE_NIL, REVEAL, SpadesCode, SpadesPhase, bid
+from tests.engine.facts import facts_of
 
-MAX_ACTIONS_PER_HAND = {"spades": 1 + 8 + 4 + 52, "spades2": 1 + 26 + 2 + 2 + 2 + 26, "buck_euchre": 1 + 8 + 1 + 4 + 20}
-"""The most actions a hand of a game may take; any other game: a deal, then at most three
-actions a card (``max_actions``)."""
 MAX_HANDS = 200
 EXCHANGE_SAMPLE = 6
 KINDS = sorted({word.code for variant in GAMES for word in engine.game_of(variant).vocabulary.words})
@@ -48,8 +44,9 @@ action a game must refuse)."""
 
 
 def max_actions(variant: str) -> int:
-    """The most actions a hand of ``variant`` may take."""
-    return MAX_ACTIONS_PER_HAND.get(variant, 1 + 3 * len(engine.game_of(variant).cards))
+    """The most actions a hand of ``variant`` may take: as its facts say, else a deal, then at
+    most three actions a card."""
+    return facts_of(variant).max_actions_per_hand or 1 + 3 * len(engine.game_of(variant).cards)
 
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -120,8 +117,9 @@ class Policy:
             return seat, bid(max(0, min(13, self.plan[seat] + rng.choice([-2, -1, 1, 2]))))
         if state.variant in ("spades", "spades2") and DOUBLE_NIL in acts and rng.random() < 0.95:
             acts = [a for a in acts if a != DOUBLE_NIL]
-        if state.variant == "buck_euchre" and PASS in acts and rng.random() < 0.75:   # reach no-trump hands too
-            return seat, PASS
+        preferred = facts_of(state.variant).pass_action
+        if preferred is not None and preferred in acts and rng.random() < 0.75:   # reach the later rounds
+            return seat, preferred
         return seat, acts[rng.randrange(len(acts))]
 
 
@@ -141,31 +139,6 @@ def mask_of(cards) -> int:
     return m
 
 
-def _spades2_places(state: TableState) -> list[int]:
-    """The discards, and during the draw the stock and the card offered."""
-    places = [state.discards]
-    if state.phase == SpadesPhase.DRAW:
-        places.append(mask_of(state.deck[state.pos:]))
-        if state.offered != -1:
-            places.append(1 << state.offered)
-    return places
-
-
-def _buck_euchre_places(state: TableState, places: list[int]) -> list[int]:
-    """The kitty, the dealer's discard, and the turn-up when nobody holds it."""
-    extra = [state.kitty]
-    if state.dealer_discard != -1:
-        extra.append(1 << state.dealer_discard)
-    if not any(p >> state.turnup & 1 for p in places + extra):
-        extra.append(1 << state.turnup)   # turned down (or not yet taken)
-    return extra
-
-
-EXTRA_PLACES: dict[str, Callable[[TableState, list[int]], list[int]]] = {
-    "spades2": lambda state, places: _spades2_places(state), "buck_euchre": _buck_euchre_places}
-"""Where a game keeps dealt cards besides the hands and the cards played (given the places so far)."""
-
-
 def check_cards(state: TableState, played: list[tuple[int, int]]) -> None:
     """Each card of the game's deck is in exactly one place."""
     deck = engine.game_of(state.variant).deck_mask
@@ -176,7 +149,7 @@ def check_cards(state: TableState, played: list[tuple[int, int]]) -> None:
     places = list(state.hands) + [mask_of(cards)]
     assert len(set(cards)) == len(cards), "a card was played twice"
     assert state.trick_cards == cards[len(cards) - len(state.trick_cards):]
-    extra = EXTRA_PLACES.get(state.variant)
+    extra = facts_of(state.variant).extra_places
     if extra is not None:
         places += extra(state, places)
     union = 0
@@ -188,17 +161,12 @@ def check_cards(state: TableState, played: list[tuple[int, int]]) -> None:
     assert total == deck.bit_count(), "a card is in two places"
 
 
-PLAYING_SEATS: dict[str, Callable[[TableState], int]] = {"buck_euchre": lambda state: state.active}
-"""The seats that play the tricks of a hand, as a bit mask, in a game where some may sit it out
-(any other game: every seat)."""
-
-
 def check_tricks(state: TableState, played: list[tuple[int, int]]) -> None:
     """Tricks won and cards played agree, seat by seat; every seat holds as many cards as the
     others once its cards played are counted back."""
     if state.phase != Phase.PLAY:
         return
-    seats = PLAYING_SEATS.get(state.variant)
+    seats = facts_of(state.variant).playing_seats
     mask = seats(state) if seats is not None else (1 << state.n) - 1
     active = [s for s in range(state.n) if mask >> s & 1]
     size = len(active)
@@ -217,45 +185,6 @@ def check_tricks(state: TableState, played: list[tuple[int, int]]) -> None:
     assert state.turn in active and state.turn not in state.trick_seats
 
 
-def _spades_scores(state: TableState, start: list[int]) -> None:
-    for side in range(state.sides):
-        assert state.scores[side] == start[side] + sum(r.sides[side].hand_points for r in state.records)
-        if state.records:
-            assert state.bags[side] == state.records[-1].sides[side].bags_after
-            assert state.scores[side] == state.records[-1].sides[side].total_after
-        assert 0 <= state.bags[side] < state.options.bag_limit
-    for r in state.records:
-        assert sum(r.tricks) == 13
-    if state.winner:
-        (w,) = state.winner
-        assert state.scores[w] >= state.options.target_score
-        assert all(state.scores[s] < state.scores[w] for s in range(state.sides) if s != w)
-
-
-def _buck_euchre_scores(state: TableState, start: list[int]) -> None:
-    for s in range(4):
-        assert state.scores[s] == start[s] + sum(r.seats[s].change for r in state.records)
-    for r in state.records:
-        active = sum(x.active for x in r.seats)
-        assert sum(r.tricks) == (5 if active >= 1 else 0)
-        assert r.contested == (active >= 2)
-        for x in r.seats:
-            if not x.active:
-                assert x.change == 0 and x.tricks == 0
-    if state.winner:
-        (w,) = state.winner
-        if state.records[-1].swept_by == -1:
-            assert state.scores[w] <= 0
-            assert all(state.scores[s] > state.scores[w] for s in range(4) if s != w)
-        else:
-            assert state.records[-1].swept_by == w
-
-
-SCORE_CHECKS: dict[str, Callable[[TableState, list[int]], None]] = {
-    "spades": _spades_scores, "spades2": _spades_scores, "buck_euchre": _buck_euchre_scores}
-"""A game's own score rules, checked after the common ones."""
-
-
 def check_scores(state: TableState, start: list[int]) -> None:
     """Every side's total is its start plus its points in the hand records, as the last record
     says; the game is over exactly when it has a winner; and the game's own score rules."""
@@ -265,7 +194,7 @@ def check_scores(state: TableState, start: list[int]) -> None:
         assert state.records[-1].totals == state.scores
     assert (state.phase == Phase.GAME_OVER) == bool(state.winner)
     assert len(state.winner) <= 1
-    own = SCORE_CHECKS.get(state.variant)
+    own = facts_of(state.variant).score_check
     if own is not None:
         own(state, start)
 
@@ -386,25 +315,13 @@ def check_replay(genesis: tuple, log: list[engine.LogEntry], state: TableState) 
             engine.replay(variant, options, dealer, stripped, decks)
 
 
-OPTIONS: dict[str, st.SearchStrategy] = {
-    "spades": st.builds(SpadesOptions, target_score=st.integers(100, 200),
-                        exchange_size=st.sampled_from([3, 3, 3, 2, 0])),
-    "spades2": st.builds(SpadesOptions, target_score=st.integers(100, 200)),
-    "buck_euchre": st.builds(BuckEuchreOptions, starting_score=st.sampled_from([25, 25, 10]),
-                             club_turn_up_forces_clubs=st.booleans(), turned_down_suit_may_be_named=st.booleans()),
-}
-"""The options a game's whole games are played with (any other game: its defaults)."""
-EXAMPLES = {"spades2": 50}
-"""Whole games played of a game (40 unless given)."""
-
-
 @pytest.mark.parametrize("variant", GAMES)
 def test_whole_games_keep_every_invariant(variant):
-    game = engine.game_of(variant)
+    game, facts = engine.game_of(variant), facts_of(variant)
 
-    @settings(max_examples=examples(EXAMPLES.get(variant, 40)), **SETTINGS)
+    @settings(max_examples=examples(facts.examples), **SETTINGS)
     @given(seed=st.integers(0, 2**32 - 1), dealer=st.integers(0, game.seats - 1),
-           options=OPTIONS.get(variant, st.builds(game.options_type)))
+           options=st.builds(game.options_type) if facts.options is None else facts.options)
     def whole_game(seed, dealer, options):
         rng = random.Random(seed)
         play_game(engine.new_game(variant, options, rng=rng, first_dealer=dealer), rng)

@@ -74,9 +74,9 @@ def acting_seat(stub, game_id: str, tokens: dict[int, str]):
 def legacy_request(action, game_id: str, cards: list[str]) -> tuple[str, object] | None:
     """The older per-kind RPC (Deal, Draw, RevealHand, Bid, Exchange, Play) and request that take
     ``action``; None for an action none of them can send (a game's own card choice, such as a
-    Hearts pass: only Act takes those)."""
+    Hearts pass, or a word of a later game, which has no ActionKind: only Act takes those)."""
     kind = action.kind
-    if action.max_cards and kind != enums.ACTION_KIND_EXCHANGE:
+    if (action.max_cards and kind != enums.ACTION_KIND_EXCHANGE) or kind == enums.ACTION_KIND_UNSPECIFIED:
         return None
     if kind == enums.ACTION_KIND_PLAY:
         return "Play", pb.PlayRequest(game_id=game_id, card=action.card)
