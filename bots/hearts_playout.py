@@ -8,14 +8,16 @@ about half a millisecond.
 
 Points are bad in Hearts, and the search maximises a hand's value, so a hand is worth to a seat
 minus the points it scored (the moon as the game's option scores it: another seat's moon costs
-the seat 26, its own costs every other seat 26), plus ``OTHERS`` of the others' average and
-``LEADER`` of the points of the other seat with the lowest score (points dumped on the player
-to beat are worth more than points dumped on the others), and the game won (or lost to another
-player) with the hand counts ``GAME_VALUE`` more: once a score reaches the target the lowest wins.
+the seat 26, its own costs every other seat 26; the J♦'s −10 where it counts), plus ``OTHERS``
+of the others' average (the two others at a table of three, the three of four) and ``LEADER`` of
+the points of the other seat with the lowest score (points dumped on the player to beat are worth
+more than points dumped on the others), and the game won (or lost to another player) with the
+hand counts ``GAME_VALUE`` more: once a score reaches the target the lowest wins.
 
 The search compares the cards of a run of equal cards once (the Q♠ always apart from the spades
-beside it) and, of the 286 passes, only the basic bot's and every other three of its
-``PASS_CARDS`` most dangerous cards (at most ten). Its deals come from :func:`fill_places`, which
+beside it, and the J♦ from the diamonds where it counts) and, of the 286 passes (680 of a hand of
+17), only the basic bot's and every other three of its ``PASS_CARDS`` most dangerous cards (at
+most ten). Its deals come from :func:`fill_places`, which
 never dead-ends on the hands that two complementary voids leave (``bots.sampling`` may).
 """
 
@@ -31,7 +33,7 @@ from engine.core.actions import DEAL, payload_of, play
 from engine.core.cards import card_list
 from engine.core.hidden import mask, public_cards
 from engine.core.tricks import TrumpRules
-from engine.games.hearts import HeartsState, playable
+from engine.games.hearts import FULL_DECK, HeartsState, deck_mask, playable
 from engine.games.hearts_words import HeartsPhase, pass_cards
 
 from . import hearts as basic
@@ -54,13 +56,18 @@ def play_card(state: TableState, seat: int) -> int:
     legal = playable(table, seat)
     if not legal & (legal - 1):
         return legal.bit_length() - 1
-    p = table.played
-    return basic.card_to_play(table.hands[seat], legal, table.trick_cards, p[0] | p[1] | p[2] | p[3])
+    options = table.options
+    gone = FULL_DECK & ~deck_mask(options)       # a card out of the deck is out of play
+    for cards in table.played:
+        gone |= cards
+    return basic.card_to_play(table.hands[seat], legal, table.trick_cards, gone, table.n, options.jack_of_diamonds,
+                              table.trick_seats, basic.leader_of(table.scores, seat))
 
 
-def pass_ranking(hand: int) -> list[int]:
-    """The cards of ``hand`` from the most dangerous to pass (as the basic bot ranks them first)."""
-    return sorted(card_list(hand), key=lambda c: (-basic.pass_danger(c, hand, basic.PASS_SIZE), -c))
+def pass_ranking(hand: int, jack: bool = False) -> list[int]:
+    """The cards of ``hand`` from the most dangerous to pass (as the basic bot ranks them first;
+    ``jack``: the J♦ counts −10)."""
+    return sorted(card_list(hand), key=lambda c: (-basic.pass_danger(c, hand, basic.PASS_SIZE, jack), -c))
 
 
 def fill_places(hidden: Hidden, rng: random.Random) -> list[list[int]]:
@@ -136,15 +143,16 @@ class HeartsPlayout:
         if phase == _PLAY_PHASE:
             return play(play_card(state, seat))
         if phase == _PASS_PHASE:
-            return pass_cards(basic.pass_mask(state.hands[seat]))
+            return pass_cards(basic.pass_mask(state.hands[seat], cast(HeartsState, state).options.jack_of_diamonds))
         return DEAL
 
     def value(self, before: TableState, after: TableState, seat: int) -> float:
         """Minus the seat's points, plus a share of the others' average and of the best placed
         rival's, and the game."""
-        change = [after.scores[s] - before.scores[s] for s in range(4)]
-        v = -change[seat] + OTHERS * (sum(change) - change[seat]) / 3
-        leader = min((s for s in range(4) if s != seat), key=before.scores.__getitem__)
+        n = after.n
+        change = [after.scores[s] - before.scores[s] for s in range(n)]
+        v = -change[seat] + OTHERS * (sum(change) - change[seat]) / (n - 1)
+        leader = basic.leader_of(before.scores, seat)
         v += LEADER * change[leader]   # points the best placed rival takes are worth more to us
         if after.winner:
             v += GAME_VALUE if after.winner == [seat] else -GAME_VALUE
@@ -159,22 +167,26 @@ class HeartsPlayout:
         return 1.0
 
     def candidates(self, view: View, legal: Sequence[Action]) -> list[Action]:
-        """Cards once per run of equal cards (the Q♠ always on its own); in the pass, the basic
-        bot's pass first, then every other three of its ``PASS_CARDS`` most dangerous cards."""
+        """Cards once per run of equal cards (the Q♠, and the J♦ where it counts, always on their
+        own); in the pass, the basic bot's pass first, then every other three of its
+        ``PASS_CARDS`` most dangerous cards."""
         hand = mask(view.hand)
         if view.phase == HeartsPhase.PASS:
-            mine = basic.pass_mask(hand)
+            jack = view.options.jack_of_diamonds
+            mine = basic.pass_mask(hand, jack)
             out = [pass_cards(mine)]
-            for three in combinations(pass_ranking(hand)[:PASS_CARDS], basic.PASS_SIZE):
+            for three in combinations(pass_ranking(hand, jack)[:PASS_CARDS], basic.PASS_SIZE):
                 given = mask(list(three))
                 if given != mine:
                     out.append(pass_cards(given))
             return [a for a in out if a in legal]
         if view.phase == Phase.PLAY:
+            apart = (basic.QUEEN, basic.JACK) if view.options.jack_of_diamonds else (basic.QUEEN,)
             cards = [payload_of(a) for a in legal]
-            plain = [c for c in cards if c != basic.QUEEN]
-            kept = equivalent_cards(plain, hand, public_cards(view), NO_TRUMP) if plain else []
-            return [play(c) for c in kept + [c for c in cards if c == basic.QUEEN]]
+            plain = [c for c in cards if c not in apart]
+            gone = public_cards(view) | FULL_DECK & ~deck_mask(view.options)
+            kept = equivalent_cards(plain, hand, gone, NO_TRUMP) if plain else []
+            return [play(c) for c in kept + [c for c in cards if c in apart]]
         return list(legal)
 
     def shortcut(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action | None:

@@ -3,7 +3,9 @@
 A game is one module that builds a :class:`Game`: its seats, deck, options, state and hand
 record types, one legal/apply step per phase, and its view. ``register`` adds it to ``GAMES``
 (the three built-in games are registered by ``engine/__init__.py``); every entry point
-dispatches on ``state.variant`` and fails loudly for a game that is not registered.
+dispatches on ``state.variant`` and fails loudly for a game that is not registered. A game whose
+number of seats or deck depends on its options says so (``seat_setting``, ``cards_for``), and
+the entry points follow them; a state knows its own number of seats (``state.n``).
 
 Chance is recorded: ``apply`` returns the outcome of any random event it drew (a deal's deck
 and salt, the cards a draw took), and ``replay`` folds a log of (seat, action, outcome) entries
@@ -84,7 +86,13 @@ class Game:
       it belongs to is still open (its deck and chance outcomes are hidden until then too), read
       through :meth:`Game.redacted`: by default :func:`redact_cards`, which writes the action of
       any CARDS word as its word alone (the Double Nil exchange, a discard, a pass), and every
-      other action as it is.
+      other action as it is;
+    - ``seat_setting``, for a game played by more than one number of players: the name of its
+      integer setting whose value is the number of seats (its range: every count the game takes,
+      :attr:`Game.seat_counts`; its default: ``seats``); :meth:`Game.seats_for` reads it;
+    - ``cards_for(options)``, for a game whose deck depends on its options: the cards of a game
+      with those options (by default ``cards``, the deck of its default options), read through
+      :meth:`Game.deck_for`.
     """
 
     name: str
@@ -107,6 +115,8 @@ class Game:
     words: tuple[Word, ...] = (DEAL_WORD, PLAY_WORD)
     phases: tuple[PhaseWord, ...] = CORE_PHASES
     redact: Callable[[Action], str] | None = None
+    seat_setting: str = ""
+    cards_for: Callable[[Any], Sequence[Card]] | None = None
     deck_mask: int = field(init=False)
     vocabulary: Vocabulary = field(init=False)
 
@@ -121,6 +131,32 @@ class Game:
         missing = sorted(code for code in steps if code not in words.phase_by_code)
         if missing:
             raise ValueError(f"{self.name}: the phases {missing} have steps but no declared word")
+        if self.seat_setting:
+            setting = next((s for s in self.options_type.SETTINGS if s.name == self.seat_setting), None)
+            if setting is None or setting.kind != "integer" or setting.default != self.seats:
+                raise ValueError(f"{self.name}: its seat setting {self.seat_setting!r} must be one of its integer "
+                                 f"settings, with {self.seats} seats as its default")
+
+    def seats_for(self, options: Any) -> int:
+        """How many seats a game of these options has: its ``seat_setting``'s value, else ``seats``."""
+        return getattr(options, self.seat_setting) if self.seat_setting else self.seats
+
+    @property
+    def seat_counts(self) -> tuple[int, ...]:
+        """Every number of seats the game is played with, fewest first.
+
+        >>> game_of("hearts").seat_counts, game_of("spades").seat_counts
+        ((3, 4), (4,))
+        """
+        if not self.seat_setting:
+            return (self.seats,)
+        setting = next(s for s in self.options_type.SETTINGS if s.name == self.seat_setting)
+        assert setting.low is not None and setting.high is not None
+        return tuple(range(setting.low, setting.high + 1))
+
+    def deck_for(self, options: Any) -> int:
+        """The set of the cards a game of these options is dealt from."""
+        return to_set(self.cards_for(options)) if self.cards_for is not None else self.deck_mask
 
     @property
     def settings(self) -> tuple[Setting, ...]:
@@ -212,21 +248,23 @@ def new_game(variant: str, options: Any = None, rng: random.Random | None = None
     if not isinstance(options, cls):
         raise ValueError(f"{variant} takes {cls.__name__}, not {type(options).__name__}")
     options.validate()
-    n = game.seats
+    n = game.seats_for(options)
     if first_dealer is None:
         first_dealer = (rng or _SYSTEM_RANDOM).randrange(n)
     if not 0 <= first_dealer < n:
         raise ValueError(f"first dealer must be a seat from 0 to {n - 1}, not {first_dealer}")
     state = game.new_state(options, first_dealer)
     for i, deck in enumerate(decks or []):
-        check_deck(variant, deck, i)
+        check_deck(variant, deck, i, options)
         state.decks.append(list(deck))
     return state
 
 
-def check_deck(variant: str, deck: Sequence[Card], index: int = 0) -> None:
-    """Raise ValueError unless ``deck`` holds every card of the variant exactly once."""
-    want = game_of(variant).deck_mask
+def check_deck(variant: str, deck: Sequence[Card], index: int = 0, options: Any = None) -> None:
+    """Raise ValueError unless ``deck`` holds every card of the variant exactly once (of a game
+    with ``options``, when its deck depends on them; None: its default options)."""
+    game = game_of(variant)
+    want = game.deck_mask if options is None else game.deck_for(options)
     mask = 0
     for c in deck:
         if not 0 <= c < 52 or not want >> c & 1:
@@ -276,7 +314,7 @@ def apply(state: TableState, seat: Seat, action: Action, rng: random.Random | No
             raise IllegalAction(Reason.WRONG_PHASE, f"nothing can be done in the {phase_of(state).name} phase")
         raise IllegalAction(Reason.NOT_YOUR_TURN, f"there is no seat {seat}")
     if chance is not None and action == DEAL:
-        check_deck(state.variant, chance.cards)
+        check_deck(state.variant, chance.cards, options=state.options)
     return step(state, seat, action, rng or _SYSTEM_RANDOM, chance)
 
 

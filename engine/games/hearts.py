@@ -1,6 +1,7 @@
 """Hearts: four players each for themselves, 52 cards, three cards passed left, right, across or
 not at all, no trump, the 2♣ leads, no points on the first trick, hearts broken before they are
-led, and the lowest score wins once someone reaches the target (RULES.md §4)."""
+led, and the lowest score wins once someone reaches the target (RULES.md §4); and its table
+settings (§4.1): the J♦ counting −10 ("Omnibus"), and three players with the 2♦ removed."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import Any
 
 from ..core.actions import DEAL, PLAY_CODE, Action, kind_of, payload_of, play_actions
 from ..core.cards import (
@@ -27,7 +29,7 @@ from ..core.choices import ExchangeChoices
 from ..core.dealing import Chance, deal_round_robin, open_hand
 from ..core.errors import Reason
 from ..core.hidden import Hidden, Place, filled, mask, public_cards, restore_table, shown_out
-from ..core.options import GameOptions, Setting
+from ..core.options import GameOptions, Setting, shown
 from ..core.records import HandRecord, Record, record_base
 from ..core.rules import best_side, check_cards, end_game_or_pass_deal, finish_trick, reject, require_turn, wrong_phase
 from ..core.table import NO_CARD, NOBODY, Seat, TableState
@@ -41,23 +43,30 @@ DECK = list(range(52))
 FULL_DECK = (1 << 52) - 1
 PASS_SIZE = 3
 TWO_OF_CLUBS = make_card(2, CLUBS)
+TWO_OF_DIAMONDS = make_card(2, DIAMONDS)
+JACK_OF_DIAMONDS = make_card(11, DIAMONDS)
 QUEEN_OF_SPADES = make_card(12, SPADES)
+THREE_PLAYER_DECK = [c for c in DECK if c != TWO_OF_DIAMONDS]
+"""The deck of three players: the 2♦ removed (51 cards, 17 each)."""
 HEART_MASK = SUIT_MASKS[HEARTS]
 POINT_CARDS = HEART_MASK | 1 << QUEEN_OF_SPADES
-"""The cards that count: every heart (1 point each) and the Q♠ (13)."""
+"""The cards that count: every heart (1 point each) and the Q♠ (13); with ``jack_of_diamonds`` the
+J♦ counts too (−10), though not as a point card of the first trick."""
 MOON = 26
-"""The points of a hand: whoever takes them all has shot the moon."""
+"""The points of the hearts and the Q♠: whoever takes them all has shot the moon."""
+JACK_POINTS = -10
+"""What the J♦ counts for the player who wins it, with ``jack_of_diamonds``."""
 _PLAY, _PASS = PLAY_CODE, int(HeartsCode.PASS)
 _ONLY_HEARTS = 1 << CLUBS | 1 << DIAMONDS | 1 << SPADES   # void bits of a seat that showed it holds only hearts
 _NO_DIAMONDS = 1 << DIAMONDS
 # Phases looked up once: reading an enum member costs more than the comparison in a legal step.
 _DEAL, _PASSING, _PLAYING = Phase.DEAL, Phase.PASS, Phase.PLAY
 
-DIRECTIONS = {"L": 1, "R": 3, "A": 2, "H": 0}
-"""The letters of the pass cycle option, and how far clockwise each passes (left: the next seat)."""
 DIRECTION_NAMES = {"L": "left", "R": "right", "A": "across", "H": "hold"}
-"""The word a view and a hand record show for each pass direction."""
-_OFFSETS = {name: DIRECTIONS[letter] for letter, name in DIRECTION_NAMES.items()}
+"""The letters of the pass cycle option, and the word a view and a hand record show for each."""
+_LETTERS = {name: letter for letter, name in DIRECTION_NAMES.items()}
+STANDARD_CYCLES = {4: "LRAH", 3: "LRH"}
+"""The pass cycle of a table of each size when the ``pass_cycle`` option is left empty."""
 MOON_RULES = ("others_add", "shooter_subtracts")
 """The values of the ``moon`` option: who is charged when a player shoots the moon."""
 MAX_CYCLE = 12
@@ -65,13 +74,18 @@ MAX_CYCLE = 12
 HEARTS_SETTINGS = (
     Setting("target", 100, "Target", "The score at which the game ends (after the hand that reaches it, unless the "
             "lowest score is shared).", low=1, high=1000),
-    Setting("pass_cycle", "LRAH", "Pass cycle", "The pass directions of successive hands, repeated: one letter "
-            "each, L (left), R (right), A (across), H (hold: no pass).", pattern=f"[LRAH]{{1,{MAX_CYCLE}}}",
+    Setting("pass_cycle", "", "Pass cycle", "The pass directions of successive hands, repeated: one letter "
+            "each, L (left), R (right), A (across; four players only), H (hold: no pass); empty: LRAH with four "
+            "players, LRH with three.", pattern=f"[LRAH]{{0,{MAX_CYCLE}}}",
             allowed_text=f"1 to {MAX_CYCLE} of the letters L (left), R (right), A (across) and H (hold), such as "
-            "'LRAH'"),
+            "'LRAH', or empty (the standard cycle)"),
     Setting("moon", "others_add", "Shooting the moon", "others_add: the shooter 0, every other player 26; "
             "shooter_subtracts: the shooter -26, the others 0.", choices=MOON_RULES),
     Setting("queen_breaks_hearts", False, "Q♠ breaks hearts", "Whether the Q♠ breaks hearts like a heart."),
+    Setting("jack_of_diamonds", False, "J♦ counts -10", "Omnibus: the J♦ counts -10 for the player who wins it "
+            "(shooting the moon still takes every heart and the Q♠)."),
+    Setting("players", 4, "Players", "How many play: 4, or 3 with the 2♦ removed (17 cards each, no pass "
+            "across).", low=3, high=4),
 )
 """Every Hearts setting (with the hands cap, ``MAX_HANDS``, no score leaves a 32-bit integer)."""
 HEARTS_RANGES = {s.name: (s.low, s.high) for s in HEARTS_SETTINGS if s.kind == "integer"}
@@ -91,32 +105,74 @@ class HeartsOptions(GameOptions):
     """Options of Hearts.
 
     ``pass_cycle`` is the direction of each hand's pass, one letter a hand, repeated: L (left),
-    R (right), A (across), H (hold: no passing); ``moon`` is ``others_add`` (the shooter scores
-    0, every other player 26) or ``shooter_subtracts`` (the shooter scores −26, the others 0).
+    R (right), A (across), H (hold: no passing), or empty for the table's standard cycle
+    (``STANDARD_CYCLES``); ``moon`` is ``others_add`` (the shooter scores 0, every other player
+    26) or ``shooter_subtracts`` (the shooter scores −26, the others 0); ``jack_of_diamonds``
+    makes the J♦ count −10 for its winner; ``players`` is 4, or 3 with the 2♦ removed (no pass
+    across then).
+
+    >>> HeartsOptions().cycle, HeartsOptions(players=3).cycle, HeartsOptions(players=3, pass_cycle="HL").cycle
+    ('LRAH', 'LRH', 'HL')
+    >>> HeartsOptions(players=3, pass_cycle="LRAH").validate()
+    Traceback (most recent call last):
+    ...
+    ValueError: option pass_cycle may not name A (across) with 3 players, not 'LRAH'
     """
 
     SETTINGS = HEARTS_SETTINGS
 
     target: int = 100
-    pass_cycle: str = "LRAH"
+    pass_cycle: str = ""
     moon: str = "others_add"
     queen_breaks_hearts: bool = False
+    jack_of_diamonds: bool = False
+    players: int = 4
+
+    def validate(self) -> None:
+        """Raise ValueError for an option its setting does not take, or a pass across at three."""
+        super().validate()
+        if self.players == 3 and "A" in self.pass_cycle:
+            raise ValueError(f"option pass_cycle may not name A (across) with 3 players, not {shown(self.pass_cycle)}")
+
+    @property
+    def cycle(self) -> str:
+        """The pass cycle played: ``pass_cycle``, or the standard one of the table when it is empty."""
+        return self.pass_cycle or STANDARD_CYCLES[self.players]
+
+
+def cards_for(options: HeartsOptions) -> list[int]:
+    """The deck of a game with these options: 52 cards, or 51 without the 2♦ for three players."""
+    return THREE_PLAYER_DECK if options.players == 3 else DECK
+
+
+def deck_mask(options: HeartsOptions) -> int:
+    """The set of the cards a game with these options is dealt from."""
+    return FULL_DECK & ~BITS[TWO_OF_DIAMONDS] if options.players == 3 else FULL_DECK
 
 
 class HeartsState(TableState):
-    """A Hearts game: the table plus hearts broken, the points taken and the passes of the hand."""
+    """A Hearts game: the table plus hearts broken, the points taken, the passes of the hand and
+    who won the J♦."""
 
-    __slots__ = ("broken", "taken", "xgiven", "xgot")
+    __slots__ = ("broken", "taken", "xgiven", "xgot", "jack")
     options: HeartsOptions
 
     def reset_hand(self) -> None:
-        """Clear everything that belongs to one hand (cards, tricks, points taken, passes)."""
+        """Clear everything that belongs to one hand (cards, tricks, points taken, passes, the J♦)."""
         super().reset_hand()
         n = self.n
         self.broken = False
-        self.taken = [0] * n          # points each seat won in tricks this hand
+        self.taken = [0] * n          # points each seat won in tricks this hand (the J♦'s -10 included)
         self.xgiven = [NO_CARD] * n   # the cards each seat chose to pass (-1: none chosen, or a hold hand)
         self.xgot = [0] * n           # the cards each seat received, once every pass is delivered
+        self.jack = NOBODY            # the seat that won the J♦ this hand, when it counts
+
+    @classmethod
+    def from_dict(cls, data: dict, options: Any, record_type: Any) -> TableState:
+        """The state stored by ``to_dict``; one stored before the J♦ setting has nobody holding it."""
+        if "jack" not in data:
+            data = {**data, "jack": NOBODY}
+        return super().from_dict(data, options, record_type)
 
 
 @dataclass
@@ -132,13 +188,15 @@ class PassRecord(Record):
 @dataclass
 class HeartsHandRecord(HandRecord):
     """A finished Hearts hand: ``points`` each seat scored (after the moon), ``taken`` the points
-    each won in tricks, ``moon`` the seat that shot the moon (-1: nobody), ``direction`` the pass
-    direction ("left", "right", "across", "hold") and ``passes`` every pass (none when held)."""
+    each won in tricks (the J♦'s −10 included), ``moon`` the seat that shot the moon (-1: nobody),
+    ``direction`` the pass direction ("left", "right", "across", "hold"), ``passes`` every pass
+    (none when held) and ``jack`` the seat that won the J♦ (-1: it does not count)."""
 
     direction: str
     taken: list[int]
     moon: int
     passes: list[PassRecord]
+    jack: int = NOBODY
 
 
 @dataclass
@@ -147,9 +205,10 @@ class HeartsRules:
 
     ``pass_direction``: this hand's ("left", "right", "across", "hold"; while the next deal is
     awaited, the next hand's); ``points_taken``: the points each seat has won in tricks this hand
-    (public: every trick is seen); ``pass_given``: the viewer's own pass, once chosen (the cards
-    stay in its hand until all four have passed); ``pass_received``: the cards it received, once
-    the passes are delivered. A spectator sees no pass.
+    (public: every trick is seen; the J♦'s −10 included); ``pass_given``: the viewer's own pass,
+    once chosen (the cards stay in its hand until every seat has passed); ``pass_received``: the
+    cards it received, once the passes are delivered; ``jack``: the seat that won the J♦ this hand
+    (None: nobody yet, or it does not count). A spectator sees no pass.
     """
 
     pass_direction: str
@@ -157,6 +216,7 @@ class HeartsRules:
     points_taken: list[int]
     pass_given: list[int]
     pass_received: list[int]
+    jack: Seat | None = None
 
 
 @dataclass(frozen=True)
@@ -194,14 +254,26 @@ def direction_letter(options: HeartsOptions, hand_no: int) -> str:
 
     >>> [direction_letter(HeartsOptions(), h) for h in range(1, 7)]
     ['L', 'R', 'A', 'H', 'L', 'R']
+    >>> [direction_letter(HeartsOptions(players=3), h) for h in range(1, 6)]
+    ['L', 'R', 'H', 'L', 'R']
     """
-    cycle = options.pass_cycle
+    cycle = options.cycle
     return cycle[(hand_no - 1) % len(cycle)]
+
+
+def offset_of(letter: str, n: int) -> int:
+    """How far clockwise a pass in the direction ``letter`` goes at a table of ``n`` seats: left
+    to the next seat, right to the seat before (n − 1 on), across two on, hold nowhere (0).
+
+    >>> [offset_of(letter, 4) for letter in "LRAH"], [offset_of(letter, 3) for letter in "LRH"]
+    ([1, 3, 2, 0], [1, 2, 0])
+    """
+    return {"L": 1, "R": n - 1, "A": 2, "H": 0}[letter]
 
 
 def pass_offset(state: HeartsState) -> int:
     """How far clockwise each seat passes in the current hand (0: a hold hand)."""
-    return DIRECTIONS[direction_letter(state.options, state.hand_no)]
+    return offset_of(direction_letter(state.options, state.hand_no), state.n)
 
 
 def hand_points(cards: int) -> int:
@@ -228,6 +300,25 @@ def moon_points(taken: list[int], moon: str) -> tuple[list[int], Seat]:
     if moon == "shooter_subtracts":
         return [-MOON if s == shooter else 0 for s in range(len(taken))], shooter
     return [0 if s == shooter else MOON for s in range(len(taken))], shooter
+
+
+def hand_score(taken: list[int], jack: Seat, moon: str) -> tuple[list[int], Seat]:
+    """Each seat's points for a hand from the points it took (the J♦'s −10 included, won by
+    ``jack``; NOBODY: it does not count), and the seat that shot the moon: the moon is taking
+    every heart and the Q♠, the J♦ aside, whose −10 its winner keeps in a moon hand too.
+
+    >>> hand_score([16, 0, 0, 0], 0, "others_add"), hand_score([16, 0, 0, 0], 0, "shooter_subtracts")
+    (([-10, 26, 26, 26], 0), ([-36, 0, 0, 0], 0))
+    >>> hand_score([26, -10, 0], 1, "others_add"), hand_score([6, -5, 15], 1, "others_add")
+    (([0, 16, 26], 0), ([6, -5, 15], -1))
+    """
+    if jack == NOBODY:
+        return moon_points(taken, moon)
+    base = taken[:]
+    base[jack] -= JACK_POINTS
+    points, shooter = moon_points(base, moon)
+    points[jack] += JACK_POINTS
+    return points, shooter
 
 
 def hearts_winners(scores: list[int], target: int) -> list[int]:
@@ -291,10 +382,12 @@ def pass_choice(state: HeartsState, seat: Seat) -> tuple[int, int, int, int] | N
 
 def apply_deal(state: HeartsState, seat: Seat, action: Action, rng: random.Random,
                chance: Chance | None = None) -> Chance | None:
-    """Deal 13 cards each; open the pass (no turn: every seat chooses), or play in a hold hand."""
-    deck, chance = open_hand(state, seat, action, DECK, rng, chance)
-    deal_round_robin(state, deck, 52)
-    state.looked = 15
+    """Deal the whole deck (13 cards each, 17 of three); open the pass (no turn: every seat
+    chooses), or play in a hold hand."""
+    cards = cards_for(state.options)
+    deck, chance = open_hand(state, seat, action, cards, rng, chance)
+    deal_round_robin(state, deck, len(cards))
+    state.looked = (1 << state.n) - 1
     if pass_offset(state):
         state.phase = Phase.PASS
         state.turn = NOBODY
@@ -305,7 +398,7 @@ def apply_deal(state: HeartsState, seat: Seat, action: Action, rng: random.Rando
 
 def apply_pass(state: HeartsState, seat: Seat, action: Action, rng: random.Random,
                chance: Chance | None = None) -> Chance | None:
-    """Choose three cards to pass (once); when all four have chosen, every pass is delivered."""
+    """Choose three cards to pass (once); when every seat has chosen, every pass is delivered."""
     if kind_of(action) != _PASS:
         wrong_phase(state, action)
     if state.xgiven[seat] != NO_CARD:
@@ -317,12 +410,13 @@ def apply_pass(state: HeartsState, seat: Seat, action: Action, rng: random.Rando
 
 
 def _deliver(state: HeartsState) -> None:
+    n = state.n
     offset = pass_offset(state)
     hands, given = state.hands, state.xgiven
-    for s in range(4):
+    for s in range(n):
         hands[s] &= ~given[s]
-    for s in range(4):
-        to = (s + offset) % 4
+    for s in range(n):
+        to = (s + offset) % n
         hands[to] |= given[s]
         state.xgot[to] = given[s]
     _start_play(state)
@@ -331,7 +425,7 @@ def _deliver(state: HeartsState) -> None:
 def _start_play(state: HeartsState) -> None:
     """Open trick play: the holder of the 2♣ leads it."""
     state.phase = Phase.PLAY
-    state.turn = next(s for s in range(4) if state.hands[s] >> TWO_OF_CLUBS & 1)
+    state.turn = next(s for s in range(state.n) if state.hands[s] >> TWO_OF_CLUBS & 1)
 
 
 # ---- trick play ----
@@ -379,14 +473,18 @@ def apply_play(state: HeartsState, seat: Seat, action: Action, rng: random.Rando
     state.played[seat] |= bit
     state.trick_seats.append(seat)
     trick.append(card)
-    if len(trick) < 4:
-        state.turn = (seat + 1) % 4
+    n = state.n
+    if len(trick) < n:
+        state.turn = seat + 1 if seat + 1 < n else 0
         return None
-    a, b, c, d = trick
-    cards = BITS[a] | BITS[b] | BITS[c] | BITS[d]
-    high = cards & SUIT_MASKS[a // 13]                       # no trump: the highest of the led suit
+    cards = sum(map(BITS.__getitem__, trick))               # distinct cards: the sum is their union
+    high = cards & SUIT_MASKS[trick[0] // 13]                # no trump: the highest of the led suit
     winner = finish_trick(state, trick.index(high.bit_length() - 1))
-    state.taken[winner] += hand_points(cards)
+    points = hand_points(cards)
+    if cards >> JACK_OF_DIAMONDS & 1 and state.options.jack_of_diamonds:
+        points += JACK_POINTS
+        state.jack = winner
+    state.taken[winner] += points
     if not any(state.hands):
         _end_hand(state)
     return None
@@ -395,16 +493,17 @@ def apply_play(state: HeartsState, seat: Seat, action: Action, rng: random.Rando
 def _end_hand(state: HeartsState) -> None:
     """Score the hand (the moon as the option says), record it, and end the game or pass the deal."""
     options = state.options
-    points, shooter = moon_points(state.taken, options.moon)
-    for s in range(4):
+    n = state.n
+    points, shooter = hand_score(state.taken, state.jack, options.moon)
+    for s in range(n):
         state.scores[s] += points[s]
     offset = pass_offset(state)
-    passes = [PassRecord(s, (s + offset) % 4, cards_text(state.xgiven[s]), cards_text(state.xgot[s]))
-              for s in range(4) if state.xgiven[s] != NO_CARD]
+    passes = [PassRecord(s, (s + offset) % n, cards_text(state.xgiven[s]), cards_text(state.xgot[s]))
+              for s in range(n) if state.xgiven[s] != NO_CARD]
     state.records.append(HeartsHandRecord(
         **record_base(state), points=points, totals=state.scores[:],
         direction=DIRECTION_NAMES[direction_letter(options, state.hand_no)], taken=state.taken[:], moon=shooter,
-        passes=passes))
+        passes=passes, jack=state.jack))
     state.winner = hearts_winners(state.scores, options.target)
     end_game_or_pass_deal(state, high_wins=False)
 
@@ -426,9 +525,10 @@ def view(state: HeartsState, seat: Seat | None) -> View:
     if playing:
         mine = given[seat] if seat is not None and given[seat] != NO_CARD else 0
         got = state.xgot[seat] if seat is not None else 0
-        v.rules = HeartsRules(direction, state.broken, state.taken[:], card_list(mine), card_list(got))
+        jack = state.jack if state.jack != NOBODY else None
+        v.rules = HeartsRules(direction, state.broken, state.taken[:], card_list(mine), card_list(got), jack)
     else:
-        v.rules = HeartsRules(direction, False, [0] * 4, [], [])
+        v.rules = HeartsRules(direction, False, [0] * state.n, [], [])
     return v
 
 
@@ -458,9 +558,10 @@ def hidden(view: View) -> Hidden:
     rules: HeartsRules = view.rules
     given, received = mask(rules.pass_given), mask(rules.pass_received)
     known = mask(view.hand) | public_cards(view)
-    to = (me + _OFFSETS[rules.pass_direction]) % 4
+    n = len(view.seats)
+    to = (me + offset_of(_LETTERS[rules.pass_direction], n)) % n
     at_receiver = given & ~known if received else 0
-    unknown = FULL_DECK & ~known & ~at_receiver
+    unknown = deck_mask(view.options) & ~known & ~at_receiver
     leader = view.turn if _before_first_lead(view) else None
     places = []
     for info in view.seats:
@@ -486,22 +587,24 @@ def determinize(view: View, places: Hidden, fills: Sequence[Sequence[int]]) -> H
     me = view.viewer
     assert me is not None
     state = new_state(view.options, view.dealer)
+    n = state.n
     restore_table(state, view)
-    state.looked = 15 if view.hand is not None else 0
+    state.looked = (1 << n) - 1 if view.hand is not None else 0
     if view.phase not in (Phase.PASS, Phase.PLAY):
         return state
     got = filled(places, fills)
     rules: HeartsRules = view.rules
     given, received = mask(rules.pass_given), mask(rules.pass_received)
-    offset = _OFFSETS[rules.pass_direction]
-    to, giver = (me + offset) % 4, (me - offset) % 4
-    for s in range(4):
+    offset = offset_of(_LETTERS[rules.pass_direction], n)
+    to, giver = (me + offset) % n, (me - offset) % n
+    for s in range(n):
         state.hands[s] = mask(got.get(("hand", s))) | mask(got.get(("gift", s)))
     state.hands[me] = mask(view.hand)
     if received:
         state.hands[to] |= given & ~(mask(view.hand) | public_cards(view))
     state.broken = rules.hearts_broken
     state.taken = list(rules.points_taken)
+    state.jack = rules.jack if rules.jack is not None else NOBODY
     for info in view.seats:
         s = info.seat
         if not info.rules.passed:
@@ -524,11 +627,12 @@ LEGAL: dict[int, LegalStep] = {phase: legal for phase in APPLY}
 
 
 def new_state(options: HeartsOptions, first_dealer: Seat) -> HeartsState:
-    """A Hearts game before its first deal, every player at 0."""
-    return HeartsState(NAME, options, 4, 4, first_dealer)
+    """A Hearts game before its first deal, every player at 0 (as many as ``options.players``)."""
+    n = options.players
+    return HeartsState(NAME, options, n, n, first_dealer)
 
 
 GAME = Game(name=NAME, seats=4, cards=tuple(DECK), options_type=HeartsOptions, state_type=HeartsState,
             record_type=HeartsHandRecord, new_state=new_state, legal=LEGAL, apply=APPLY, view=view,
             hidden=hidden, determinize=determinize, title="Hearts", reasons=HeartsReason, low_score_wins=True,
-            words=WORDS, phases=PHASES)
+            words=WORDS, phases=PHASES, seat_setting="players", cards_for=cards_for)

@@ -1,5 +1,6 @@
-"""The GetCatalog answer: every registered game as its declarations give it (seats and sides,
-phases, action words, settings), for lobbies and tables that know no game beforehand."""
+"""The GetCatalog answer: every registered game as its declarations give it (seats, the seat counts
+it takes and the setting that chooses them, sides, phases, action words, settings), for lobbies
+and tables that know no game beforehand."""
 
 from __future__ import annotations
 
@@ -35,11 +36,12 @@ def setting_description(setting: Setting) -> catalog_pb2.SettingDescription:
 
 def game_description(game: engine.Game) -> catalog_pb2.GameDescription:
     """One game as the catalog describes it."""
-    state = game.new_state(game.options_type(), 0)   # its sides' seats, as a game of it has them
+    state = game.new_state(game.options_type(), 0)   # its sides' seats, as a game of its defaults has them
     settings = game.settings
     message = catalog_pb2.GameDescription(
         name=game.name, title=game.title, seats=game.seats, aliases=game.aliases, low_score_wins=game.low_score_wins,
-        target_setting=next((s.name for s in settings if s.name in TARGET_SETTINGS), ""))
+        target_setting=next((s.name for s in settings if s.name in TARGET_SETTINGS), ""),
+        seat_counts=game.seat_counts, seat_setting=game.seat_setting)
     for side in range(state.sides):
         message.sides.add(seats=state.seats_of(side))
     for phase in game.vocabulary.phases:

@@ -4,6 +4,7 @@ created game as the answer's message (CreateGame and Rematch)."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import bots
 import engine
@@ -24,13 +25,15 @@ def new_game(request: pb.CreateGameRequest, owner: str, settings: Settings) -> N
     """The game a CreateGame request asks for, every part checked (InvalidArgument, or
     PermissionDenied for what this server does not allow); the game is resolved once, here."""
     game = requests.game(request.variant, request.variant_name)
-    if len(request.seats) != game.seats:
-        raise InvalidArgument(f"{game.name} needs exactly {game.seats} seats, not {len(request.seats)}")
+    options = requests.options(game, request.options)
+    count = game.seats_for(options)
+    if len(request.seats) != count:
+        raise InvalidArgument(seat_count_message(game, options, len(request.seats)))
     seats = [seat(i, cfg, game.name) for i, cfg in enumerate(request.seats)]
     if all(s.bot for s in seats):
         raise InvalidArgument("at least one seat must be human")
-    if request.HasField("first_dealer") and not 0 <= request.first_dealer < game.seats:
-        raise InvalidArgument(f"first_dealer must be a seat from 0 to {game.seats - 1}")
+    if request.HasField("first_dealer") and not 0 <= request.first_dealer < count:
+        raise InvalidArgument(f"first_dealer must be a seat from 0 to {count - 1}")
     if request.decks and not settings.allow_prearranged_decks:
         raise PermissionDenied("this server does not accept prearranged decks")
     if len(request.decks) > MAX_DECKS:
@@ -45,13 +48,32 @@ def new_game(request: pb.CreateGameRequest, owner: str, settings: Settings) -> N
     rng = random.Random(f"{seed}:0") if seed is not None else None
     first = request.first_dealer if request.HasField("first_dealer") else None
     try:   # the engine checks the options' values and every deck against the game, once
-        state = engine.new_game(game.name, requests.options(game, request.options), rng, first,
+        state = engine.new_game(game.name, options, rng, first,
                                 [requests.deck(d, i) for i, d in enumerate(request.decks)])
     except ValueError as exc:
         raise InvalidArgument(str(exc)) from None
     return NewGame(owner, state, seats, seed, lifecycle.check_labels(dict(request.labels)),
                    lifecycle_messages.lifecycle_of(request.lifecycle, settings.min_turn_timeout_ms),
                    request.spectators or pb.SPECTATOR_POLICY_ANYONE)
+
+
+def seat_count_message(game: engine.Game, options: Any, given: int) -> str:
+    """Why ``given`` seats do not fit a game of ``game`` with ``options``: how many it needs, and
+    for a game of several seat counts, the setting that chooses them.
+
+    >>> hearts = engine.game_of("hearts")
+    >>> seat_count_message(hearts, hearts.options_type(players=3), 4)
+    'hearts with players=3 needs exactly 3 seats, not 4 (it takes 3 or 4 seats: set players to match)'
+    >>> seat_count_message(engine.game_of("spades"), engine.SpadesOptions(), 3)
+    'spades needs exactly 4 seats, not 3'
+    """
+    count = game.seats_for(options)
+    if not game.seat_setting:
+        return f"{game.name} needs exactly {count} seats, not {given}"
+    *fewer, most = game.seat_counts
+    takes = f"{', '.join(map(str, fewer))} or {most}" if fewer else str(most)
+    return (f"{game.name} with {game.seat_setting}={count} needs exactly {count} seats, not {given} "
+            f"(it takes {takes} seats: set {game.seat_setting} to match)")
 
 
 def seat(i: int, cfg: pb.SeatConfig, variant: str) -> Seat:

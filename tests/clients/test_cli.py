@@ -180,3 +180,24 @@ def test_last_trick_of_a_hand_from_the_log():
     assert last_trick_of(hand, after, between, lambda: pytest.fail("the log is not read")) == (plays, 0)
     # No view of the finished hand to start from: nothing to show.
     assert last_trick_of(hand, after, after, lambda: log) is None
+
+
+@pytest.mark.parametrize("variant,extra", [
+    ("hearts", ["--seed", "21", "--target", "30", "--option", "players=3", "--option", "jack_of_diamonds=true"]),
+    ("spades", ["--seed", "22", "--target", "150", "--option", "trumps=jokers_deuces", "--option", "bidding=suicide"]),
+])
+def test_a_whole_game_with_table_settings(server, variant, extra):
+    """A table the settings change: three players seated left and right (the seat count comes from
+    the game's seat setting), or a Spades table with jokers whose cards the terminal shows."""
+    done = run_cli("play", variant, "--server", server.address, "--name", "Tester", *extra, stdin=scripted_input())
+    out = done.stdout
+    assert done.returncode == 0, done.stderr[-2000:] + out[-2000:]
+    assert "Traceback" not in done.stderr and "Traceback" not in out
+    winners = [line for line in out.splitlines() if line.startswith("Winner: ")]
+    assert len(winners) == 1, out[-2000:]
+    if variant == "hearts":
+        assert "West" in out and "East" in out and "North" not in out
+        assert "2♦" not in out  # three players: the 2♦ is out of the deck
+    else:
+        assert "BJ" in out and "LJ" in out
+        assert "2♥" not in out and "2♣" not in out  # jokers_deuces: the 2♣ and 2♥ left the deck

@@ -541,10 +541,13 @@ def test_every_pass_round_trips(cards):
 
 def test_options_defaults_validation_and_storage():
     o = HeartsOptions()
-    assert (o.target, o.pass_cycle, o.moon, o.queen_breaks_hearts) == (100, "LRAH", "others_add", False)
-    for bad in (dict(target=0), dict(target=1001), dict(target=True), dict(target="100"), dict(pass_cycle=""),
+    assert (o.target, o.pass_cycle, o.moon, o.queen_breaks_hearts, o.jack_of_diamonds, o.players) == (
+        100, "", "others_add", False, False, 4)
+    assert o.cycle == "LRAH"                                # empty: the standard cycle of four players
+    for bad in (dict(target=0), dict(target=1001), dict(target=True), dict(target="100"), dict(pass_cycle=" "),
                 dict(pass_cycle="LRX"), dict(pass_cycle="lrah"), dict(pass_cycle=("L", "R")),
-                dict(pass_cycle="L" * 13), dict(moon="nobody"), dict(moon=None), dict(queen_breaks_hearts=1)):
+                dict(pass_cycle="L" * 13), dict(moon="nobody"), dict(moon=None), dict(queen_breaks_hearts=1),
+                dict(jack_of_diamonds=1), dict(players=2), dict(players=5), dict(players=True)):
         with pytest.raises(ValueError, match=next(iter(bad))):
             engine.new_game("hearts", options=HeartsOptions(**bad), first_dealer=0)
     options = HeartsOptions(target=1000, pass_cycle="HA", moon="shooter_subtracts", queen_breaks_hearts=True)

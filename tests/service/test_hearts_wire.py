@@ -1,6 +1,7 @@
 """Hearts on the wire: its view facts, its options, and a finished hand's passes shown only to
 those who may know them (RULES.md §4: a seat knows its own pass and the one it received; a
-spectator none; the game's owner, whose backend gets the hand's event, all)."""
+spectator none; the game's owner, whose backend gets the hand's event, all); three players and
+the J♦'s winner (§4.1) in its options, views and hand scores."""
 
 from __future__ import annotations
 
@@ -61,3 +62,33 @@ def test_hearts_options_cross_the_wire_both_ways():
     back = convert.options_message("hearts", options).hearts
     assert (back.target, back.pass_cycle, back.moon, back.queen_breaks_hearts) == (
         50, "LRH", "shooter_subtracts", False)
+
+
+def test_three_players_and_the_jack_cross_the_wire():
+    game = engine.game_of("hearts")
+    sent = options_pb2.RuleOptions(hearts=hearts_pb2.HeartsOptions(players=3, jack_of_diamonds=True))
+    options = requests.options(game, sent)
+    assert (options.players, options.jack_of_diamonds, options.pass_cycle, options.cycle) == (3, True, "", "LRH")
+    back = convert.options_message("hearts", options)
+    assert (back.hearts.players, back.hearts.jack_of_diamonds, back.hearts.pass_cycle) == (3, True, "")
+    assert back.settings["players"] == "3" and back.settings["jack_of_diamonds"] == "true"
+    state = engine.new_game("hearts", options, random.Random(4), 0)
+    engine.apply(state, 0, engine.DEAL, random.Random(4))
+    names, kinds = NAMES_KINDS[0][:3], NAMES_KINDS[1][:3]
+    view = convert.view_message(engine.view(state, 2), "g", 2, names, kinds)
+    assert len(view.seats) == 3 and len(view.hand) == 17 and list(view.hearts.points_taken) == [0, 0, 0]
+    assert not view.hearts.HasField("jack_of_diamonds_by")
+    rng = random.Random(4)
+    while state.jack < 0:
+        seat = state.turn if state.turn >= 0 else next(s for s in range(3) if engine.legal_actions(state, s))
+        legal = engine.legal_actions(state, seat)
+        engine.apply(state, seat, legal[rng.randrange(len(legal))], rng)
+    view = convert.view_message(engine.view(state, None), "g", 3, names, kinds)
+    assert view.hearts.jack_of_diamonds_by == state.jack and -10 in view.hearts.points_taken
+    finish_hand(state)
+    hand = convert.score_message(state, None).hands[0]
+    record = state.records[0]
+    assert hand.hearts.jack_of_diamonds_by == record.jack and len(hand.seats) == 3
+    assert [s.hearts.points_taken for s in hand.seats] == record.taken and sum(record.taken) == 16
+    assert {(p.seat, p.to) for p in convert.score_message(state, wire.EVERY_SEAT).hands[0].hearts.passes} == {
+        (0, 1), (1, 2), (2, 0)}

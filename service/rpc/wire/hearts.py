@@ -1,6 +1,7 @@
-"""Hearts on the wire: its options, the pass and hearts broken in its view, who has passed, and in
-its hand scores the direction, the moon and the passes (as far as the caller may know them: all
-for the game's owner, a seat's own and the one it received for that seat, none for a spectator)."""
+"""Hearts on the wire: its options, the pass, hearts broken and the J♦'s winner in its view, who
+has passed, and in its hand scores the direction, the moon, the J♦'s winner and the passes (as far
+as the caller may know them: all for the game's owner, a seat's own and the one it received for
+that seat, none for a spectator). Every list runs over the game's own seats (three or four)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ def view_rules(m: view_pb2.GameView, r: HeartsRules) -> None:
     sub.points_taken.extend(r.points_taken)
     sub.pass_given.extend(names(r.pass_given))
     sub.pass_received.extend(names(r.pass_received))
+    if r.jack is not None:
+        sub.jack_of_diamonds_by = r.jack
 
 
 @lru_cache(maxsize=4)
@@ -36,7 +39,7 @@ def seat_rules(facts: HeartsSeat) -> dict[str, hearts_pb2.HeartsSeatView]:
 
 def hand_rules(m: score_pb2.HandScore, record: HeartsHandRecord, viewer: int | None) -> None:
     """The Hearts breakdown of a hand: each seat's points taken in tricks, the direction, the moon,
-    and the passes ``viewer`` may know."""
+    the J♦'s winner, and the passes ``viewer`` may know."""
     for seat, taken in enumerate(record.taken):
         m.seats[seat].hearts.points_taken = taken
     hand = m.hearts
@@ -44,6 +47,8 @@ def hand_rules(m: score_pb2.HandScore, record: HeartsHandRecord, viewer: int | N
     hand.direction = record.direction
     if record.moon >= 0:
         hand.moon_by = record.moon
+    if record.jack >= 0:
+        hand.jack_of_diamonds_by = record.jack
     for passed in record.passes:
         if viewer == EVERY_SEAT or viewer is not None and viewer in (passed.seat, passed.to):
             hand.passes.add(seat=passed.seat, to=passed.to, cards=passed.gave.split())

@@ -53,7 +53,7 @@ from cardgame.v1.score_pb2 import HandScore
 
 DEFAULT_SERVER = "localhost:50051"
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
-BOT_NAMES = {2: ["Bot"], 4: ["West", "North", "East"]}
+BOT_NAMES = {2: ["Bot"], 3: ["West", "East"], 4: ["West", "North", "East"]}
 SUIT_WORDS = {"c": "C", "club": "C", "clubs": "C", "d": "D", "diamond": "D", "diamonds": "D", "h": "H",
               "heart": "H", "hearts": "H", "s": "S", "spade": "S", "spades": "S"}
 HELP = ("Type the key of a choice from the menu. You may also type a move: a choice's words (bid 4, order up, "
@@ -444,6 +444,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def seats_of(game: GameDescription, options: dict[str, str]) -> int:
+    """How many seats the game takes with these settings: the one its seat setting gives (Hearts'
+    ``players``), else its number of seats; the server refuses a count it does not take.
+
+    >>> hearts = GameDescription(name="hearts", seats=4, seat_counts=[3, 4], seat_setting="players")
+    >>> seats_of(hearts, {"players": "3"}), seats_of(hearts, {}), seats_of(hearts, {"players": "x"})
+    (3, 4, 4)
+    """
+    given = options.get(game.seat_setting, "") if game.seat_setting else ""
+    return int(given) if given.strip().isdigit() else game.seats
+
+
 def play(args: argparse.Namespace, console: Console) -> int:
     """Create the game (the caller at seat 0, bots elsewhere) and play it to the end."""
     with GameClient(args.server) as client:
@@ -456,7 +468,8 @@ def play(args: argparse.Namespace, console: Console) -> int:
         options = dict(args.option)
         if args.target is not None and game.target_setting:
             options.setdefault(game.target_setting, str(args.target))
-        bots = [(name, args.bots) for name in BOT_NAMES.get(game.seats, [f"Bot {i}" for i in range(1, game.seats)])]
+        seats = seats_of(game, options)
+        bots = [(name, args.bots) for name in BOT_NAMES.get(seats, [f"Bot {i}" for i in range(1, seats)])]
         try:
             created = client.create_game(game.name, [args.name, *bots], options=options or None,
                                          shuffle_seed=args.seed, first_dealer=args.first_dealer)

@@ -124,9 +124,10 @@ type GameDescription struct {
 	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
 	// Its display name.
 	Title string `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
-	// How many players it seats.
+	// How many players it seats with its default settings.
 	Seats int32 `protobuf:"varint,3,opt,name=seats,proto3" json:"seats,omitempty"`
-	// The seats of each scoring side, in side order (partners share a side).
+	// The seats of each scoring side with its default settings, in side order (partners share a
+	// side); a game's view and score list the sides of that game (GameView.scores).
 	Sides []*SideSeats `protobuf:"bytes,4,rep,name=sides,proto3" json:"sides,omitempty"`
 	// Other names it answers to.
 	Aliases []string `protobuf:"bytes,5,rep,name=aliases,proto3" json:"aliases,omitempty"`
@@ -141,7 +142,13 @@ type GameDescription struct {
 	// Whether the lowest score is the best.
 	LowScoreWins bool `protobuf:"varint,10,opt,name=low_score_wins,json=lowScoreWins,proto3" json:"low_score_wins,omitempty"`
 	// The server's bots that play it, by SeatConfig kind: PLAYER_KIND_BOT_RANDOM plays every game.
-	Bots          []PlayerKind `protobuf:"varint,11,rep,packed,name=bots,proto3,enum=cardgame.v1.PlayerKind" json:"bots,omitempty"`
+	Bots []PlayerKind `protobuf:"varint,11,rep,packed,name=bots,proto3,enum=cardgame.v1.PlayerKind" json:"bots,omitempty"`
+	// Every number of players it can be played by, fewest first (`seats` alone for most games).
+	SeatCounts []int32 `protobuf:"varint,12,rep,packed,name=seat_counts,json=seatCounts,proto3" json:"seat_counts,omitempty"`
+	// The integer setting that chooses the number of players, for a game of more than one seat
+	// count ("players" in Hearts); empty otherwise. A game of N players is created with this
+	// setting at N and N seats in CreateGameRequest.seats.
+	SeatSetting   string `protobuf:"bytes,13,opt,name=seat_setting,json=seatSetting,proto3" json:"seat_setting,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -251,6 +258,20 @@ func (x *GameDescription) GetBots() []PlayerKind {
 		return x.Bots
 	}
 	return nil
+}
+
+func (x *GameDescription) GetSeatCounts() []int32 {
+	if x != nil {
+		return x.SeatCounts
+	}
+	return nil
+}
+
+func (x *GameDescription) GetSeatSetting() string {
+	if x != nil {
+		return x.SeatSetting
+	}
+	return ""
 }
 
 // The seats of one scoring side.
@@ -584,7 +605,7 @@ const file_cardgame_v1_catalog_proto_rawDesc = "" +
 	"\x05seats\x18\x03 \x01(\x05R\x05seats\x12#\n" +
 	"\rtarget_option\x18\x04 \x01(\tR\ftargetOption\x12\x18\n" +
 	"\aaliases\x18\x05 \x03(\tR\aaliases\x12.\n" +
-	"\avariant\x18\x06 \x01(\x0e2\x14.cardgame.v1.VariantR\avariant\"\xbb\x03\n" +
+	"\avariant\x18\x06 \x01(\x0e2\x14.cardgame.v1.VariantR\avariant\"\xff\x03\n" +
 	"\x0fGameDescription\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12\x14\n" +
@@ -597,7 +618,10 @@ const file_cardgame_v1_catalog_proto_rawDesc = "" +
 	"\x0etarget_setting\x18\t \x01(\tR\rtargetSetting\x12$\n" +
 	"\x0elow_score_wins\x18\n" +
 	" \x01(\bR\flowScoreWins\x12+\n" +
-	"\x04bots\x18\v \x03(\x0e2\x17.cardgame.v1.PlayerKindR\x04bots\"!\n" +
+	"\x04bots\x18\v \x03(\x0e2\x17.cardgame.v1.PlayerKindR\x04bots\x12\x1f\n" +
+	"\vseat_counts\x18\f \x03(\x05R\n" +
+	"seatCounts\x12!\n" +
+	"\fseat_setting\x18\r \x01(\tR\vseatSetting\"!\n" +
 	"\tSideSeats\x12\x14\n" +
 	"\x05seats\x18\x01 \x03(\x05R\x05seats\"<\n" +
 	"\x10PhaseDescription\x12\x12\n" +

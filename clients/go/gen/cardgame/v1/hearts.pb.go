@@ -28,15 +28,22 @@ type HeartsOptions struct {
 	// score is shared); default 100.
 	Target *int32 `protobuf:"varint,1,opt,name=target,proto3,oneof" json:"target,omitempty"`
 	// The pass directions of successive hands, repeated: one letter each, L (left), R (right),
-	// A (across), H (hold: no pass); default "LRAH".
+	// A (across; four players only), H (hold: no pass); empty (the default): "LRAH" with four
+	// players, "LRH" with three.
 	PassCycle *string `protobuf:"bytes,2,opt,name=pass_cycle,json=passCycle,proto3,oneof" json:"pass_cycle,omitempty"`
 	// Shooting the moon: "others_add" (the shooter 0, every other player 26; default) or
 	// "shooter_subtracts" (the shooter -26, the others 0).
 	Moon *string `protobuf:"bytes,3,opt,name=moon,proto3,oneof" json:"moon,omitempty"`
 	// Whether the Q♠ breaks hearts like a heart; default false.
 	QueenBreaksHearts *bool `protobuf:"varint,4,opt,name=queen_breaks_hearts,json=queenBreaksHearts,proto3,oneof" json:"queen_breaks_hearts,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// "Omnibus": whether the J♦ counts -10 for the player who wins it (shooting the moon still
+	// takes every heart and the Q♠); default false.
+	JackOfDiamonds *bool `protobuf:"varint,5,opt,name=jack_of_diamonds,json=jackOfDiamonds,proto3,oneof" json:"jack_of_diamonds,omitempty"`
+	// How many play: 4 (the default), or 3 with the 2♦ removed (17 cards each; a pass cycle
+	// naming A is refused). CreateGameRequest.seats must list as many seats.
+	Players       *int32 `protobuf:"varint,6,opt,name=players,proto3,oneof" json:"players,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *HeartsOptions) Reset() {
@@ -97,6 +104,20 @@ func (x *HeartsOptions) GetQueenBreaksHearts() bool {
 	return false
 }
 
+func (x *HeartsOptions) GetJackOfDiamonds() bool {
+	if x != nil && x.JackOfDiamonds != nil {
+		return *x.JackOfDiamonds
+	}
+	return false
+}
+
+func (x *HeartsOptions) GetPlayers() int32 {
+	if x != nil && x.Players != nil {
+		return *x.Players
+	}
+	return 0
+}
+
 // What a Hearts view shows beyond the common part.
 type HeartsView struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -104,16 +125,19 @@ type HeartsView struct {
 	PassDirection string `protobuf:"bytes,1,opt,name=pass_direction,json=passDirection,proto3" json:"pass_direction,omitempty"`
 	// Whether a heart (or, with queen_breaks_hearts, the Q♠) has been played this hand.
 	HeartsBroken bool `protobuf:"varint,2,opt,name=hearts_broken,json=heartsBroken,proto3" json:"hearts_broken,omitempty"`
-	// The points each seat has won in tricks this hand, in seat order (public).
+	// The points each seat has won in tricks this hand, in seat order (public; with
+	// jack_of_diamonds, the J♦'s -10 included).
 	PointsTaken []int32 `protobuf:"varint,3,rep,packed,name=points_taken,json=pointsTaken,proto3" json:"points_taken,omitempty"`
-	// The caller's own pass, once chosen (the cards stay in its hand until all four have
+	// The caller's own pass, once chosen (the cards stay in its hand until every seat has
 	// passed); empty for a spectator.
 	PassGiven []string `protobuf:"bytes,4,rep,name=pass_given,json=passGiven,proto3" json:"pass_given,omitempty"`
 	// The cards the caller received, once every pass is delivered; empty before and for a
 	// spectator.
-	PassReceived  []string `protobuf:"bytes,5,rep,name=pass_received,json=passReceived,proto3" json:"pass_received,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	PassReceived []string `protobuf:"bytes,5,rep,name=pass_received,json=passReceived,proto3" json:"pass_received,omitempty"`
+	// With jack_of_diamonds: the seat that won the J♦ this hand; absent before (and without it).
+	JackOfDiamondsBy *int32 `protobuf:"varint,6,opt,name=jack_of_diamonds_by,json=jackOfDiamondsBy,proto3,oneof" json:"jack_of_diamonds_by,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *HeartsView) Reset() {
@@ -181,6 +205,13 @@ func (x *HeartsView) GetPassReceived() []string {
 	return nil
 }
 
+func (x *HeartsView) GetJackOfDiamondsBy() int32 {
+	if x != nil && x.JackOfDiamondsBy != nil {
+		return *x.JackOfDiamondsBy
+	}
+	return 0
+}
+
 // What a Hearts view tells about a seat.
 type HeartsSeatView struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -236,9 +267,12 @@ type HeartsHand struct {
 	MoonBy *int32 `protobuf:"varint,2,opt,name=moon_by,json=moonBy,proto3,oneof" json:"moon_by,omitempty"`
 	// The passes the caller may know: every pass for the game's owner, a seat's own pass and
 	// the one it received for that seat, none for a spectator.
-	Passes        []*HeartsPass `protobuf:"bytes,3,rep,name=passes,proto3" json:"passes,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Passes []*HeartsPass `protobuf:"bytes,3,rep,name=passes,proto3" json:"passes,omitempty"`
+	// With jack_of_diamonds: the seat that won the J♦ (its -10 is in that seat's points, also in
+	// a moon hand); absent without it.
+	JackOfDiamondsBy *int32 `protobuf:"varint,4,opt,name=jack_of_diamonds_by,json=jackOfDiamondsBy,proto3,oneof" json:"jack_of_diamonds_by,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *HeartsHand) Reset() {
@@ -290,6 +324,13 @@ func (x *HeartsHand) GetPasses() []*HeartsPass {
 		return x.Passes
 	}
 	return nil
+}
+
+func (x *HeartsHand) GetJackOfDiamondsBy() int32 {
+	if x != nil && x.JackOfDiamondsBy != nil {
+		return *x.JackOfDiamondsBy
+	}
+	return 0
 }
 
 // One seat's pass in a finished Hearts hand.
@@ -359,7 +400,8 @@ func (x *HeartsPass) GetCards() []string {
 // The Hearts part of one seat's hand score.
 type HeartsSeatScore struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The points the seat won in tricks (hearts 1 each, the Q♠ 13), before the moon's rule.
+	// The points the seat won in tricks (hearts 1 each, the Q♠ 13, with jack_of_diamonds the
+	// J♦ -10), before the moon's rule.
 	PointsTaken   int32 `protobuf:"varint,1,opt,name=points_taken,json=pointsTaken,proto3" json:"points_taken,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -406,17 +448,22 @@ var File_cardgame_v1_hearts_proto protoreflect.FileDescriptor
 
 const file_cardgame_v1_hearts_proto_rawDesc = "" +
 	"\n" +
-	"\x18cardgame/v1/hearts.proto\x12\vcardgame.v1\"\xd9\x01\n" +
+	"\x18cardgame/v1/hearts.proto\x12\vcardgame.v1\"\xc8\x02\n" +
 	"\rHeartsOptions\x12\x1b\n" +
 	"\x06target\x18\x01 \x01(\x05H\x00R\x06target\x88\x01\x01\x12\"\n" +
 	"\n" +
 	"pass_cycle\x18\x02 \x01(\tH\x01R\tpassCycle\x88\x01\x01\x12\x17\n" +
 	"\x04moon\x18\x03 \x01(\tH\x02R\x04moon\x88\x01\x01\x123\n" +
-	"\x13queen_breaks_hearts\x18\x04 \x01(\bH\x03R\x11queenBreaksHearts\x88\x01\x01B\t\n" +
+	"\x13queen_breaks_hearts\x18\x04 \x01(\bH\x03R\x11queenBreaksHearts\x88\x01\x01\x12-\n" +
+	"\x10jack_of_diamonds\x18\x05 \x01(\bH\x04R\x0ejackOfDiamonds\x88\x01\x01\x12\x1d\n" +
+	"\aplayers\x18\x06 \x01(\x05H\x05R\aplayers\x88\x01\x01B\t\n" +
 	"\a_targetB\r\n" +
 	"\v_pass_cycleB\a\n" +
 	"\x05_moonB\x16\n" +
-	"\x14_queen_breaks_hearts\"\xbf\x01\n" +
+	"\x14_queen_breaks_heartsB\x13\n" +
+	"\x11_jack_of_diamondsB\n" +
+	"\n" +
+	"\b_players\"\x8b\x02\n" +
 	"\n" +
 	"HeartsView\x12%\n" +
 	"\x0epass_direction\x18\x01 \x01(\tR\rpassDirection\x12#\n" +
@@ -424,16 +471,20 @@ const file_cardgame_v1_hearts_proto_rawDesc = "" +
 	"\fpoints_taken\x18\x03 \x03(\x05R\vpointsTaken\x12\x1d\n" +
 	"\n" +
 	"pass_given\x18\x04 \x03(\tR\tpassGiven\x12#\n" +
-	"\rpass_received\x18\x05 \x03(\tR\fpassReceived\"(\n" +
+	"\rpass_received\x18\x05 \x03(\tR\fpassReceived\x122\n" +
+	"\x13jack_of_diamonds_by\x18\x06 \x01(\x05H\x00R\x10jackOfDiamondsBy\x88\x01\x01B\x16\n" +
+	"\x14_jack_of_diamonds_by\"(\n" +
 	"\x0eHeartsSeatView\x12\x16\n" +
-	"\x06passed\x18\x01 \x01(\bR\x06passed\"\x85\x01\n" +
+	"\x06passed\x18\x01 \x01(\bR\x06passed\"\xd1\x01\n" +
 	"\n" +
 	"HeartsHand\x12\x1c\n" +
 	"\tdirection\x18\x01 \x01(\tR\tdirection\x12\x1c\n" +
 	"\amoon_by\x18\x02 \x01(\x05H\x00R\x06moonBy\x88\x01\x01\x12/\n" +
-	"\x06passes\x18\x03 \x03(\v2\x17.cardgame.v1.HeartsPassR\x06passesB\n" +
+	"\x06passes\x18\x03 \x03(\v2\x17.cardgame.v1.HeartsPassR\x06passes\x122\n" +
+	"\x13jack_of_diamonds_by\x18\x04 \x01(\x05H\x01R\x10jackOfDiamondsBy\x88\x01\x01B\n" +
 	"\n" +
-	"\b_moon_by\"F\n" +
+	"\b_moon_byB\x16\n" +
+	"\x14_jack_of_diamonds_by\"F\n" +
 	"\n" +
 	"HeartsPass\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x0e\n" +
@@ -479,6 +530,7 @@ func file_cardgame_v1_hearts_proto_init() {
 		return
 	}
 	file_cardgame_v1_hearts_proto_msgTypes[0].OneofWrappers = []any{}
+	file_cardgame_v1_hearts_proto_msgTypes[1].OneofWrappers = []any{}
 	file_cardgame_v1_hearts_proto_msgTypes[3].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
