@@ -3,18 +3,41 @@
 Bidding counts likely winners with weights fitted on self-play hands; the two-player draw keeps
 spades and high cards; trick play wins cheaply while the side's contract needs tricks, ducks
 when it is made (bags) or when the seat bid Nil, and covers a partner who bid Nil.
+
+The table settings change what it may bid, and it bids within them: the legal bid nearest the
+one it wants (reaching a minimum team bid), in Suicide Nil with the weaker hand of the pair
+(the first partner to bid bids Nil when its hand is weaker than an average one), in Whiz Nil or
+its spades, and Double Nil blind only at a table that allows it to a side far behind, when its
+side trails by ``BLIND_NIL_DEFICIT`` or more. At a table with jokers a joker (and in
+``jokers_deuces`` the 2♦) is a spade, ranked by its strength: its hand is valued as the plain
+hand whose spades are as strong.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
 from engine import Phase
-from engine.core.actions import Action, payload_of, play
-from engine.core.cards import SPADES, Card
-from engine.core.tricks import SPADES_RULES
+from engine.core.actions import Action, kind_of, payload_of, play
+from engine.core.cards import CARD_COUNT, SPADES, Card
 from engine.core.views import View
-from engine.games.spades_words import DRAW_DISCARD, DRAW_KEEP, REVEAL, SpadesPhase, bid, exchange
+from engine.games.spades import STANDARD, SUICIDE, Trumps, trumps_of
+from engine.games.spades_scoring import DOUBLE_NIL_BID
+from engine.games.spades_words import (
+    DOUBLE_NIL,
+    DRAW_DISCARD,
+    DRAW_KEEP,
+    REVEAL,
+    SpadesCode,
+    SpadesPhase,
+    bid,
+    exchange,
+)
 
 WIN, DUCK, COVER = "win", "duck", "cover"
+NO_BID = -1
 
 # Weights of the hand features (fitted by least squares on self-play of this bot,
 # tricks actually won when every seat tries to win), one table per variant.
@@ -26,29 +49,45 @@ WEIGHTS = {
 }
 BID_MARGIN = {"spades": 0.4, "spades2": 0.9}   # bid this much under the estimate
 NIL_BELOW = {"spades": 2.0, "spades2": 3.5}    # Nil only with an estimate below this
+SUICIDE_NIL_BELOW = 13 / 4   # Suicide, first of the pair to bid: Nil with an estimate below an average hand's
+BLIND_NIL_DEFICIT = 200      # Double Nil blind only when the side trails by this much (and the table allows it)
 KEEP_RANK = 13           # two-player draw: keep spades and side cards of this rank or higher
 SET_SLACK = 2            # contract made: keep winning while the opponents can still be set
 
-
-def _rank(c: Card) -> int:
-    return c % 13 + 2
-
-
-def _suit(c: Card) -> int:
-    return c // 13
+PLAIN = trumps_of(None)
+"""The plain deck's table (two-player Spades, and four-player Spades by default)."""
 
 
-def _suits(hand: list[Card]) -> list[list[int]]:
-    """The ranks held in each suit, highest first."""
+@lru_cache(maxsize=8)
+def ranks_of(table: Trumps) -> tuple[int, ...]:
+    """Each card's rank as the bot weighs it, 2..14: a side card's printed rank; a spade's rank is
+    that of the plain spade as strong (the highest 14, the next 13, ...; never below 2)."""
+    ranks = [c % 13 + 2 for c in range(CARD_COUNT)]
+    spades = sorted((c for c in range(CARD_COUNT) if table.spades >> c & 1), key=table.power.__getitem__, reverse=True)
+    for above, c in enumerate(spades):
+        ranks[c] = max(2, 14 - above)
+    return tuple(ranks)
+
+
+def table_of(v: View) -> Trumps:
+    """The deck of the view's table."""
+    return trumps_of(v.options)
+
+
+def _suits(hand: list[Card], table: Trumps = PLAIN) -> list[list[int]]:
+    """The ranks held in each suit (a joker among the spades), highest first."""
     out: list[list[int]] = [[], [], [], []]
-    for c in sorted(hand, reverse=True):
-        out[c // 13].append(c % 13 + 2)
+    suit, rank = table.suit, ranks_of(table)
+    for c in hand:
+        out[suit[c]].append(rank[c])
+    for ranks in out:
+        ranks.sort(reverse=True)
     return out
 
 
-def features(hand: list[Card]) -> list[float]:
+def features(hand: list[Card], table: Trumps = PLAIN) -> list[float]:
     """The hand-strength features that the bid estimate weighs (a constant last)."""
-    suits = _suits(hand)
+    suits = _suits(hand, table)
     f = [0.0] * 21
     for ranks in suits[:3]:
         n, has = len(ranks), set(ranks)
@@ -94,14 +133,14 @@ def features(hand: list[Card]) -> list[float]:
     return f
 
 
-def estimate(hand: list[Card], variant: str) -> float:
+def estimate(hand: list[Card], variant: str, table: Trumps = PLAIN) -> float:
     """The number of tricks this hand is expected to take."""
-    return sum(w * x for w, x in zip(WEIGHTS[variant], features(hand), strict=True))
+    return sum(w * x for w, x in zip(WEIGHTS[variant], features(hand, table), strict=True))
 
 
-def nil_ok(hand: list[Card]) -> bool:
+def nil_ok(hand: list[Card], table: Trumps = PLAIN) -> bool:
     """Whether a hand is weak enough to bid Nil: no aces, few low spades, high cards guarded."""
-    suits = _suits(hand)
+    suits = _suits(hand, table)
     sp = suits[SPADES]
     if len(sp) > 3 or (sp and sp[0] > (10 if len(sp) < 3 else 9)):
         return False
@@ -115,12 +154,58 @@ def nil_ok(hand: list[Card]) -> bool:
     return True
 
 
+def is_nil(bid_: int) -> bool:
+    """Whether a bid as the state keeps it is Nil or Double Nil."""
+    return bid_ == 0 or bid_ == DOUBLE_NIL_BID
+
+
+def choose_bid(hand: list[Card], variant: str, options: Any, partner: int, allowed: Sequence[int]) -> int:
+    """The tricks to bid (0: Nil) with ``hand``, the partner having bid ``partner`` (as the state
+    keeps it: ``NO_BID`` not yet, ``DOUBLE_NIL_BID``; two players: ``NO_BID``), among the numbers
+    ``allowed``: the one nearest the estimate less a margin (the higher of two as near), or Nil
+    with a weak hand; in Suicide the first partner to bid bids Nil with a hand below an average
+    one's estimate."""
+    table = trumps_of(options)
+    est = estimate(hand, variant, table)
+    if getattr(options, "bidding", STANDARD) == SUICIDE and partner == NO_BID:
+        nil = est < SUICIDE_NIL_BELOW
+    else:
+        nil = not is_nil(partner) and est < NIL_BELOW[variant] and nil_ok(hand, table)
+    if nil and 0 in allowed:
+        return 0
+    tricks = max(1, int(est - BID_MARGIN[variant] + 0.5))
+    want = max(1, min(tricks, 13 - partner if partner > 0 else 13))
+    numbers = [t for t in allowed if t > 0] or list(allowed)
+    return min(numbers, key=lambda t: (abs(t - want), -t))
+
+
+def blind_nil_wanted(options: Any, deficit: int, partner: int) -> bool:
+    """Whether to declare Double Nil blind: only at a table that allows it to a side behind
+    (``blind_nil_when_behind``), with the side trailing by ``BLIND_NIL_DEFICIT`` or more and a
+    partner who bid no Nil."""
+    need = getattr(options, "blind_nil_when_behind", 0)
+    return (need > 0 and options.double_nil_value > 0 and deficit >= max(need, BLIND_NIL_DEFICIT)
+            and not is_nil(partner))
+
+
+def _deficit(v: View, me: int) -> int:
+    side = me % len(v.sides)
+    return v.sides[1 - side].score - v.sides[side].score
+
+
+def _partner_bid(v: View, me: int) -> int:
+    if v.variant != "spades":
+        return NO_BID
+    partner = v.seats[me ^ 2]
+    return partner.bid if partner.bid is not None else DOUBLE_NIL_BID if partner.rules.double_nil else NO_BID
+
+
 def choose(v: View, legal, rng) -> Action:
     """The basic bot's action for the viewer of ``v`` (a Spades variant), from ``legal``."""
     if v.phase == SpadesPhase.BID:
         return _bid(v, legal)
     if v.phase == SpadesPhase.DRAW:
-        return _draw(v)
+        return _draw(v, legal)
     if v.phase == SpadesPhase.EXCHANGE:
         return _exchange(v)
     if v.phase == Phase.PLAY:
@@ -131,24 +216,24 @@ def choose(v: View, legal, rng) -> Action:
 # ---- bidding, draw, exchange ----
 
 def _bid(v: View, legal) -> Action:
-    if REVEAL in legal:
-        return REVEAL          # look first: this bot never bids Double Nil blind
-    if v.turn != v.viewer:
-        return legal[0]
     me = v.viewer
     assert me is not None    # a bot acts for a seat, never as a spectator
-    hand = v.hand or []
-    partner = v.seats[me ^ 2] if v.variant == "spades" else None
-    partner_nil = partner is not None and (partner.bid == 0 or partner.rules.double_nil)
-    est = estimate(hand, v.variant)
-    if not partner_nil and est < NIL_BELOW[v.variant] and nil_ok(hand):
-        return bid(0)
-    tricks = max(1, int(est - BID_MARGIN[v.variant] + 0.5))
-    room = 13 - partner.bid if partner is not None and partner.bid else 13
-    return bid(max(1, min(tricks, room)))
+    if DOUBLE_NIL in legal and blind_nil_wanted(v.options, _deficit(v, me), _partner_bid(v, me)):
+        return DOUBLE_NIL
+    if REVEAL in legal:
+        return REVEAL          # look first: it bids Double Nil blind only when far behind
+    if v.turn != v.viewer:
+        return legal[0]
+    allowed = [payload_of(a) for a in legal if kind_of(a) == SpadesCode.BID]
+    if not allowed:
+        return legal[0]
+    return bid(choose_bid(v.hand or [], v.variant, v.options, _partner_bid(v, me), allowed))
 
 
-def _draw(v: View) -> Action:
+def _draw(v: View, legal=()) -> Action:
+    me = v.viewer
+    if DOUBLE_NIL in legal and me is not None and blind_nil_wanted(v.options, _deficit(v, me), NO_BID):
+        return DOUBLE_NIL
     card = v.rules.offered
     if card is None:
         return DRAW_KEEP
@@ -156,20 +241,41 @@ def _draw(v: View) -> Action:
     return DRAW_KEEP if keep else DRAW_DISCARD
 
 
-def _danger(c: Card) -> int:
+def _rank(c: Card, table: Trumps = PLAIN) -> int:
+    return ranks_of(table)[c]
+
+
+def _suit(c: Card, table: Trumps = PLAIN) -> int:
+    return table.suit[c]
+
+
+def _danger(c: Card, table: Trumps = PLAIN) -> int:
     """How likely a card is to take a trick: its rank, spades a little more."""
-    return _rank(c) + (3 if _suit(c) == SPADES else 0)
+    return _rank(c, table) + (3 if _suit(c, table) == SPADES else 0)
+
+
+def gives_high(v: View, me: int) -> bool:
+    """Whether the seat gives its most dangerous cards in the exchange: it bid Double Nil, or it
+    bid Nil in an exchange for an ordinary Nil (its partner bid no Double Nil)."""
+    mine = v.seats[me]
+    return mine.rules.double_nil or (mine.bid == 0 and v.variant == "spades"
+                                     and not v.seats[me ^ 2].rules.double_nil)
+
+
+def exchange_cards(cards: list[Card], fewest: int, most: int, high: bool, table: Trumps = PLAIN) -> list[Card]:
+    """The cards the bot gives in an exchange: ``high``, its most dangerous (of rank 10 or more
+    with the spade bonus, up to ``most``, at least ``fewest``); else its lowest, side cards first."""
+    ordered = sorted(cards, key=lambda c: _danger(c, table))
+    if high:
+        top = [c for c in reversed(ordered) if _danger(c, table) >= 10]
+        return top[:most] if len(top) >= fewest else ordered[-fewest:] if fewest else []
+    return sorted(ordered, key=lambda c: (_suit(c, table) == SPADES, _rank(c, table)))[:fewest]
 
 
 def _exchange(v: View) -> Action:
     rule, me = v.exchange, v.viewer
     assert rule is not None and me is not None   # the seat to act in the exchange has a rule
-    cards = sorted(rule.cards, key=_danger)
-    if v.seats[me].rules.double_nil:
-        high = [c for c in reversed(cards) if _danger(c) >= 10]
-        give = high[:rule.most] if len(high) >= rule.fewest else cards[-rule.fewest:]
-    else:
-        give = sorted(cards, key=lambda c: (_suit(c) == SPADES, _rank(c)))[:rule.fewest]
+    give = exchange_cards(rule.cards, rule.fewest, rule.most, gives_high(v, me), table_of(v))
     mask = 0
     for c in give:
         mask |= 1 << c
@@ -209,76 +315,84 @@ def _mode(v: View) -> str:
     return DUCK
 
 
-def _beats(c: Card, best: Card) -> bool:
-    return (_suit(c) == _suit(best) and c > best) or (_suit(c) == SPADES and _suit(best) != SPADES)
+def _beats(c: Card, best: Card, table: Trumps = PLAIN) -> bool:
+    suit, power = table.suit, table.power
+    return (suit[c] == suit[best] and power[c] > power[best]) or (suit[c] == SPADES and suit[best] != SPADES)
 
 
-def _lowest(cards: list[Card], hand: list[Card]) -> Card:
+def _lowest(cards: list[Card], hand: list[Card], table: Trumps = PLAIN) -> Card:
     """The cheapest card to throw: a low non-spade, from a short suit first."""
     lengths = [0, 0, 0, 0]
     for c in hand:
-        lengths[_suit(c)] += 1
-    return min(cards, key=lambda c: (_suit(c) == SPADES, _rank(c), lengths[_suit(c)]))
+        lengths[_suit(c, table)] += 1
+    return min(cards, key=lambda c: (_suit(c, table) == SPADES, _rank(c, table), lengths[_suit(c, table)]))
 
 
 def _play(v: View, cards: list[Card]) -> Card:
+    table = table_of(v)
     hand = v.hand or cards
     mode = _mode(v)
     if not v.trick:
-        return _lead(v, cards, hand, mode)
+        return _lead(v, cards, hand, mode, table)
     me, n = v.viewer, len(v.seats)
     assert me is not None
+    power = table.power.__getitem__
+    danger = lambda c: _danger(c, table)   # noqa: E731
     seats = [s for s, _ in v.trick]
-    _, best = SPADES_RULES.winner([c for _, c in v.trick])
-    top = seats[[c for _, c in v.trick].index(best)]   # the seat winning the trick so far
+    played = [c for _, c in v.trick]
+    winning = table.winner(played)
+    best, top = played[winning], seats[winning]   # the card and the seat winning the trick so far
     last = len(v.trick) == n - 1
-    winners = [c for c in cards if _beats(c, best)]
-    losers = [c for c in cards if not _beats(c, best)]
+    winners = [c for c in cards if _beats(c, best, table)]
+    losers = [c for c in cards if not _beats(c, best, table)]
     partner = me ^ 2 if n == 4 else None
     if mode == COVER:
         if partner in seats:
             if top != partner:
                 mode = WIN if _need(v, _side(v, me)) > 0 else DUCK
             elif winners:
-                return min(winners) if last else max(winners, key=_danger)
+                return min(winners, key=power) if last else max(winners, key=danger)
             else:
-                return _lowest(cards, hand)
+                return _lowest(cards, hand, table)
         else:
-            return max(winners, key=_danger) if winners else _lowest(cards, hand)
+            return max(winners, key=danger) if winners else _lowest(cards, hand, table)
     info = v.seats[top]
     if top != partner and _nil(info) and info.tricks_won == 0:     # an opponent's Nil is winning:
-        return _lowest(losers, hand) if losers else min(cards)       # leave the trick to it
+        return _lowest(losers, hand, table) if losers else min(cards)   # leave the trick to it
     if mode == DUCK:
         if losers:
-            return max(losers, key=_danger)
-        return max(cards, key=_danger) if last else min(cards, key=_danger)
-    if top == partner and (last or _suit(best) == SPADES or _rank(best) >= 12):
-        return _lowest(losers or cards, hand)
+            return max(losers, key=danger)
+        return max(cards, key=danger) if last else min(cards, key=danger)
+    if top == partner and (last or _suit(best, table) == SPADES or _rank(best, table) >= 12):
+        return _lowest(losers or cards, hand, table)
     if not winners:
-        return _lowest(cards, hand)
-    if last or _suit(winners[0]) != _suit(best) or _suit(best) != _suit(v.trick[0][1]):
-        return min(winners, key=_danger)
-    return max(winners, key=_danger)
+        return _lowest(cards, hand, table)
+    if last or _suit(winners[0], table) != _suit(best, table) or _suit(best, table) != _suit(played[0], table):
+        return min(winners, key=danger)
+    return max(winners, key=danger)
 
 
-def _lead(v: View, cards: list[Card], hand: list[Card], mode: str) -> Card:
-    suits = _suits(hand)
+def _lead(v: View, cards: list[Card], hand: list[Card], mode: str, table: Trumps = PLAIN) -> Card:
+    suits = _suits(hand, table)
+    rank, suit = ranks_of(table), table.suit
     if mode == DUCK:
-        return min(cards, key=lambda c: (_rank(c), _suit(c) == SPADES, len(suits[_suit(c)])))
+        return min(cards, key=lambda c: (rank[c], suit[c] == SPADES, len(suits[suit[c]])))
     if mode == COVER:
-        return max(cards, key=lambda c: (_rank(c), _suit(c) != SPADES))
-    side = [c for c in cards if _suit(c) != SPADES]
-    aces = [c for c in side if _rank(c) == 14]
+        return max(cards, key=lambda c: (rank[c], suit[c] != SPADES))
+    side = [c for c in cards if suit[c] != SPADES]
+    aces = [c for c in side if rank[c] == 14]
     if aces:
-        return max(aces, key=lambda c: ((c - 1) in hand, -len(suits[_suit(c)])))
-    spades = [c for c in cards if _suit(c) == SPADES]
-    if spades and ((max(spades) == 51 and len(suits[SPADES]) >= 3) or not side):
-        return max(spades)
+        return max(aces, key=lambda c: ((c - 1) in hand, -len(suits[suit[c]])))
+    spades = [c for c in cards if suit[c] == SPADES]
+    if spades:
+        highest = max(spades, key=table.power.__getitem__)
+        if (rank[highest] == 14 and len(suits[SPADES]) >= 3) or not side:
+            return highest
     if side:
         if suits[SPADES]:
-            singles = [c for c in side if len(suits[_suit(c)]) == 1 and _rank(c) < 13]
+            singles = [c for c in side if len(suits[suit[c]]) == 1 and rank[c] < 13]
             if singles:
                 return min(singles)
-        longest = max(range(3), key=lambda s: (len(suits[s]) if any(_suit(c) == s for c in side) else -1))
-        return min(c for c in side if _suit(c) == longest)
+        longest = max(range(3), key=lambda s: (len(suits[s]) if any(suit[c] == s for c in side) else -1))
+        return min(c for c in side if suit[c] == longest)
     return min(cards)

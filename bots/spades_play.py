@@ -1,13 +1,15 @@
 """The card play of the Spades playout policy: the basic bot's choice of card (win, duck or
-cover; lead), read straight from a (determinized) state's bit sets (``bots.spades_playout``).
+cover; lead), read straight from a (determinized) state's bit sets (``bots.spades_playout``);
+at a table with jokers, the basic bot's own choice from the seat's view.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import engine
 from engine.core.cards import SPADES, SUIT_MASKS, card_list
-from engine.games.spades import SpadesState
+from engine.games.spades import STANDARD, SpadesState
 from engine.games.spades_scoring import DOUBLE_NIL_BID
 
 from . import spades as basic
@@ -20,11 +22,6 @@ NO_BID = -1
 
 def is_nil(bid: int) -> bool:
     return bid == 0 or bid == DOUBLE_NIL_BID
-
-
-def danger(c: int) -> int:
-    """How likely a card is to take a trick: its rank, spades 3 more (as the basic bot counts)."""
-    return c % 13 + (5 if c >= 39 else 2)
 
 
 def _lowest(cards: list[int], hand: int) -> int:
@@ -84,6 +81,8 @@ def _mode(state: SpadesState, seat: int) -> int:
 
 def play_card(state: SpadesState, seat: int) -> int:
     """The card the basic bot plays for ``seat`` (the seat in turn in trick play)."""
+    if state.options.trumps != STANDARD:
+        return _play_with_jokers(state, seat)
     hand = state.hands[seat]
     trick = state.trick_cards
     if trick:
@@ -97,6 +96,15 @@ def play_card(state: SpadesState, seat: int) -> int:
     if trick:
         return _follow(state, seat, cards, hand, mode)
     return _lead(state, seat, cards, hand, mode)
+
+
+def _play_with_jokers(state: SpadesState, seat: int) -> int:
+    """The basic bot's card at a table with jokers, chosen from the seat's view (a joker, and in
+    ``jokers_deuces`` the 2♦, is a spade there: the plain deck's shortcuts do not hold)."""
+    legal = engine.legal_actions(state, seat)
+    if len(legal) == 1:
+        return engine.payload_of(legal[0])
+    return basic._play(engine.view(state, seat), [engine.payload_of(a) for a in legal])
 
 
 def _beats(c: int, best: int) -> bool:

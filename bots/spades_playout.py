@@ -10,6 +10,10 @@ playout looks at another seat's cards.
 A hand is worth, to a side, its points in the hand less the bags it took at their eventual price
 (``bag_penalty / bag_limit`` each), against the other side's; winning or losing the game with it
 counts ``GAME_VALUE`` more.
+
+Under the table settings every seat still plays as the basic bot: it bids within the bids the
+settings allow (as the engine lists them), exchanges the cards the settings ask for, and at a
+table with jokers plays from its view (a joker is a spade there).
 """
 
 from __future__ import annotations
@@ -21,11 +25,21 @@ from typing import cast
 
 from engine import Action, Hidden, Phase, TableState, View
 from engine.core.actions import DEAL, kind_of, payload_of, play
-from engine.core.cards import card_list
+from engine.core.cards import SPADES, card_list
 from engine.core.hidden import public_cards
-from engine.core.tricks import SPADES_RULES
-from engine.games.spades import SpadesState
+from engine.core.tricks import SPADES_RULES, TrumpRules
+from engine.games.spades import (
+    STANDARD,
+    SpadesState,
+    Trumps,
+    allowed_numbers,
+    bid_refusal,
+    bids_allowed,
+    exchange_choice,
+    trumps_of,
+)
 from engine.games.spades2 import Spades2State
+from engine.games.spades2 import exchange_choice as exchange_choice_two
 from engine.games.spades_scoring import DOUBLE_NIL_BID
 from engine.games.spades_words import (
     DOUBLE_NIL,
@@ -42,7 +56,7 @@ from . import spades as basic
 from .playout import equivalent_cards
 from .registry import register_game
 from .sampling import sample_fills
-from .spades_play import danger, is_nil, play_card
+from .spades_play import is_nil, play_card
 
 GAME_VALUE = 250       # points a game won (or lost) with this hand is worth beyond the hand's own
 BID_WINDOW = 2         # bids searched: the basic bot's bid, this many either side, and Nil ...
@@ -55,9 +69,29 @@ _PLAY_PHASE, _BID_PHASE, _DRAW_PHASE, _EXCHANGE_PHASE = (
 
 
 def bid_action(state: SpadesState, seat: int) -> Action:
-    """The basic bot's bid, from the seat's cards in the state (it looks first, so no blind bids)."""
+    """The basic bot's bid, from the seat's cards in the state: Double Nil blind only where the
+    basic bot bids it (far behind, at a table that allows it only then), else it looks and bids
+    within what the table's settings allow."""
     partner_bid = state.bids[seat ^ 2] if state.n == 4 else NO_BID
+    options = state.options
+    if not plain_bidding(options):
+        if state.n == 4:
+            deficit = state.scores[1 - seat % 2] - state.scores[seat % 2]
+            if (basic.blind_nil_wanted(options, deficit, partner_bid)
+                    and bid_refusal(state, seat, DOUBLE_NIL_BID) is None):
+                return DOUBLE_NIL
+            allowed = [payload_of(a) for a in bids_allowed(state, seat) if kind_of(a) == SpadesCode.BID]
+        else:
+            allowed = list(range(14))
+        return bid(basic.choose_bid(card_list(state.hands[seat]), state.variant, options, partner_bid, allowed))
     return bid(bid_for(state.hands[seat], state.variant, partner_bid))
+
+
+def plain_bidding(options) -> bool:
+    """Whether the basic bot's bid is the plain one (the sheet's bidding, the plain deck): the one
+    ``bid_for`` remembers."""
+    return (options.trumps == STANDARD and options.bidding == STANDARD and not options.min_team_bid
+            and not options.blind_nil_when_behind)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -74,24 +108,33 @@ def bid_for(cards: int, variant: str, partner_bid: int) -> int:
 
 
 def draw_action(state: Spades2State, seat: int) -> Action:
-    """Two-player draw: keep spades and high cards (the basic bot's rule)."""
+    """Two-player draw: keep spades and high cards (the basic bot's rule); in the first draw turn,
+    Double Nil where the basic bot declares it (far behind, at a table that allows it only then)."""
+    options = state.options
+    if (options.blind_nil_when_behind and options.double_nil_allowed and state.draw_turns[seat] == 0
+            and state.bids[seat] != DOUBLE_NIL_BID
+            and basic.blind_nil_wanted(options, state.scores[1 - seat] - state.scores[seat], NO_BID)):
+        return DOUBLE_NIL
     card = state.offered
     keep = card >= 39 or card % 13 + 2 >= basic.KEEP_RANK
     return DRAW_KEEP if keep else DRAW_DISCARD
 
 
 def exchange_action(state: SpadesState, seat: int) -> Action:
-    """Double Nil exchange as the basic bot chooses: the Double Nil seat gives its most dangerous
-    cards, its partner its lowest side cards; the two-player put-aside gives up to three high cards."""
-    cards = sorted(card_list(state.hands[seat]), key=danger)
-    most = min(3, state.options.exchange_size) if state.n == 2 else state.options.exchange_size
-    fewest = 0 if state.n == 2 else most
-    if state.bids[seat] == DOUBLE_NIL_BID:
-        high = [c for c in reversed(cards) if danger(c) >= 10]
-        give = high[:most] if len(high) >= fewest else cards[-fewest:]
+    """The exchange as the basic bot chooses: the Double Nil seat (or the Nil seat of an exchange
+    for Nil) gives its most dangerous cards, its partner its lowest side cards; the two-player
+    put-aside gives up to three high cards."""
+    if state.n == 2:
+        choice = exchange_choice_two(cast(Spades2State, state), seat)
     else:
-        give = sorted(cards, key=lambda c: (c >= 39, c % 13))[:fewest]
-    return exchange(sum(1 << c for c in give))
+        choice = exchange_choice(state, seat)
+    if choice is None:
+        return exchange(0)
+    cards, fewest, most, _ = choice
+    bids = state.bids
+    high = bids[seat] == DOUBLE_NIL_BID or (state.n == 4 and bids[seat] == 0 and bids[seat ^ 2] != DOUBLE_NIL_BID)
+    table = trumps_of(state.options)
+    return exchange(sum(1 << c for c in basic.exchange_cards(card_list(cards), fewest, most, high, table)))
 
 
 class SpadesPlayout:
@@ -149,7 +192,14 @@ class SpadesPlayout:
                 continue
             dealt = world.hands[s] | world.played[s]
             partner = s ^ 2 if n == 4 and order.index(s ^ 2) < order.index(s) else -1
-            guess = bid_for(dealt, world.variant, world.bids[partner] if partner >= 0 else NO_BID)
+            partner_bid = world.bids[partner] if partner >= 0 else NO_BID
+            options = world.options
+            if plain_bidding(options):
+                guess = bid_for(dealt, world.variant, partner_bid)
+            else:
+                spades = (dealt & trumps_of(options).spades).bit_count()
+                allowed = allowed_numbers(options, partner_bid, spades) if n == 4 else list(range(14))
+                guess = basic.choose_bid(card_list(dealt), world.variant, options, partner_bid, allowed)
             weight *= BID_LIKELIHOOD[min(abs(guess - info.bid), len(BID_LIKELIHOOD) - 1)]
             if weight < floor:
                 break
@@ -161,16 +211,18 @@ class SpadesPlayout:
         if view.phase == Phase.PLAY:
             hand = sum(1 << c for c in view.hand or [])
             gone = public_cards(view)
-            return [play(c) for c in equivalent_cards([payload_of(a) for a in legal], hand, gone, SPADES_RULES)]
+            rules = trick_rules(trumps_of(view.options))
+            return [play(c) for c in equivalent_cards([payload_of(a) for a in legal], hand, gone, rules)]
         if view.phase == SpadesPhase.BID:
             return _bid_candidates(view, legal)
         return [a for a in legal if a != DOUBLE_NIL and a != REVEAL]
 
     def shortcut(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action | None:
-        """Look before bidding; choose exchange cards and two-player draws as the basic bot does
-        (searching the draw, a whole hand played out for each choice, measured no better)."""
-        if REVEAL in legal:
-            return REVEAL
+        """Double Nil blind or look before bidding, as the basic bot does; choose exchange cards
+        and two-player draws as the basic bot does (searching the draw, a whole hand played out for
+        each choice, measured no better)."""
+        if REVEAL in legal:                 # not looked yet: Double Nil blind, or look
+            return basic.choose(view, legal, rng)
         if view.phase == SpadesPhase.EXCHANGE or view.phase == SpadesPhase.DRAW:
             return basic.choose(view, legal, rng)
         return None
@@ -220,7 +272,7 @@ def redraw(view: View, hidden: Hidden, fills: list[list[int]], rng: random.Rando
 
 def _bid_candidates(view: View, legal: Sequence[Action]) -> list[Action]:
     hand = view.hand or []
-    est = basic.estimate(hand, view.variant)
+    est = basic.estimate(hand, view.variant, trumps_of(view.options))
     me = view.viewer
     assert me is not None
     partner = view.seats[me ^ 2] if view.variant == "spades" else None
@@ -231,6 +283,19 @@ def _bid_candidates(view: View, legal: Sequence[Action]) -> list[Action]:
         wanted.add(bid(0))
     out = [a for a in legal if a in wanted]
     return out or [a for a in legal if kind_of(a) == SpadesCode.BID][:1]
+
+
+@lru_cache(maxsize=8)
+def trick_rules(table: Trumps) -> TrumpRules:
+    """The trick rules of a table's deck, for telling equally good cards apart: spades (jokers
+    included) trump, each card as strong as the table ranks it."""
+    if table.name == STANDARD:
+        return SPADES_RULES
+    rules = TrumpRules(SPADES, bowers=False)
+    rules.suit = list(table.suit)
+    rules.power = list(table.power)
+    rules.masks = list(table.masks)
+    return rules
 
 
 PLAYOUT = SpadesPlayout()

@@ -4,10 +4,17 @@ A card is ``suit * 13 + (rank - 2)`` with ranks 2..14 (J=11, Q=12, K=13, A=14) a
 clubs, diamonds, hearts, spades = 0, 1, 2, 3. A set of cards is an int whose bit ``c`` is set
 when card ``c`` is in it, so membership, removal and "cards of one suit" are single operations.
 
+Two more cards exist for games played with jokers: the Little Joker (``LJ``, card 52) and the Big
+Joker (``BJ``, card 53). They belong to no printed suit (a game that uses them says what they
+are); their names are read only where a game asks for them (``jokers=True``), so elsewhere a text
+naming one is not a card.
+
 >>> card_name(parse_card("10H"))
 '10H'
 >>> cards_text(parse_cards("AS 2C 10H"))
 '2C 10H AS'
+>>> cards_text(parse_cards("BJ AS LJ", jokers=True)), parse_card("bj", jokers=True) == BIG_JOKER
+('AS LJ BJ', True)
 """
 
 from __future__ import annotations
@@ -27,7 +34,14 @@ RANK_NAMES = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10
 _RANK_BY_NAME = {name: rank for rank, name in RANK_NAMES.items()}
 JACK, ACE = 11, 14
 
-BITS = tuple(1 << c for c in range(52))
+LITTLE_JOKER, BIG_JOKER = 52, 53
+"""The two jokers' cards, above every card of the four suits."""
+JOKER_NAMES = {"LJ": LITTLE_JOKER, "BJ": BIG_JOKER}
+JOKERS: CardSet = 1 << LITTLE_JOKER | 1 << BIG_JOKER
+CARD_COUNT = 54
+"""How many cards exist: the 52 of the four suits and the two jokers."""
+
+BITS = tuple(1 << c for c in range(CARD_COUNT))
 SUIT_MASKS = tuple(((1 << 13) - 1) << (13 * s) for s in SUITS)
 FULL_DECK: CardSet = (1 << 52) - 1
 
@@ -47,17 +61,20 @@ def rank_of(card: Card) -> int:
     return card % 13 + 2
 
 
-CARD_NAMES = tuple(RANK_NAMES[c % 13 + 2] + SUIT_LETTERS[c // 13] for c in range(52))
+CARD_NAMES = (*(RANK_NAMES[c % 13 + 2] + SUIT_LETTERS[c // 13] for c in range(52)), "LJ", "BJ")
 
 
 def card_name(card: Card) -> str:
-    """The short name of a card: ``AS``, ``10H``, ``9D``."""
+    """The short name of a card: ``AS``, ``10H``, ``9D``, ``BJ``."""
     return CARD_NAMES[card]
 
 
-def parse_card(text: str) -> Card:
-    """The card named by ``text`` (``AS``, ``10h``, ``T♥`` is not accepted); ValueError if none."""
+def parse_card(text: str, jokers: bool = False) -> Card:
+    """The card named by ``text`` (``AS``, ``10h``, ``T♥`` is not accepted; ``BJ`` and ``LJ`` only
+    with ``jokers``); ValueError if none."""
     t = text.strip().upper()
+    if jokers and t in JOKER_NAMES:
+        return JOKER_NAMES[t]
     if len(t) < 2 or t[-1] not in SUIT_LETTERS or t[:-1] not in _RANK_BY_NAME:
         raise ValueError(f"not a card: {text!r} (write rank then suit, e.g. AS, 10H, 9D)")
     return make_card(_RANK_BY_NAME[t[:-1]], SUIT_LETTERS.index(t[-1]))
@@ -73,7 +90,7 @@ def parse_suit(text: str) -> Suit:
 
 
 def cards_of(mask: CardSet) -> Iterator[Card]:
-    """The cards of a set, lowest first (clubs 2 up to the ace of spades)."""
+    """The cards of a set, lowest first (clubs 2 up to the ace of spades, then the jokers)."""
     while mask:
         low = mask & -mask
         yield low.bit_length() - 1
@@ -96,12 +113,16 @@ def subsets_of_suit(suit: Suit, item=lambda card: card) -> tuple[tuple, ...]:
 
 _BY_SUIT = tuple(subsets_of_suit(s) for s in SUITS)
 _C, _D, _H, _S = _BY_SUIT
+_J = ((), (LITTLE_JOKER,), (BIG_JOKER,), (LITTLE_JOKER, BIG_JOKER))
 
 
 def card_list(mask: CardSet) -> list[Card]:
     """The cards of a set as a list, lowest first (one table lookup per suit)."""
     if mask >> 52:
-        return list(cards_of(mask))
+        if mask >> CARD_COUNT:
+            return list(cards_of(mask))
+        return [*_C[mask & 8191], *_D[mask >> 13 & 8191], *_H[mask >> 26 & 8191], *_S[mask >> 39 & 8191],
+                *_J[mask >> 52]]
     return [*_C[mask & 8191], *_D[mask >> 13 & 8191], *_H[mask >> 26 & 8191], *_S[mask >> 39]]
 
 
@@ -118,20 +139,22 @@ def cards_text(mask: CardSet) -> str:
     return " ".join(card_name(c) for c in cards_of(mask))
 
 
-def parse_cards(text: str) -> CardSet:
-    """The set written as card names separated by spaces or commas; ValueError on duplicates."""
+def parse_cards(text: str, jokers: bool = False) -> CardSet:
+    """The set written as card names separated by spaces or commas (jokers' names only with
+    ``jokers``); ValueError on duplicates."""
     mask = 0
     for word in text.replace(",", " ").split():
-        c = parse_card(word)
+        c = parse_card(word, jokers)
         if mask >> c & 1:
             raise ValueError(f"card listed twice: {card_name(c)}")
         mask |= 1 << c
     return mask
 
 
-def parse_deck(text: str) -> list[Card]:
-    """An ordered deck written as card names (top first); ValueError on duplicates."""
-    deck = [parse_card(w) for w in text.replace(",", " ").split()]
+def parse_deck(text: str, jokers: bool = False) -> list[Card]:
+    """An ordered deck written as card names, top first (jokers' names only with ``jokers``);
+    ValueError on duplicates."""
+    deck = [parse_card(w, jokers) for w in text.replace(",", " ").split()]
     if len(set(deck)) != len(deck):
         raise ValueError("a card appears twice in the deck")
     return deck

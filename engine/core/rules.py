@@ -6,7 +6,7 @@ from enum import StrEnum
 from typing import NoReturn
 
 from .actions import DUPLICATE_FLAG, Action, payload_of
-from .cards import cards_text
+from .cards import CARD_COUNT, cards_text
 from .errors import IllegalAction, Reason
 from .table import NOBODY, Phase, Seat, TableState
 from .vocabulary import vocabulary_of
@@ -84,8 +84,8 @@ def check_cards(state: TableState, seat: Seat, action: Action, low: int, high: i
     mask = payload_of(action)
     if mask & DUPLICATE_FLAG:
         reject(reason, "a card is listed twice")
-    if mask >> 52:
-        reject(reason, "only cards 0..51 exist")
+    if mask >> CARD_COUNT:
+        reject(reason, f"only cards 0..{CARD_COUNT - 1} exist")
     missing = mask & ~state.hands[seat]
     if missing:
         reject(reason, f"seat {seat} does not hold {cards_text(missing)}")

@@ -24,14 +24,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
 
-from .cards import SUIT_LETTERS, card_name, cards_text, parse_card, parse_suit
+from .cards import CARD_COUNT, SUIT_LETTERS, card_name, cards_text, parse_card, parse_suit
 
 CODE_BITS = 8
 """The low bits of an action that hold its word's code: 255 words for each game."""
 CODE_MASK = (1 << CODE_BITS) - 1
 DUPLICATE_FLAG = 1 << 60
 """Set in a card set's payload when the caller listed a card twice (never held, so rejected)."""
-_CARDS_MASK = (1 << 52) - 1
+_CARDS_MASK = (1 << CARD_COUNT) - 1
 _NEGATIVE = re.compile(r"-[1-9][0-9]*")
 
 
@@ -51,7 +51,9 @@ class Word:
 
     ``numbers`` names numbers a NUMBER word also takes in notation ("bid nil" is "bid 0");
     ``optional`` marks an action a seat may take but never has to, out of turn too (Spades' look
-    at one's cards): a seat whose only legal actions are optional has nothing to do.
+    at one's cards): a seat whose only legal actions are optional has nothing to do; ``jokers``
+    lets a CARD or CARDS word read the jokers' names (``BJ``, ``LJ``) in its notation, for a game
+    that may be played with them (any word writes them).
     """
 
     code: int
@@ -60,6 +62,7 @@ class Word:
     title: str = ""
     numbers: Mapping[str, int] = field(default_factory=dict)
     optional: bool = False
+    jokers: bool = False
 
     def __post_init__(self) -> None:
         if not 0 < self.code <= CODE_MASK:
@@ -145,7 +148,7 @@ class Vocabulary:
             return f"action #{action}"
         shape = word.shape
         if shape is Shape.CARD:
-            return f"{word.word} " + (card_name(payload) if 0 <= payload < 52 else f"card #{payload}")
+            return f"{word.word} " + (card_name(payload) if 0 <= payload < CARD_COUNT else f"card #{payload}")
         if shape is Shape.NUMBER:
             return f"{word.word} {payload}"
         if shape is Shape.SUIT:
@@ -174,7 +177,7 @@ class Vocabulary:
                 raise ValueError(f"{word.word!r} takes nothing after it, not {rest!r}")
             return code
         if shape is Shape.CARD:
-            return code | parse_card(rest) << CODE_BITS
+            return code | parse_card(rest, word.jokers) << CODE_BITS
         if shape is Shape.NUMBER:
             if rest in word.numbers:
                 return code | word.numbers[rest] << CODE_BITS
@@ -183,7 +186,7 @@ class Vocabulary:
             return code | int(rest) << CODE_BITS
         if shape is Shape.SUIT:
             return code | parse_suit(rest) << CODE_BITS
-        return code | card_set_of([parse_card(w) for w in rest.replace(",", " ").split()]) << CODE_BITS
+        return code | card_set_of([parse_card(w, word.jokers) for w in rest.replace(",", " ").split()]) << CODE_BITS
 
     def notation_help(self) -> str:
         """The game's words as a one-line reminder: ``bid N, deal, play CARD``."""

@@ -26,9 +26,11 @@ from .spades import (
     SpadesRules,
     SpadesState,
     apply_play,
+    behind_enough,
     exchange_actions_for,
     exchanged,
     legal_play,
+    not_behind_message,
     restore_spades,
     spades_view,
     start_play,
@@ -85,7 +87,7 @@ def legal(state: Spades2State, seat: Seat) -> Sequence[Action]:
     if phase == _DRAWING:
         out = [DRAW_KEEP, DRAW_DISCARD]
         if (state.options.double_nil_allowed and state.draw_turns[seat] == 0
-                and state.bids[seat] != DOUBLE_NIL_BID):
+                and state.bids[seat] != DOUBLE_NIL_BID and behind_enough(state, seat)):
             out.append(DOUBLE_NIL)
         return out
     if phase == _BIDDING:
@@ -132,6 +134,8 @@ def apply_draw(state: Spades2State, seat: Seat, action: Action, rng: random.Rand
             reject(Reason.INVALID_BID, "Double Nil is switched off in this game")
         if state.bids[seat] == DOUBLE_NIL_BID:
             reject(Reason.INVALID_BID, f"seat {seat} has already declared Double Nil")
+        if not behind_enough(state, seat):
+            reject(SpadesReason.BLIND_NIL_NOT_BEHIND, not_behind_message(state, seat))
         if state.draw_turns[seat] > 0:
             reject(SpadesReason.BLIND_NIL_AFTER_LOOKING, "Double Nil is declared before the first draw choice")
         state.bids[seat] = DOUBLE_NIL_BID
@@ -212,6 +216,10 @@ def apply_bid(state: Spades2State, seat: Seat, action: Action, rng: random.Rando
     kind = kind_of(action)
     if action == DOUBLE_NIL:
         require_turn(state, seat)
+        if not state.options.double_nil_allowed:
+            reject(Reason.INVALID_BID, "Double Nil is switched off in this game")
+        if not behind_enough(state, seat):
+            reject(SpadesReason.BLIND_NIL_NOT_BEHIND, not_behind_message(state, seat))
         reject(SpadesReason.BLIND_NIL_AFTER_LOOKING, "Double Nil is declared during the first draw turn")
     if kind != SpadesCode.BID:
         wrong_phase(state, action)
@@ -338,7 +346,8 @@ LEGAL[Phase.PLAY] = legal_play
 
 
 def new_state(options: SpadesOptions, first_dealer: Seat) -> Spades2State:
-    """A two-player Spades game before its first draw."""
+    """A two-player Spades game before its first draw; ValueError for options only four players take."""
+    options.validate_two_player()
     return Spades2State(NAME, options, 2, 2, first_dealer)
 
 

@@ -13,12 +13,15 @@ NIL_NONE, NIL_MADE, NIL_FAILED = "none", "made", "failed"
 
 @dataclass
 class NilScore(Record):
-    """One member's Nil outcome: whether it was Double Nil, none/made/failed, and its points."""
+    """One member's Nil outcome: whether it was Double Nil, none/made/failed, and its points;
+    ``for_partner``, the tricks of a failed Nil that counted toward its partner's contract
+    (``failed_nil_tricks_count``)."""
 
     double: bool
     result: str
     points: int
     seat: int = -1
+    for_partner: int = 0
 
 
 @dataclass
@@ -53,10 +56,12 @@ class SideScore(Record):
 
 
 def spades_side(bids: list[int], tricks: list[int], score: int, bags: int, bag_limit: int, bag_penalty: int,
-                nil_value: int, double_nil_value: int) -> SideScore:
+                nil_value: int, double_nil_value: int, failed_nil_count: bool = False) -> SideScore:
     """Score one Spades side (a partnership's members, or one player) for a hand.
 
-    ``bids`` and ``tricks`` are per member; a bid is 0 (Nil), ``DOUBLE_NIL_BID`` or 1..13.
+    ``bids`` and ``tricks`` are per member; a bid is 0 (Nil), ``DOUBLE_NIL_BID`` or 1..13. The
+    tricks of a failed Nil are bags, unless ``failed_nil_count`` and a member has a contract:
+    then they count toward it (and past it as bags, short of it as nothing).
 
     >>> r = spades_side([5], [7], 0, 0, 10, 100, 100, 200)
     >>> r.contract_points, r.bags_gained, r.hand_points
@@ -64,6 +69,9 @@ def spades_side(bids: list[int], tricks: list[int], score: int, bags: int, bag_l
     >>> r = spades_side([5], [7], 0, 9, 10, 100, 100, 200)
     >>> r.bag_penalty, r.bags_after, r.hand_points
     (-100, 1, -48)
+    >>> r = spades_side([0, 4], [2, 3], 0, 0, 10, 100, 100, 200, failed_nil_count=True)
+    >>> r.tricks, r.contract_points, r.bags_gained, r.nils[0].for_partner, r.hand_points
+    (5, 40, 1, 2, -59)
     """
     contract = counted = nil_points = failed_nil_tricks = 0
     nils = []
@@ -80,6 +88,12 @@ def spades_side(bids: list[int], tricks: list[int], score: int, bags: int, bag_l
             nils.append(NilScore(b == DOUBLE_NIL_BID, NIL_MADE if made else NIL_FAILED, value if made else -value))
         else:
             nils.append(NilScore(False, NIL_NONE, 0))
+    if failed_nil_count and contract > 0 and failed_nil_tricks:
+        counted += failed_nil_tricks
+        for nil, t in zip(nils, tricks, strict=True):
+            if nil.result == NIL_FAILED:
+                nil.for_partner = t
+        failed_nil_tricks = 0
     if contract == 0:
         contract_points, overtricks = 0, counted
     elif counted >= contract:
@@ -98,10 +112,20 @@ def spades_side(bids: list[int], tricks: list[int], score: int, bags: int, bag_l
                      score + hand_points, bags_after)
 
 
-def spades_winners(scores: list[int], target: int) -> list[int]:
+def spades_winners(scores: list[int], target: int, losing: int = 0) -> list[int]:
     """The winning side after a hand (as a one-item list), or [] when play goes on.
+
+    The game ends when a side reaches ``target`` or, with a losing score (``losing`` > 0), falls
+    to ``-losing`` or below; then the side with the highest total wins, and equal highest totals
+    play on.
 
     >>> spades_winners([510, 530], 500), spades_winners([520, 520], 500), spades_winners([499, 0], 500)
     ([1], [], [])
+    >>> spades_winners([-260, -300], 500, 300), spades_winners([-300, -300], 500, 300)
+    ([0], [])
+    >>> spades_winners([-299, 0], 500, 300), spades_winners([-299, 0], 500)
+    ([], [])
     """
-    return best_side(scores, [s for s in range(len(scores)) if scores[s] >= target], high=True)
+    if max(scores) >= target or losing and min(scores) <= -losing:
+        return best_side(scores, list(range(len(scores))), high=True)
+    return []

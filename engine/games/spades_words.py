@@ -7,10 +7,18 @@
 >>> from ..core.cards import parse_cards
 >>> words.name(exchange(parse_cards("2C 3D 4H"))), words.phase(SpadesPhase.DRAW).title
 ('exchange 2C 3D 4H', 'Draw')
+>>> four = Vocabulary("spades", WORDS, PHASES)
+>>> four.name(four.parse("play bj")), four.name(four.parse("exchange LJ 2d AS"))
+('play BJ', 'exchange 2D AS LJ')
+>>> words.parse("play BJ")
+Traceback (most recent call last):
+...
+ValueError: not a card: 'bj' (write rank then suit, e.g. AS, 10H, 9D)
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from enum import IntEnum
 
 from ..core.actions import DEAL_WORD, PLAY_WORD, Action, action_of, cards_action, cards_action_of
@@ -38,7 +46,7 @@ class SpadesCode(IntEnum):
     DRAW_DISCARD = 4    # two players: discard the offered card, take the next one
     BID = 5             # bid 0..13 tricks (0 = Nil)
     DOUBLE_NIL = 6      # bid Double Nil (Blind Nil) without having looked
-    EXCHANGE = 7        # give (two players: put aside) cards in the Double Nil exchange
+    EXCHANGE = 7        # give (two players: put aside) cards in the exchange (Double Nil; Nil with nil_exchange)
     PLAY = PLAY_WORD.code
 
 
@@ -47,18 +55,24 @@ _TITLES = {"deal": "Deal", "draw": "Draw", "bid": "Bidding", "exchange": "Double
 PHASES = tuple(p for p in phase_words(SpadesPhase, _TITLES) if p.code != SpadesPhase.DRAW)
 PHASES_TWO_PLAYER = phase_words(SpadesPhase, _TITLES)
 
+_EXCHANGE_WORD = Word(SpadesCode.EXCHANGE, "exchange", Shape.CARDS, "Exchange")
 WORDS = (
     DEAL_WORD,
     Word(SpadesCode.REVEAL, "reveal", Shape.NONE, "Look at your cards", optional=True),
     Word(SpadesCode.BID, "bid", Shape.NUMBER, "Bid", numbers={"nil": 0}),
     Word(SpadesCode.DOUBLE_NIL, "double-nil", Shape.NONE, "Double Nil (blind)"),
-    Word(SpadesCode.EXCHANGE, "exchange", Shape.CARDS, "Exchange"),
-    PLAY_WORD,
+    replace(_EXCHANGE_WORD, jokers=True),
+    replace(PLAY_WORD, jokers=True),
 )
+"""Four-player Spades' words; its cards may be jokers (the ``trumps`` setting), so ``play`` and
+``exchange`` read ``BJ`` and ``LJ``."""
 WORDS_TWO_PLAYER = (Word(DEAL_WORD.code, "deal", Shape.NONE, "Start the draw"),   # a drawer sees its cards as it draws
-                    *(word for word in WORDS[1:] if word.code != SpadesCode.REVEAL),
+                    *(word for word in WORDS[1:4] if word.code != SpadesCode.REVEAL),
+                    _EXCHANGE_WORD,
+                    PLAY_WORD,
                     Word(SpadesCode.DRAW_KEEP, "keep", Shape.NONE, "Keep the offered card"),
                     Word(SpadesCode.DRAW_DISCARD, "discard", Shape.NONE, "Discard it and take the next card"))
+"""Two-player Spades' words: it is always played without jokers, so no word reads their names."""
 
 REVEAL: Action = SpadesCode.REVEAL
 DOUBLE_NIL: Action = SpadesCode.DOUBLE_NIL
@@ -73,7 +87,7 @@ def bid(tricks: int) -> Action:
 
 
 def exchange(cards: CardSet) -> Action:
-    """Give (two players: put aside) these cards in the Double Nil exchange."""
+    """Give (two players: put aside) these cards in the exchange (Double Nil, or Nil with ``nil_exchange``)."""
     return cards_action(SpadesCode.EXCHANGE, cards)
 
 

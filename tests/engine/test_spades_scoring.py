@@ -119,7 +119,7 @@ def _dn_game(counts, bids=("DN", 3, 4, 3)):
 def test_double_nil_made_is_plus_200():
     state = _dn_game((0, 4, 5, 4))
     r = side_result(state, 0)
-    assert r.nils[0].to_dict() == {"double": True, "result": "made", "points": 200, "seat": 0}
+    assert r.nils[0].to_dict() == {"double": True, "result": "made", "points": 200, "seat": 0, "for_partner": 0}
     assert r.hand_points == 40 + 1 + 200
     assert state.records[0].bids[0] == -2
     assert [e.seat for e in state.records[0].exchanges] == [0, 2]

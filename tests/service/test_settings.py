@@ -92,8 +92,8 @@ def test_create_game_takes_settings_by_name_and_shows_them_all(stub):
     created = stub.CreateGame(pb.CreateGameRequest(variant_name="hearts", seats=_seats(), first_dealer=0, options={
         "settings": {"target": "50", "moon": "shooter_subtracts", "queen_breaks_hearts": "yes"}}))
     settings = dict(created.view.options.settings)
-    assert settings == {"target": "50", "pass_cycle": "LRAH", "moon": "shooter_subtracts",
-                        "queen_breaks_hearts": "true"}
+    assert settings == {"target": "50", "pass_cycle": "", "moon": "shooter_subtracts",
+                        "queen_breaks_hearts": "true", "jack_of_diamonds": "false", "players": "4"}
     assert created.view.options.hearts.target == 50 and created.view.options.hearts.queen_breaks_hearts
     typed_and_named = options_pb2.RuleOptions(spades=options_pb2.SpadesOptions(target_score=300),
                                               settings={"bag_limit": "7", "target_score": "300"})
@@ -106,7 +106,7 @@ def test_create_game_takes_settings_by_name_and_shows_them_all(stub):
 @pytest.mark.parametrize("options,words", [
     ({"settings": {"target_score": "50"}}, "option target_score must be an integer from 100 to 5000, not 50"),
     ({"settings": {"double_nil_allowed": "sometimes"}}, "option double_nil_allowed must be true or false"),
-    ({"settings": {"trumps": "jokers"}}, "spades has no setting 'trumps' (its settings: target_score, "),
+    ({"settings": {"jokers": "yes"}}, "spades has no setting 'jokers' (its settings: target_score, "),
     ({"spades": {"target_score": 300}, "settings": {"target_score": "400"}},
      "option target_score is '300' in options.spades but '400' in options.settings"),
 ])

@@ -1,5 +1,7 @@
 """Four-player Spades on the wire, and the parts two-player Spades shares: the seat facts and the
-hand's breakdown (bids, Nil results, exchanges, each side's points by source)."""
+hand's breakdown (bids, Nil results, exchanges, each side's points by source, and what the table
+settings did: forced bids, Nil exchanges, failed Nil tricks counted for the partner, the losing
+score reached)."""
 
 from __future__ import annotations
 
@@ -28,17 +30,19 @@ def view_rules(m: view_pb2.GameView, r: SpadesRules) -> None:
 @lru_cache(maxsize=64)
 def _seat_view(facts: SpadesSeat) -> view_pb2.SpadesSeatView:
     return view_pb2.SpadesSeatView(double_nil=facts.double_nil, has_looked=facts.has_looked,
-                                   exchange_done=facts.exchange_done)
+                                   exchange_done=facts.exchange_done, bid_forced=facts.bid_forced)
 
 
 def seat_rules(facts: SpadesSeat) -> dict[str, view_pb2.SpadesSeatView]:
-    """The SeatView ``spades`` case of one seat (a cached message: eight combinations)."""
+    """The SeatView ``spades`` case of one seat (a cached message: sixteen combinations)."""
     return {"spades": _seat_view(facts)}
 
 
 def hand_rules(m: score_pb2.HandScore, record: SpadesHandRecord, viewer: int | None) -> None:
     """The Spades breakdown of a hand (either Spades game): each side's contract and points by
-    source, each seat's bid and Nil result, and who exchanged which cards in a Double Nil."""
+    source, each seat's bid (and whether the table's settings forced it) and Nil result (and the
+    tricks a failed Nil counted for its partner), who exchanged which cards and why, and the
+    sides the hand left at or below the losing score."""
     nil_by_seat: dict[int, NilScore] = {}
     for side in record.sides:
         out = m.sides[side.side]
@@ -57,9 +61,14 @@ def hand_rules(m: score_pb2.HandScore, record: SpadesHandRecord, viewer: int | N
         found = nil_by_seat.get(seat)
         part.nil_result = NIL_RESULTS[found.result] if found is not None else score_pb2.NIL_RESULT_NONE
         part.nil_points = found.points if found is not None else 0
+        part.tricks_for_partner = found.for_partner if found is not None else 0
+        part.bid_forced = seat < len(record.forced) and record.forced[seat]
     m.spades.SetInParent()
     for exchange in record.exchanges:
-        m.spades.exchanges.add(seat=exchange.seat, given=exchange.gave.split(), received=exchange.got.split())
+        given = exchange.gave.split()
+        m.spades.exchanges.add(seat=exchange.seat, given=given, received=exchange.got.split(), card_count=len(given),
+                               nil=exchange.nil)
+    m.spades.losing_sides.extend(record.losing_sides)
 
 
 PHASES = {**SHARED_PHASES, "draw": enums.PHASE_DRAW, "bid": enums.PHASE_BID, "exchange": enums.PHASE_EXCHANGE}

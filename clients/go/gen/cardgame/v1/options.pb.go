@@ -159,7 +159,31 @@ type SpadesOptions struct {
 	DoubleNilAllowed *bool `protobuf:"varint,6,opt,name=double_nil_allowed,json=doubleNilAllowed,proto3,oneof" json:"double_nil_allowed,omitempty"`
 	// Cards exchanged after a Double Nil bid: exactly this many between partners (four
 	// players), up to this many put aside (two players). Default 3.
-	ExchangeSize  *int32 `protobuf:"varint,7,opt,name=exchange_size,json=exchangeSize,proto3,oneof" json:"exchange_size,omitempty"`
+	ExchangeSize *int32 `protobuf:"varint,7,opt,name=exchange_size,json=exchangeSize,proto3,oneof" json:"exchange_size,omitempty"`
+	// Double Nil may be declared only by a side that trails the other by at least this many
+	// points at the start of the hand (0: whatever the score); a seat that may not declare it
+	// sees its cards from the deal. Default 0.
+	BlindNilWhenBehind *int32 `protobuf:"varint,8,opt,name=blind_nil_when_behind,json=blindNilWhenBehind,proto3,oneof" json:"blind_nil_when_behind,omitempty"`
+	// Four players only: "standard" (default), "jokers" (the 2C and 2D leave, the Big and
+	// Little Jokers "BJ" and "LJ" join as the two highest spades) or "jokers_deuces" (the 2C
+	// and 2H leave; BJ, LJ, 2D and 2S are the four highest spades).
+	Trumps *string `protobuf:"bytes,9,opt,name=trumps,proto3,oneof" json:"trumps,omitempty"`
+	// Four players only: a partnership's bids must add up to at least this (Nil and Double
+	// Nil count 0); its second bidder may not bid less. Default 0.
+	MinTeamBid *int32 `protobuf:"varint,10,opt,name=min_team_bid,json=minTeamBid,proto3,oneof" json:"min_team_bid,omitempty"`
+	// Four players only: "standard" (default), "suicide" (in each partnership exactly one
+	// partner bids Nil or Double Nil), "mirror" (each player bids the spades in their hand) or
+	// "whiz" (each player bids Nil or the spades in their hand).
+	Bidding *string `protobuf:"bytes,11,opt,name=bidding,proto3,oneof" json:"bidding,omitempty"`
+	// Four players only: cards a Nil bidder and their partner exchange after the bidding, as
+	// for Double Nil. Default 0.
+	NilExchange *int32 `protobuf:"varint,12,opt,name=nil_exchange,json=nilExchange,proto3,oneof" json:"nil_exchange,omitempty"`
+	// Four players only: whether tricks won by a failed Nil or Double Nil bidder count toward
+	// the partner's contract instead of only as bags. Default false.
+	FailedNilTricksCount *bool `protobuf:"varint,13,opt,name=failed_nil_tricks_count,json=failedNilTricksCount,proto3,oneof" json:"failed_nil_tricks_count,omitempty"`
+	// The game also ends after a hand that leaves a side at or below minus this many points,
+	// and the highest total wins (0: off). Default 0.
+	LosingScore   *int32 `protobuf:"varint,14,opt,name=losing_score,json=losingScore,proto3,oneof" json:"losing_score,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -239,6 +263,55 @@ func (x *SpadesOptions) GetDoubleNilAllowed() bool {
 func (x *SpadesOptions) GetExchangeSize() int32 {
 	if x != nil && x.ExchangeSize != nil {
 		return *x.ExchangeSize
+	}
+	return 0
+}
+
+func (x *SpadesOptions) GetBlindNilWhenBehind() int32 {
+	if x != nil && x.BlindNilWhenBehind != nil {
+		return *x.BlindNilWhenBehind
+	}
+	return 0
+}
+
+func (x *SpadesOptions) GetTrumps() string {
+	if x != nil && x.Trumps != nil {
+		return *x.Trumps
+	}
+	return ""
+}
+
+func (x *SpadesOptions) GetMinTeamBid() int32 {
+	if x != nil && x.MinTeamBid != nil {
+		return *x.MinTeamBid
+	}
+	return 0
+}
+
+func (x *SpadesOptions) GetBidding() string {
+	if x != nil && x.Bidding != nil {
+		return *x.Bidding
+	}
+	return ""
+}
+
+func (x *SpadesOptions) GetNilExchange() int32 {
+	if x != nil && x.NilExchange != nil {
+		return *x.NilExchange
+	}
+	return 0
+}
+
+func (x *SpadesOptions) GetFailedNilTricksCount() bool {
+	if x != nil && x.FailedNilTricksCount != nil {
+		return *x.FailedNilTricksCount
+	}
+	return false
+}
+
+func (x *SpadesOptions) GetLosingScore() int32 {
+	if x != nil && x.LosingScore != nil {
+		return *x.LosingScore
 	}
 	return 0
 }
@@ -345,7 +418,7 @@ const file_cardgame_v1_options_proto_rawDesc = "" +
 	"\rSettingsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\t\n" +
-	"\avariant\"\xa8\x03\n" +
+	"\avariant\"\xcf\x06\n" +
 	"\rSpadesOptions\x12&\n" +
 	"\ftarget_score\x18\x01 \x01(\x05H\x00R\vtargetScore\x88\x01\x01\x12 \n" +
 	"\tbag_limit\x18\x02 \x01(\x05H\x01R\bbagLimit\x88\x01\x01\x12$\n" +
@@ -354,7 +427,17 @@ const file_cardgame_v1_options_proto_rawDesc = "" +
 	"\tnil_value\x18\x04 \x01(\x05H\x03R\bnilValue\x88\x01\x01\x12-\n" +
 	"\x10double_nil_value\x18\x05 \x01(\x05H\x04R\x0edoubleNilValue\x88\x01\x01\x121\n" +
 	"\x12double_nil_allowed\x18\x06 \x01(\bH\x05R\x10doubleNilAllowed\x88\x01\x01\x12(\n" +
-	"\rexchange_size\x18\a \x01(\x05H\x06R\fexchangeSize\x88\x01\x01B\x0f\n" +
+	"\rexchange_size\x18\a \x01(\x05H\x06R\fexchangeSize\x88\x01\x01\x126\n" +
+	"\x15blind_nil_when_behind\x18\b \x01(\x05H\aR\x12blindNilWhenBehind\x88\x01\x01\x12\x1b\n" +
+	"\x06trumps\x18\t \x01(\tH\bR\x06trumps\x88\x01\x01\x12%\n" +
+	"\fmin_team_bid\x18\n" +
+	" \x01(\x05H\tR\n" +
+	"minTeamBid\x88\x01\x01\x12\x1d\n" +
+	"\abidding\x18\v \x01(\tH\n" +
+	"R\abidding\x88\x01\x01\x12&\n" +
+	"\fnil_exchange\x18\f \x01(\x05H\vR\vnilExchange\x88\x01\x01\x12:\n" +
+	"\x17failed_nil_tricks_count\x18\r \x01(\bH\fR\x14failedNilTricksCount\x88\x01\x01\x12&\n" +
+	"\flosing_score\x18\x0e \x01(\x05H\rR\vlosingScore\x88\x01\x01B\x0f\n" +
 	"\r_target_scoreB\f\n" +
 	"\n" +
 	"_bag_limitB\x0e\n" +
@@ -363,7 +446,15 @@ const file_cardgame_v1_options_proto_rawDesc = "" +
 	"_nil_valueB\x13\n" +
 	"\x11_double_nil_valueB\x15\n" +
 	"\x13_double_nil_allowedB\x10\n" +
-	"\x0e_exchange_size\"\x8a\x03\n" +
+	"\x0e_exchange_sizeB\x18\n" +
+	"\x16_blind_nil_when_behindB\t\n" +
+	"\a_trumpsB\x0f\n" +
+	"\r_min_team_bidB\n" +
+	"\n" +
+	"\b_biddingB\x0f\n" +
+	"\r_nil_exchangeB\x1a\n" +
+	"\x18_failed_nil_tricks_countB\x0f\n" +
+	"\r_losing_score\"\x8a\x03\n" +
 	"\x11BuckEuchreOptions\x12*\n" +
 	"\x0estarting_score\x18\x01 \x01(\x05H\x00R\rstartingScore\x88\x01\x01\x120\n" +
 	"\x11maker_requirement\x18\x02 \x01(\x05H\x01R\x10makerRequirement\x88\x01\x01\x12\x1d\n" +

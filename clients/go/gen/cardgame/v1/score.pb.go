@@ -255,8 +255,12 @@ type SpadesHand struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The Double Nil exchanges of the hand, in seat order: one per seat that exchanged (four
 	// players: both partners of a Double Nil bidder whose partner did not bid it too; two
-	// players: each Double Nil bidder); empty when nobody exchanged.
-	Exchanges     []*SpadesExchange `protobuf:"bytes,1,rep,name=exchanges,proto3" json:"exchanges,omitempty"`
+	// players: each Double Nil bidder); empty when nobody exchanged. With the table setting
+	// nil_exchange, also both partners of an ordinary Nil bidder whose partner bid a number.
+	Exchanges []*SpadesExchange `protobuf:"bytes,1,rep,name=exchanges,proto3" json:"exchanges,omitempty"`
+	// The sides this hand left at or below the losing score (the table setting losing_score),
+	// which ends the game; empty when none did or the setting is off.
+	LosingSides   []int32 `protobuf:"varint,2,rep,packed,name=losing_sides,json=losingSides,proto3" json:"losing_sides,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -298,6 +302,13 @@ func (x *SpadesHand) GetExchanges() []*SpadesExchange {
 	return nil
 }
 
+func (x *SpadesHand) GetLosingSides() []int32 {
+	if x != nil {
+		return x.LosingSides
+	}
+	return nil
+}
+
 // One seat's Double Nil exchange in a completed Spades hand.
 type SpadesExchange struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -308,7 +319,13 @@ type SpadesExchange struct {
 	Given []string `protobuf:"bytes,2,rep,name=given,proto3" json:"given,omitempty"`
 	// Four players: the cards it received from its partner; two players: the cards it drew
 	// from the discards in their place. Sorted like a hand.
-	Received      []string `protobuf:"bytes,3,rep,name=received,proto3" json:"received,omitempty"`
+	Received []string `protobuf:"bytes,3,rep,name=received,proto3" json:"received,omitempty"`
+	// How many cards it gave (four players: exchange_size for a Double Nil, nil_exchange for
+	// an ordinary Nil; two players: how many it put aside).
+	CardCount int32 `protobuf:"varint,4,opt,name=card_count,json=cardCount,proto3" json:"card_count,omitempty"`
+	// True when its partnership exchanged for an ordinary Nil bid (the table setting
+	// nil_exchange), false for a Double Nil.
+	Nil           bool `protobuf:"varint,5,opt,name=nil,proto3" json:"nil,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -362,6 +379,20 @@ func (x *SpadesExchange) GetReceived() []string {
 		return x.Received
 	}
 	return nil
+}
+
+func (x *SpadesExchange) GetCardCount() int32 {
+	if x != nil {
+		return x.CardCount
+	}
+	return 0
+}
+
+func (x *SpadesExchange) GetNil() bool {
+	if x != nil {
+		return x.Nil
+	}
+	return false
 }
 
 // The part of a Buck Euchre hand's score that other games do not have.
@@ -645,9 +676,15 @@ type SpadesSeatScore struct {
 	// How the seat's Nil or Double Nil bid turned out (NIL_RESULT_NONE without one).
 	NilResult NilResult `protobuf:"varint,2,opt,name=nil_result,json=nilResult,proto3,enum=cardgame.v1.NilResult" json:"nil_result,omitempty"`
 	// Points won or lost by the seat's Nil or Double Nil bid, e.g. 100, -200; 0 when none.
-	NilPoints     int32 `protobuf:"varint,3,opt,name=nil_points,json=nilPoints,proto3" json:"nil_points,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	NilPoints int32 `protobuf:"varint,3,opt,name=nil_points,json=nilPoints,proto3" json:"nil_points,omitempty"`
+	// True when the table's settings left the seat one bid only, which it made (a Mirror
+	// bid, Nil for a Suicide partner, the bid that reaches the minimum team bid, ...).
+	BidForced bool `protobuf:"varint,4,opt,name=bid_forced,json=bidForced,proto3" json:"bid_forced,omitempty"`
+	// The tricks this seat won with a failed Nil or Double Nil that counted toward its
+	// partner's contract (the table setting failed_nil_tricks_count); 0 otherwise.
+	TricksForPartner int32 `protobuf:"varint,5,opt,name=tricks_for_partner,json=tricksForPartner,proto3" json:"tricks_for_partner,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *SpadesSeatScore) Reset() {
@@ -697,6 +734,20 @@ func (x *SpadesSeatScore) GetNilResult() NilResult {
 func (x *SpadesSeatScore) GetNilPoints() int32 {
 	if x != nil {
 		return x.NilPoints
+	}
+	return 0
+}
+
+func (x *SpadesSeatScore) GetBidForced() bool {
+	if x != nil {
+		return x.BidForced
+	}
+	return false
+}
+
+func (x *SpadesSeatScore) GetTricksForPartner() int32 {
+	if x != nil {
+		return x.TricksForPartner
 	}
 	return 0
 }
@@ -928,14 +979,18 @@ const file_cardgame_v1_score_proto_rawDesc = "" +
 	"buckEuchre\x121\n" +
 	"\x06hearts\x18\x16 \x01(\v2\x17.cardgame.v1.HeartsHandH\x00R\x06heartsB\a\n" +
 	"\x05rulesJ\x04\b\x05\x10\n" +
-	"R\x05trumpR\bno_trumpR\x05makerR\aturn_upR\bswept_by\"G\n" +
+	"R\x05trumpR\bno_trumpR\x05makerR\aturn_upR\bswept_by\"j\n" +
 	"\n" +
 	"SpadesHand\x129\n" +
-	"\texchanges\x18\x01 \x03(\v2\x1b.cardgame.v1.SpadesExchangeR\texchanges\"V\n" +
+	"\texchanges\x18\x01 \x03(\v2\x1b.cardgame.v1.SpadesExchangeR\texchanges\x12!\n" +
+	"\flosing_sides\x18\x02 \x03(\x05R\vlosingSides\"\x87\x01\n" +
 	"\x0eSpadesExchange\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x14\n" +
 	"\x05given\x18\x02 \x03(\tR\x05given\x12\x1a\n" +
-	"\breceived\x18\x03 \x03(\tR\breceived\"\xec\x02\n" +
+	"\breceived\x18\x03 \x03(\tR\breceived\x12\x1d\n" +
+	"\n" +
+	"card_count\x18\x04 \x01(\x05R\tcardCount\x12\x10\n" +
+	"\x03nil\x18\x05 \x01(\bR\x03nil\"\xec\x02\n" +
 	"\x0eBuckEuchreHand\x12'\n" +
 	"\x05trump\x18\x01 \x01(\x0e2\x11.cardgame.v1.SuitR\x05trump\x12\x19\n" +
 	"\bno_trump\x18\x02 \x01(\bR\anoTrump\x12\x19\n" +
@@ -967,14 +1022,17 @@ const file_cardgame_v1_score_proto_rawDesc = "" +
 	"R\n" +
 	"double_nilR\n" +
 	"nil_resultR\n" +
-	"nil_pointsR\vdropped_outR\bis_makerR\apenalty\"\x86\x01\n" +
+	"nil_pointsR\vdropped_outR\bis_makerR\apenalty\"\xd3\x01\n" +
 	"\x0fSpadesSeatScore\x12\x1d\n" +
 	"\n" +
 	"double_nil\x18\x01 \x01(\bR\tdoubleNil\x125\n" +
 	"\n" +
 	"nil_result\x18\x02 \x01(\x0e2\x16.cardgame.v1.NilResultR\tnilResult\x12\x1d\n" +
 	"\n" +
-	"nil_points\x18\x03 \x01(\x05R\tnilPoints\"k\n" +
+	"nil_points\x18\x03 \x01(\x05R\tnilPoints\x12\x1d\n" +
+	"\n" +
+	"bid_forced\x18\x04 \x01(\bR\tbidForced\x12,\n" +
+	"\x12tricks_for_partner\x18\x05 \x01(\x05R\x10tricksForPartner\"k\n" +
 	"\x13BuckEuchreSeatScore\x12\x1f\n" +
 	"\vdropped_out\x18\x01 \x01(\bR\n" +
 	"droppedOut\x12\x19\n" +

@@ -410,11 +410,11 @@ type SpadesView struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Whether spades have been broken in the current hand.
 	SpadesBroken bool `protobuf:"varint,1,opt,name=spades_broken,json=spadesBroken,proto3" json:"spades_broken,omitempty"`
-	// Double Nil exchange: the cards the caller gave to its partner in this hand; empty for a
-	// spectator.
+	// The exchange (Double Nil, or Nil with the table setting nil_exchange): the cards the
+	// caller gave to its partner in this hand; empty for a spectator.
 	ExchangeGiven []string `protobuf:"bytes,2,rep,name=exchange_given,json=exchangeGiven,proto3" json:"exchange_given,omitempty"`
-	// Double Nil exchange: the cards the caller received from its partner in this hand; empty
-	// for a spectator.
+	// The exchange: the cards the caller received from its partner in this hand; empty for a
+	// spectator.
 	ExchangeReceived []string `protobuf:"bytes,3,rep,name=exchange_received,json=exchangeReceived,proto3" json:"exchange_received,omitempty"`
 	unknownFields    protoimpl.UnknownFields
 	sizeCache        protoimpl.SizeCache
@@ -888,8 +888,12 @@ type SpadesSeatView struct {
 	DoubleNil bool `protobuf:"varint,1,opt,name=double_nil,json=doubleNil,proto3" json:"double_nil,omitempty"`
 	// Whether the seat has looked at its cards this hand (it can no longer bid Double Nil).
 	HasLooked bool `protobuf:"varint,2,opt,name=has_looked,json=hasLooked,proto3" json:"has_looked,omitempty"`
-	// Whether the seat has made its Double Nil exchange choice this hand.
-	ExchangeDone  bool `protobuf:"varint,3,opt,name=exchange_done,json=exchangeDone,proto3" json:"exchange_done,omitempty"`
+	// Whether the seat has made its exchange choice this hand (Double Nil, or Nil with the
+	// table setting nil_exchange).
+	ExchangeDone bool `protobuf:"varint,3,opt,name=exchange_done,json=exchangeDone,proto3" json:"exchange_done,omitempty"`
+	// Whether the table's settings left the seat one bid only this hand (a Mirror bid, say),
+	// once it has bid.
+	BidForced     bool `protobuf:"varint,4,opt,name=bid_forced,json=bidForced,proto3" json:"bid_forced,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -941,6 +945,13 @@ func (x *SpadesSeatView) GetHasLooked() bool {
 func (x *SpadesSeatView) GetExchangeDone() bool {
 	if x != nil {
 		return x.ExchangeDone
+	}
+	return false
+}
+
+func (x *SpadesSeatView) GetBidForced() bool {
+	if x != nil {
+		return x.BidForced
 	}
 	return false
 }
@@ -1446,13 +1457,15 @@ const file_cardgame_v1_view_proto_rawDesc = "" +
 	"\x05rulesB\r\n" +
 	"\v_bid_tricksJ\x04\b\x05\x10\x06J\x04\b\b\x10\tJ\x04\b\t\x10\n" +
 	"J\x04\b\n" +
-	"\x10\v\"s\n" +
+	"\x10\v\"\x92\x01\n" +
 	"\x0eSpadesSeatView\x12\x1d\n" +
 	"\n" +
 	"double_nil\x18\x01 \x01(\bR\tdoubleNil\x12\x1d\n" +
 	"\n" +
 	"has_looked\x18\x02 \x01(\bR\thasLooked\x12#\n" +
-	"\rexchange_done\x18\x03 \x01(\bR\fexchangeDone\"5\n" +
+	"\rexchange_done\x18\x03 \x01(\bR\fexchangeDone\x12\x1d\n" +
+	"\n" +
+	"bid_forced\x18\x04 \x01(\bR\tbidForced\"5\n" +
 	"\x12BuckEuchreSeatView\x12\x1f\n" +
 	"\vdropped_out\x18\x01 \x01(\bR\n" +
 	"droppedOut\"\x86\x01\n" +
