@@ -21,17 +21,17 @@ from ..core.rules import (
     check_cards,
     end_game_or_pass_deal,
     finish_trick,
-    has,
     reject,
     require_turn,
     wrong_phase,
 )
 from ..core.table import NO_CARD, NOBODY, Seat, TableState
-from ..core.tricks import euchre_rules
 from ..core.views import View, in_hand, table_view
 from ..game import ApplyStep, Game, LegalStep
 from .buck_euchre_words import DROP_OUT, ORDER_UP, PASS, PHASES, STAY_IN, WORDS, BuckCode, discard, name_suit
 from .buck_euchre_words import BuckPhase as Phase
+from .euchre_cards import DEALT, DECK, HAND_SIZE, effective_suit, play_card, playable
+from .euchre_cards import rules as euchre_rules
 
 NAME = "buck_euchre"
 NO_TRUMP = 4  # trump settled as "no trump"
@@ -178,20 +178,13 @@ def buck_euchre_winners(scores: list[int]) -> list[int]:
     return best_side(scores, [s for s in range(len(scores)) if scores[s] <= 0], high=False)
 
 
-DECK = card_list(EUCHRE_DECK)
-HAND_SIZE = 5
-
-
 def legal(state: BuckEuchreState, seat: Seat) -> list[Action]:
     """Every action open to ``seat`` now in Buck Euchre."""
     if seat != state.turn:
         return []
     phase = state.phase
     if phase == _PLAYING:
-        rules = euchre_rules(state.trump)
-        hand = state.hands[seat]
-        mask = rules.follow(hand, rules.suit[state.trick_cards[0]]) if state.trick_cards else hand
-        return play_actions(mask)
+        return play_actions(playable(state.hands[seat], state.trick_cards, state.trump))
     if phase == _DEAL:
         return [DEAL]
     if phase == _ORDER_UP:
@@ -228,10 +221,10 @@ def apply_deal(state: BuckEuchreState, seat: Seat, action: Action, rng: random.R
                chance: Chance | None = None) -> Chance | None:
     """Deal five cards each and turn up the 21st; a club turn-up makes clubs trump at once."""
     deck, chance = open_hand(state, seat, action, DECK, rng, chance)
-    deal_round_robin(state, deck, 20)
+    deal_round_robin(state, deck, DEALT)
     state.looked = 15
-    state.turnup = deck[20]
-    state.kitty = sum(1 << c for c in deck[21:])
+    state.turnup = deck[DEALT]
+    state.kitty = sum(1 << c for c in deck[DEALT + 1:])
     if state.turnup // 13 == CLUBS and state.options.club_turn_up_forces_clubs:
         state.clubs = True
         _take_turnup(state, CLUBS)
@@ -364,24 +357,8 @@ def apply_play(state: BuckEuchreState, seat: Seat, action: Action, rng: random.R
         _wrong_phase(state, action)
     if seat != state.turn:
         require_turn(state, seat)
-    card = payload_of(action)
-    hand = state.hands[seat]
-    if not has(hand, card):
-        reject(Reason.CARD_NOT_IN_HAND, f"seat {seat} does not hold {card_name(card) if 0 <= card < 52 else card}")
-    rules = euchre_rules(state.trump)
+    rules = play_card(state, seat, payload_of(action), state.trump)
     trick = state.trick_cards
-    if trick:
-        led = rules.suit[trick[0]]
-        if rules.suit[card] != led:
-            if hand & rules.masks[led]:
-                reject(Reason.MUST_FOLLOW_SUIT,
-                       f"{card_name(card)} does not follow {SUIT_LETTERS[led]} and seat {seat} holds one")
-            state.voids |= 1 << (4 * seat + led)      # shown out of the led suit (left bower: trump)
-    bit = 1 << card
-    state.hands[seat] = hand ^ bit
-    state.played[seat] |= bit
-    state.trick_seats.append(seat)
-    trick.append(card)
     if len(trick) < state.active.bit_count():
         state.turn = _next_active(state, seat)
         return None
@@ -456,7 +433,7 @@ def _turn_up_place(view: View) -> str:
     if view.phase == Phase.DEALER_DISCARD:
         return "hand"
     dealer = view.seats[view.dealer]
-    out = euchre_rules(view.rules.trump).suit[up] in dealer.void_suits or not dealer.card_count
+    out = effective_suit(up, view.rules.trump) in dealer.void_suits or not dealer.card_count
     return "discard" if out else "hand"
 
 

@@ -37,6 +37,7 @@ type RuleOptions struct {
 	//	*RuleOptions_Spades
 	//	*RuleOptions_BuckEuchre
 	//	*RuleOptions_Hearts
+	//	*RuleOptions_Euchre
 	Variant isRuleOptions_Variant `protobuf_oneof:"variant"`
 	// The game's settings by name, each value as text: an integer ("300"), "true" or "false",
 	// one of a setting's choices, or text of its pattern. In GameView.options every setting of
@@ -110,6 +111,15 @@ func (x *RuleOptions) GetHearts() *HeartsOptions {
 	return nil
 }
 
+func (x *RuleOptions) GetEuchre() *EuchreOptions {
+	if x != nil {
+		if x, ok := x.Variant.(*RuleOptions_Euchre); ok {
+			return x.Euchre
+		}
+	}
+	return nil
+}
+
 func (x *RuleOptions) GetSettings() map[string]string {
 	if x != nil {
 		return x.Settings
@@ -136,11 +146,18 @@ type RuleOptions_Hearts struct {
 	Hearts *HeartsOptions `protobuf:"bytes,3,opt,name=hearts,proto3,oneof"`
 }
 
+type RuleOptions_Euchre struct {
+	// Options of Euchre.
+	Euchre *EuchreOptions `protobuf:"bytes,4,opt,name=euchre,proto3,oneof"`
+}
+
 func (*RuleOptions_Spades) isRuleOptions_Variant() {}
 
 func (*RuleOptions_BuckEuchre) isRuleOptions_Variant() {}
 
 func (*RuleOptions_Hearts) isRuleOptions_Variant() {}
+
+func (*RuleOptions_Euchre) isRuleOptions_Variant() {}
 
 // Rule options of Spades (four and two players). Unset fields take the default shown.
 type SpadesOptions struct {
@@ -403,7 +420,7 @@ var File_cardgame_v1_options_proto protoreflect.FileDescriptor
 
 const file_cardgame_v1_options_proto_rawDesc = "" +
 	"\n" +
-	"\x19cardgame/v1/options.proto\x12\vcardgame.v1\x1a\x19cardgame/v1/catalog.proto\x1a\x18cardgame/v1/hearts.proto\"\x8a\x04\n" +
+	"\x19cardgame/v1/options.proto\x12\vcardgame.v1\x1a\x19cardgame/v1/catalog.proto\x1a\x18cardgame/v1/euchre.proto\x1a\x18cardgame/v1/hearts.proto\"\xe0\x04\n" +
 	"\vRuleOptions\x12\xa1\x01\n" +
 	"\x06spades\x18\x01 \x01(\v2\x1a.cardgame.v1.SpadesOptionsBk\xaa\xbb\x18\"\n" +
 	"\x06spades\x12\x06Spades\x18\x04\"\ftarget_score0\x01\xaa\xbb\x18A\n" +
@@ -412,7 +429,9 @@ const file_cardgame_v1_options_proto_rawDesc = "" +
 	"\vbuck_euchre\x12\vBuck Euchre\x18\x04\"\x0estarting_score0\x03H\x00R\n" +
 	"buckEuchre\x12T\n" +
 	"\x06hearts\x18\x03 \x01(\v2\x1a.cardgame.v1.HeartsOptionsB\x1e\xaa\xbb\x18\x1a\n" +
-	"\x06hearts\x12\x06Hearts\x18\x04\"\x06targetH\x00R\x06hearts\x12B\n" +
+	"\x06hearts\x12\x06Hearts\x18\x04\"\x06targetH\x00R\x06hearts\x12T\n" +
+	"\x06euchre\x18\x04 \x01(\v2\x1a.cardgame.v1.EuchreOptionsB\x1e\xaa\xbb\x18\x1a\n" +
+	"\x06euchre\x12\x06Euchre\x18\x04\"\x06targetH\x00R\x06euchre\x12B\n" +
 	"\bsettings\x18\n" +
 	" \x03(\v2&.cardgame.v1.RuleOptions.SettingsEntryR\bsettings\x1a;\n" +
 	"\rSettingsEntry\x12\x10\n" +
@@ -488,17 +507,19 @@ var file_cardgame_v1_options_proto_goTypes = []any{
 	(*BuckEuchreOptions)(nil), // 2: cardgame.v1.BuckEuchreOptions
 	nil,                       // 3: cardgame.v1.RuleOptions.SettingsEntry
 	(*HeartsOptions)(nil),     // 4: cardgame.v1.HeartsOptions
+	(*EuchreOptions)(nil),     // 5: cardgame.v1.EuchreOptions
 }
 var file_cardgame_v1_options_proto_depIdxs = []int32{
 	1, // 0: cardgame.v1.RuleOptions.spades:type_name -> cardgame.v1.SpadesOptions
 	2, // 1: cardgame.v1.RuleOptions.buck_euchre:type_name -> cardgame.v1.BuckEuchreOptions
 	4, // 2: cardgame.v1.RuleOptions.hearts:type_name -> cardgame.v1.HeartsOptions
-	3, // 3: cardgame.v1.RuleOptions.settings:type_name -> cardgame.v1.RuleOptions.SettingsEntry
-	4, // [4:4] is the sub-list for method output_type
-	4, // [4:4] is the sub-list for method input_type
-	4, // [4:4] is the sub-list for extension type_name
-	4, // [4:4] is the sub-list for extension extendee
-	0, // [0:4] is the sub-list for field type_name
+	5, // 3: cardgame.v1.RuleOptions.euchre:type_name -> cardgame.v1.EuchreOptions
+	3, // 4: cardgame.v1.RuleOptions.settings:type_name -> cardgame.v1.RuleOptions.SettingsEntry
+	5, // [5:5] is the sub-list for method output_type
+	5, // [5:5] is the sub-list for method input_type
+	5, // [5:5] is the sub-list for extension type_name
+	5, // [5:5] is the sub-list for extension extendee
+	0, // [0:5] is the sub-list for field type_name
 }
 
 func init() { file_cardgame_v1_options_proto_init() }
@@ -507,11 +528,13 @@ func file_cardgame_v1_options_proto_init() {
 		return
 	}
 	file_cardgame_v1_catalog_proto_init()
+	file_cardgame_v1_euchre_proto_init()
 	file_cardgame_v1_hearts_proto_init()
 	file_cardgame_v1_options_proto_msgTypes[0].OneofWrappers = []any{
 		(*RuleOptions_Spades)(nil),
 		(*RuleOptions_BuckEuchre)(nil),
 		(*RuleOptions_Hearts)(nil),
+		(*RuleOptions_Euchre)(nil),
 	}
 	file_cardgame_v1_options_proto_msgTypes[1].OneofWrappers = []any{}
 	file_cardgame_v1_options_proto_msgTypes[2].OneofWrappers = []any{}
