@@ -14,6 +14,7 @@ import pytest
 import engine
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
+from cardgame.v1 import options_pb2
 from engine.games import BUILTIN
 from engine.games.buck_euchre_words import ORDER_UP
 from engine.games.buck_euchre_words import discard as discard_action
@@ -25,9 +26,13 @@ from service.table import tokens as auth
 from service.table.record import SPECTATORS_ANYONE, SPECTATORS_NONE, SPECTATORS_TOKEN, GameRecord, Seat
 from testkit.launcher import ServerProcess
 
+SPADES_TABLE, HEARTS_TABLE, BUCK_TABLE = (engine.new_game(name, first_dealer=0)
+                                          for name in ("spades", "hearts", "buck_euchre"))
+"""A game of each at its default settings: the table a request's action is read at."""
+
 
 def _record(seed: int | None) -> GameRecord:
-    state = engine.new_game("spades", first_dealer=0)
+    state = SPADES_TABLE
     return GameRecord("g1", state, [Seat(f"P{i}", enums.PLAYER_KIND_HUMAN, None, "") for i in range(4)], seed)
 
 
@@ -219,21 +224,43 @@ def test_request_conversion_rejects_malformed_input():
         requests.game(enums.VARIANT_UNSPECIFIED)
     with pytest.raises(InvalidArgument):
         requests.bid_action(pb.BidRequest(kind=pb.BID_KIND_NAME_SUIT, suit=99))
-    duplicate = requests.exchange_action(pb.ExchangeRequest(cards=["2C", "2C", "3C"]))("spades")
+    duplicate = requests.exchange_action(pb.ExchangeRequest(cards=["2C", "2C", "3C"]))(SPADES_TABLE)
     assert engine.kind_of(duplicate) == SpadesCode.EXCHANGE
     assert engine.payload_of(duplicate) & engine.core.actions.DUPLICATE_FLAG
     with pytest.raises(IllegalMove) as refused:   # a kind of request the game has no word for
-        requests.exchange_action(pb.ExchangeRequest(cards=["2C", "3C", "4C"]))("hearts")
+        requests.exchange_action(pb.ExchangeRequest(cards=["2C", "3C", "4C"]))(HEARTS_TABLE)
     assert refused.value.reason == "WRONG_PHASE"
     with pytest.raises(IllegalMove) as refused:   # another game's word: no move of this game
-        requests.act_action("order-up", "spades")
+        requests.act_action("order-up", SPADES_TABLE)
     assert refused.value.reason == "WRONG_PHASE"
     with pytest.raises(InvalidArgument, match="not an action of spades"):   # no game's word
-        requests.act_action("fold", "spades")
+        requests.act_action("fold", SPADES_TABLE)
     with pytest.raises(InvalidArgument, match="not an action of buck_euchre"):   # another game's word, malformed
-        requests.act_action("bid many", "buck_euchre")
+        requests.act_action("bid many", BUCK_TABLE)
     with pytest.raises(InvalidArgument):
         requests.options(engine.game_of("buck_euchre"), convert.options_message("spades", engine.SpadesOptions()))
+
+
+def test_a_joker_is_a_card_only_at_a_table_with_jokers():
+    """RULES §1.1: BJ and LJ are card names only at a table with jokers; elsewhere an action naming
+    them is malformed (INVALID_ARGUMENT), while a standard card that left a jokers table's deck is
+    the rules' CARD_NOT_IN_HAND."""
+    plain = SPADES_TABLE
+    jokers = engine.new_game("spades", engine.SpadesOptions(trumps="jokers"), first_dealer=0)
+    for text in ("play BJ", "exchange LJ 2C AS"):
+        with pytest.raises(InvalidArgument, match="no card at this table"):
+            requests.act_action(text, plain)
+    assert requests.act_action("play BJ", jokers) == engine.play(engine.parse_card("BJ", jokers=True))
+    assert requests.act_action("play 2C", jokers) == engine.play(engine.parse_card("2C"))   # the rules refuse it
+
+
+def test_a_typed_option_of_another_game_of_the_message_is_refused():
+    """Two-player Spades takes SpadesOptions but not its four-player table settings: one given is
+    refused by name, never silently dropped."""
+    message = options_pb2.RuleOptions(spades=options_pb2.SpadesOptions(trumps="jokers"))
+    with pytest.raises(InvalidArgument, match="trumps does not apply to spades2"):
+        requests.options(engine.game_of("spades2"), message)
+    assert requests.options(engine.game_of("spades"), message).trumps == "jokers"
 
 
 FIRST_GAMES = ("spades", "spades2", "buck_euchre", "hearts")
@@ -290,12 +317,12 @@ def test_act_notation_round_trips_every_listed_action():
     engine.apply(state, 0, engine.DEAL, random.Random(5))
     for seat in range(4):
         for action in engine.legal_actions(state, seat):
-            assert requests.act_action(convert.legal_action("spades", action).notation, "spades") == action
-    assert requests.act_action("exchange 2C, 3D 4H", "spades") == exchange(engine.parse_cards("2C 3D 4H"))
+            assert requests.act_action(convert.legal_action("spades", action).notation, SPADES_TABLE) == action
+    assert requests.act_action("exchange 2C, 3D 4H", SPADES_TABLE) == exchange(engine.parse_cards("2C 3D 4H"))
 
 
 def test_options_outside_their_ranges_are_invalid_arguments():
-    from cardgame.v1 import options_pb2
+
 
     for bad in (options_pb2.SpadesOptions(target_score=100_000), options_pb2.SpadesOptions(bag_limit=1),
                 options_pb2.SpadesOptions(bag_penalty=100_000), options_pb2.SpadesOptions(exchange_size=5)):

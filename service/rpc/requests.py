@@ -13,6 +13,7 @@ import engine
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import options_pb2
+from engine.core.cards import FULL_DECK
 from engine.core.errors import Reason
 from engine.core.vocabulary import VOCABULARIES, Vocabulary, card_set_of
 from service.errors import IllegalMove, InvalidArgument
@@ -74,8 +75,10 @@ def options(game: engine.Game, message: options_pb2.RuleOptions) -> Any:
         typed = getattr(message, which)
         declared = {s.name: s for s in game.settings}
         for field in typed.DESCRIPTOR.fields:
-            if not typed.HasField(field.name) or field.name not in declared:
+            if not typed.HasField(field.name):
                 continue
+            if field.name not in declared:   # a setting of another game of the same message (Spades' for four)
+                raise InvalidArgument(f"option {field.name} does not apply to {game.name}")
             text = declared[field.name].text(getattr(typed, field.name))
             if given.setdefault(field.name, text) != text:
                 raise InvalidArgument(f"option {field.name} is {text!r} in options.{which} but "
@@ -103,7 +106,8 @@ class LegacyAction:
     payload: int = 0
     request: str = ""
 
-    def __call__(self, variant: str) -> int:
+    def __call__(self, state: engine.TableState) -> int:
+        variant = state.variant
         game = engine.game_of(variant)
         for word, kind in wire.adapter_of(variant).action_kinds.items():
             if kind == self.kind and word in game.vocabulary.by_word:
@@ -170,24 +174,44 @@ def _parses(words: Vocabulary, text: str) -> bool:
     return True
 
 
-def act_action(text: str, variant: str) -> int:
-    """The action of an Act request's notation (as a LegalAction lists it) in the game ``variant``'s
-    words; InvalidArgument if it is none of them.
+def act_action(text: str, state: engine.TableState) -> int:
+    """The action of an Act request's notation (as a LegalAction lists it) in the words of the
+    game ``state`` is a game of; InvalidArgument if it is none of them, or if it names a card that
+    exists only at other tables of the game (a joker where the table plays none).
 
     A card listed twice, or a number the rules do not allow (a bid of -1 tricks), gives an action
     the rules refuse with their reason, not malformed notation; so does another game's word
-    (IllegalMove, WRONG_PHASE: it is no move of this game).
+    (IllegalMove, WRONG_PHASE: it is no move of this game), and a standard card that left this
+    table's deck (CARD_NOT_IN_HAND).
     """
     act_text(text)
-    words = engine.game_of(variant).vocabulary
+    variant = state.variant
+    game = engine.game_of(variant)
+    words = game.vocabulary
     head, _, rest = text.strip().partition(" ")
     word = words.by_word.get(head.lower())
     if word is not None and word.shape is engine.Shape.CARDS and len(rest.replace(",", " ").split()) > MAX_LISTED_CARDS:
         raise InvalidArgument(f"at most {MAX_LISTED_CARDS} cards can be listed")
     try:
-        return words.parse(text)
+        action = words.parse(text)
     except ValueError as exc:
         if word is None and any(_parses(other, text) for other in VOCABULARIES.values()):
             # another game's well-formed notation: no move of this game (as the rules refuse it)
             raise IllegalMove(f"{head.lower()} is not possible in {variant}", Reason.WRONG_PHASE.value) from None
         raise InvalidArgument(f"{exc}; send a legal action's notation, e.g. 'play AS'") from None
+    foreign = _cards_named(words, action) & ~game.deck_for(state.options) & ~FULL_DECK
+    if foreign:
+        raise InvalidArgument(f"{engine.cards_text(foreign)} is no card at this table; send a legal action's "
+                              "notation, e.g. 'play AS'")
+    return action
+
+
+def _cards_named(words: Vocabulary, action: int) -> int:
+    """The cards an action names, as a set (none for an action that names no card)."""
+    word = words.word_of(action)
+    if word is None:
+        return 0
+    payload = engine.payload_of(action)
+    if word.shape is engine.Shape.CARD:
+        return 1 << payload
+    return payload if word.shape is engine.Shape.CARDS else 0

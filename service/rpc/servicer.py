@@ -120,7 +120,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
             back = table.Back(checks.bearer_token(context.invocation_metadata()), expected)
             return await self._change(request, context, call, "Act", back)
         text = requests.act_text(request.action)
-        return await self._move(request, context, call, "Act", lambda variant: requests.act_action(text, variant))
+        return await self._move(request, context, call, "Act", lambda state: requests.act_action(text, state))
 
     @rpc
     async def Deal(self, request, context, call):

@@ -51,14 +51,14 @@ def now_ms() -> int:
 
 # ---- commands ----
 
-MoveAction = int | Callable[[str], int]
-"""A move's action, or the function that reads it in the game's words."""
+MoveAction = int | Callable[[engine.TableState], int]
+"""A move's action, or the function that reads it in the words (and at the table) of the game."""
 
 
 @dataclass(frozen=True)
 class Move:
     """A seat's action (its token names the seat), at ``expected_version`` if given: the action
-    itself, or a function giving it in the words of the game (called with the game's name once
+    itself, or a function giving it in the words of the game (called with the game's state once
     the game is loaded; it raises a ServiceError for a move that is none of the game's)."""
 
     token: str | None
@@ -218,7 +218,7 @@ class Table:
         if isinstance(command, Move):
             assert seat is not None
             rng = record.rng(version + 1)
-            action = command.action if isinstance(command.action, int) else command.action(record.state.variant)
+            action = command.action if isinstance(command.action, int) else command.action(record.state)
             try:
                 chance = engine.apply(record.state, seat, action, rng)
             except engine.IllegalAction as exc:

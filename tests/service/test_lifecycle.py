@@ -375,7 +375,7 @@ def test_history_hides_the_hand_in_play_and_replays_the_whole_game_after(stubs):
         after.next_after_version = page.next_after_version
     assert [e.version for e in after.entries] == list(range(2, after.version + 1))
     assert all(e.deck for e in after.entries if e.action == "deal")
-    log = [engine.LogEntry(e.seat, requests.act_action(e.action, "spades"),
+    log = [engine.LogEntry(e.seat, requests.act_action(e.action, engine.new_game("spades", first_dealer=0)),
                            engine.Chance(tuple(engine.parse_card(c) for c in e.deck), e.salt) if e.deck else None)
            for e in after.entries if e.action]
     replayed = engine.replay("spades", None, after.first_dealer, log)

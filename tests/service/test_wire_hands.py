@@ -247,13 +247,13 @@ def _reason(exc: grpc.RpcError) -> str | None:
 def test_act_bid_minus_one_is_a_bid_the_rules_refuse():
     state = engine.new_game("spades", first_dealer=0, rng=random.Random(1))
     engine.apply(state, 0, DEAL, random.Random(1))
-    action = requests.act_action("bid -1", "spades")
+    action = requests.act_action("bid -1", engine.new_game("spades", first_dealer=0))
     with pytest.raises(engine.IllegalAction) as info:
         engine.apply(state, 1, action)
     assert info.value.reason == engine.Reason.INVALID_BID
     for malformed in ("bid -0", "bid -x", "bid --1", "bid - 1"):
         with pytest.raises(InvalidArgument):
-            requests.act_action(malformed, "spades")
+            requests.act_action(malformed, engine.new_game("spades", first_dealer=0))
 
 
 def test_act_bid_minus_one_answers_as_the_bid_rpc_does(stub):

@@ -77,5 +77,5 @@ ACTION_KINDS = {**SHARED_ACTION_KINDS, "exchange": enums.ACTION_KIND_EXCHANGE, "
                 "pass": enums.ACTION_KIND_PASS, "name": enums.ACTION_KIND_NAME_SUIT}
 """The older ActionKind values of the words Euchre shares with Buck Euchre (going alone has none)."""
 
-ADAPTER = WireAdapter(name="euchre", options_case="euchre", view_rules=view_rules, seat_rules=seat_rules, hand_rules=hand_rules,
-                      phases=PHASES, action_kinds=ACTION_KINDS)
+ADAPTER = WireAdapter(name="euchre", options_case="euchre", view_rules=view_rules, seat_rules=seat_rules,
+                      hand_rules=hand_rules, phases=PHASES, action_kinds=ACTION_KINDS)
