@@ -124,15 +124,32 @@ def _with_argument(action: LegalAction, words: list[str]) -> str | None:
 
 
 def suggested_cards(view: GameView, action: LegalAction) -> list[str]:
-    """A sensible exchange: a Double Nil bidder gives its highest cards, its partner its lowest."""
-    ranked = sorted(action.cards, key=lambda card: (RANKS.index(card[:-1]), card[-1] == "S"))
+    """A sensible exchange: a Nil or Double Nil bidder gives its highest cards (the jokers first),
+    its partner its lowest.
+
+    >>> from cardgame.v1.view_pb2 import SeatView
+    >>> offered = LegalAction(cards=["2C", "AS", "BJ", "9H"], min_cards=2, max_cards=2)
+    >>> nil = GameView(viewer_seat=0, seats=[SeatView(bid_tricks=0)])
+    >>> suggested_cards(nil, offered), suggested_cards(GameView(viewer_seat=0, seats=[SeatView()]), offered)
+    (['AS', 'BJ'], ['2C', '9H'])
+    """
+    ranked = sorted(action.cards, key=_strength)
     me = view.seats[view.viewer_seat] if view.HasField("viewer_seat") else None
     double_nil = me is not None and me.spades.double_nil
+    nil = double_nil or (me is not None and me.HasField("bid_tricks") and me.bid_tricks == 0)
     count = action.max_cards if double_nil else action.min_cards
     count = max(action.min_cards, min(count, action.max_cards))
-    if double_nil:
+    if nil:
         return ranked[len(ranked) - count:] if count else []
     return ranked[:count]
+
+
+def _strength(card: str) -> tuple[int, bool]:
+    """A card's place from weakest to strongest for an exchange: by rank, a spade above the other
+    suits' cards of its rank, the jokers above everything (the Little one below the Big)."""
+    if card in ("LJ", "BJ"):
+        return len(RANKS) + (card == "BJ"), True
+    return RANKS.index(card[:-1]), card[-1] == "S"
 
 
 def numbered(view: GameView) -> list[LegalAction]:
