@@ -1,7 +1,9 @@
 // The lobby: choose a game, who sits where (bots or friends) and its settings, then create it. The
 // games, their seats and their settings come from the server (GetCatalog): one input per setting
-// by its type, labelled by its title with its help as a hint, set to its default. A game's
-// renderer (games/) may lend a blurb and default seat names.
+// by its type, labelled by its title with its help as a hint, set to its default. A game played by
+// more than one number of players names the setting that chooses it (seat_setting): the seat rows
+// follow that input, and CreateGame sends as many seats. A game's renderer (games/) may lend a
+// blurb and default seat names.
 import {
   Code,
   ConnectError,
@@ -16,7 +18,16 @@ import { client, linkTo, saveInvites } from "./api.js";
 import { h } from "./dom.js";
 import { hasRenderer, rendererFor } from "./games/index.js";
 import { nameOrDefault } from "./names.js";
-import { API_KEY_REQUIRED, blurb, seatNames, settingProblem, settingsToSend } from "./settings.js";
+import {
+  API_KEY_REQUIRED,
+  blurb,
+  seatCount,
+  seatCountProblem,
+  seatNames,
+  seatSetting,
+  settingProblem,
+  settingsToSend,
+} from "./settings.js";
 import { refusal } from "./text.js";
 import { humanize } from "./words.js";
 
@@ -120,23 +131,52 @@ function drawLobby(root: HTMLElement, catalogGames: readonly GameDescription[]):
   const create = h("button", { type: "submit", class: "primary", id: "create" }, "Create the game");
 
   let myDefault = "";
+  let seats = 0; // the seats drawn: the game's, or as many as its seat setting reads
+
+  /** The other seats' rows for `count` seats; a name typed in and a seat's kind stay with its seat. */
+  const drawSeats = (game: GameDescription, count: number) => {
+    const [mine = "", ...others] = seatNames(game, entryOf(game), count);
+    if (myName.value === myDefault) myName.value = mine; // a name typed in stays
+    myDefault = mine;
+    const before = seats === 0 ? [] : seatNames(game, entryOf(game), seats).slice(1);
+    const kept = others.map((_, i) => {
+      const name = seatRows.querySelector<HTMLInputElement>(`input[name="seat-${i + 1}-name"]`);
+      const kind = seatRows.querySelector<HTMLSelectElement>(`select[name="seat-${i + 1}-kind"]`);
+      return { name: name && name.value !== before[i] ? name.value : undefined, kind: kind?.value };
+    });
+    seats = count;
+    seatRows.setAttribute("data-seats", String(count));
+    seatRows.replaceChildren(...others.map((name, i) => h("div", { class: "seat-row" },
+      h("input", { name: `seat-${i + 1}-name`, value: kept[i]?.name ?? name, maxlength: MAX_NAME,
+        "aria-label": `Seat ${i + 1} name` }),
+      h("select", { name: `seat-${i + 1}-kind`, "aria-label": `Who plays ${name}` },
+        ...kindsFor(game).map(([value, , label]) => h("option", { value, selected: value === kept[i]?.kind }, label))))));
+  };
+
   const draw = () => {
     const game = chosen();
     const entry = entryOf(game);
-    const [mine = "", ...others] = seatNames(game, entry);
-    if (myName.value === myDefault) myName.value = mine; // a name typed in stays
-    myDefault = mine;
     about.textContent = blurb(game, entry);
-    seatRows.replaceChildren(...others.map((name, i) => h("div", { class: "seat-row" },
-      h("input", { name: `seat-${i + 1}-name`, value: name, maxlength: MAX_NAME, "aria-label": `Seat ${i + 1} name` }),
-      h("select", { name: `seat-${i + 1}-kind`, "aria-label": `Who plays ${name}` },
-        ...kindsFor(game).map(([value, , label]) => h("option", { value }, label))))));
+    seatRows.replaceChildren();
+    seats = 0;
+    drawSeats(game, seatCount(game, seatSetting(game)?.defaultValue) ?? game.seats);
     options.setAttribute("data-game", game.name);
     options.replaceChildren(h("legend", {}, "Settings"), ...game.settings.map(settingInput));
     options.hidden = game.settings.length === 0;
     message.hidden = true;
   };
   gameSelect.addEventListener("change", draw);
+
+  /** The seat setting's input changed: as many seat rows as it reads (a value that is no seat count keeps them). */
+  const followSeats = (event: Event) => {
+    const game = chosen();
+    const input = event.target as HTMLInputElement | HTMLSelectElement;
+    if (!game.seatSetting || input.dataset.setting !== game.seatSetting) return;
+    const count = seatCount(game, input.value);
+    if (count !== undefined && count !== seats) drawSeats(game, count);
+  };
+  options.addEventListener("input", followSeats);
+  options.addEventListener("change", followSeats);
 
   const form = h("form", { class: "lobby", novalidate: true },
     h("h1", {}, "Card table"),
@@ -156,18 +196,12 @@ function drawLobby(root: HTMLElement, catalogGames: readonly GameDescription[]):
     event.preventDefault();
     void (async () => {
       const game = chosen();
-      const data = new FormData(form);
-      const names = seatNames(game, entryOf(game));
-      const seats = names.map((fallback, i) => {
-        if (i === 0) return { name: nameOrDefault(myName.value, fallback), kind: PlayerKind.HUMAN };
-        const kind = KINDS.find(([value]) => value === data.get(`seat-${i}-kind`))?.[1] ?? PlayerKind.BOT_BASIC;
-        return { name: nameOrDefault(String(data.get(`seat-${i}-name`) ?? ""), fallback), kind };
-      });
       const values: Record<string, string> = {};
       for (const setting of game.settings) {
         const value = settingValue(form, setting);
         if (value === undefined) continue;
-        const problem = settingProblem(setting, value);
+        const problem = settingProblem(setting, value) ?? (setting.name === game.seatSetting
+          ? seatCountProblem(game, value) : undefined);
         if (problem) {
           fail(`Check the settings: ${problem}`);
           form.querySelector<HTMLElement>(`#${CSS.escape(inputId(setting))}`)?.focus();
@@ -175,14 +209,23 @@ function drawLobby(root: HTMLElement, catalogGames: readonly GameDescription[]):
         }
         values[setting.name] = value;
       }
+      const count = seatCount(game, game.seatSetting ? values[game.seatSetting] : undefined) ?? game.seats;
+      if (count !== seats) drawSeats(game, count);
+      const data = new FormData(form);
+      const names = seatNames(game, entryOf(game), count);
+      const seatConfigs = names.map((fallback, i) => {
+        if (i === 0) return { name: nameOrDefault(myName.value, fallback), kind: PlayerKind.HUMAN };
+        const kind = KINDS.find(([value]) => value === data.get(`seat-${i}-kind`))?.[1] ?? PlayerKind.BOT_BASIC;
+        return { name: nameOrDefault(String(data.get(`seat-${i}-name`) ?? ""), fallback), kind };
+      });
       create.disabled = true;
       message.hidden = true;
       try {
         const created = await client().createGame({
-          variantName: game.name, seats, options: { settings: settingsToSend(game.settings, values) },
+          variantName: game.name, seats: seatConfigs, options: { settings: settingsToSend(game.settings, values) },
         });
         const tokens = new Map(created.seatTokens.map((t) => [t.seat, t.token]));
-        const invites = seats.flatMap((seat, i) => (i > 0 && tokens.has(i)
+        const invites = seatConfigs.flatMap((seat, i) => (i > 0 && tokens.has(i)
           ? [{ seat: i, name: seat.name, link: linkTo({ gameId: created.gameId, seat: i, token: tokens.get(i)! }) }]
           : []));
         saveInvites(created.gameId, invites);

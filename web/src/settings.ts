@@ -1,5 +1,6 @@
-// What the lobby makes of a game's catalog entry (GetCatalog), apart from drawing it: its default
-// seat names and blurb, each setting's validity, and the settings a CreateGame sends. No DOM here,
+// What the lobby makes of a game's catalog entry (GetCatalog), apart from drawing it: how many seats
+// its seat setting asks for, its default seat names and blurb, each setting's validity, and the
+// settings a CreateGame sends. No DOM here,
 // so the tests check it against a live server's catalog (tests/games.test.ts).
 import { type GameDescription, type SettingDescription, SettingType } from "@cardgame/client/web";
 
@@ -11,17 +12,57 @@ export const API_KEY_REQUIRED =
   "either run the server for this table without API keys (leave CARDGAME_API_KEYS unset), or create the " +
   "games from a backend that sends its key in the x-api-key header and hand out the seat links.";
 
-const COMPASS = ["South", "West", "North", "East"];
+/**
+ * The compass names of a table of three or four, in seat order from the creator's seat 0 (the
+ * bottom of the table) clockwise: as the table places them (table.ts), three players sit at the
+ * bottom, left and right, so the one across is left out.
+ */
+const COMPASS: Readonly<Record<number, readonly string[]>> = {
+  3: ["South", "West", "East"],
+  4: ["South", "West", "North", "East"],
+};
 const COUNTS = ["", "one", "two", "three", "four", "five", "six", "seven", "eight"];
 
+/** The numbers of players a game can be played by: its catalog's seat counts, else its seats alone. */
+export function seatCounts(game: GameDescription): number[] {
+  return game.seatCounts.length > 0 ? [...game.seatCounts] : [game.seats];
+}
+
+/** A game's seat setting (GameDescription.seat_setting: the integer setting that chooses the number of players), if it has one. */
+export function seatSetting(game: GameDescription): SettingDescription | undefined {
+  return game.seatSetting ? game.settings.find((s) => s.name === game.seatSetting) : undefined;
+}
+
 /**
- * Default names, one per seat: the game's own when its renderer has as many, else the compass
- * for four seats, else "Player <n>".
+ * How many seats a game is created with when its seat setting reads `value`: that number when it
+ * is one of the game's seat counts, undefined when it is not (a value being typed, or a wrong
+ * one). A game without a seat setting, or no value, seats the catalog's `seats`.
  */
-export function seatNames(game: GameDescription, entry?: LobbyEntry): string[] {
-  if (entry && entry.seatNames.length === game.seats) return [...entry.seatNames];
-  if (game.seats === COMPASS.length) return [...COMPASS];
-  return Array.from({ length: game.seats }, (_, i) => `Player ${i + 1}`);
+export function seatCount(game: GameDescription, value: string | undefined): number | undefined {
+  if (!seatSetting(game) || value === undefined) return game.seats;
+  const text = value.trim();
+  if (!/^\d+$/.test(text)) return undefined;
+  const count = Number(text);
+  return seatCounts(game).includes(count) ? count : undefined;
+}
+
+/** What is wrong with a seat setting's value that its range allows but no seat count is; undefined if nothing. */
+export function seatCountProblem(game: GameDescription, value: string | undefined): string | undefined {
+  const setting = seatSetting(game);
+  if (!setting || seatCount(game, value) !== undefined) return undefined;
+  return `${setting.title || setting.name}: ${seatCounts(game).join(" or ")}.`;
+}
+
+/**
+ * Default names, one per seat of a table of `count` (the catalog's seats unless a seat setting
+ * says another): the game's own when its renderer has as many, else the compass for three or
+ * four seats, else "Player <n>".
+ */
+export function seatNames(game: GameDescription, entry?: LobbyEntry, count: number = game.seats): string[] {
+  if (entry && entry.seatNames.length === count) return [...entry.seatNames];
+  const compass = COMPASS[count];
+  if (compass) return [...compass];
+  return Array.from({ length: count }, (_, i) => `Player ${i + 1}`);
 }
 
 function count(n: number): string {
@@ -29,13 +70,20 @@ function count(n: number): string {
   return word.charAt(0).toUpperCase() + word.slice(1);
 }
 
+/** "Four", "Three or four": the numbers of players a game can be played by, in words. */
+function counts(game: GameDescription): string {
+  const all = seatCounts(game);
+  const words = all.map((n, i) => (i === 0 ? count(n) : COUNTS[n] ?? String(n)));
+  return words.length > 1 ? `${words.slice(0, -1).join(", ")} or ${words.at(-1)}` : words[0]!;
+}
+
 /** One sentence on the game: its renderer's, else its seats and sides in words. */
 export function blurb(game: GameDescription, entry?: LobbyEntry): string {
   if (entry) return entry.blurb;
   const sides = game.sides.length;
   const alone = game.sides.every((s) => s.seats.length === 1);
-  const who = alone || sides === 0 ? `${count(game.seats)} players, each for themselves`
-    : `${count(game.seats)} players in ${COUNTS[sides] ?? sides} ${sides === 1 ? "side" : "partnerships"}`;
+  const who = alone || sides === 0 ? `${counts(game)} players, each for themselves`
+    : `${counts(game)} players in ${COUNTS[sides] ?? sides} ${sides === 1 ? "side" : "partnerships"}`;
   return `${who}; ${game.lowScoreWins ? "lowest" : "highest"} score wins.`;
 }
 

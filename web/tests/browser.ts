@@ -1,5 +1,6 @@
 // What the browser tests share: Chromium (Debian's, through playwright-core), the server's
-// addresses, screenshots, and reading the table page back to compare it with the API's view.
+// addresses, screenshots, reading the table page back to compare it with the API's view, and
+// where its parts are on the screen (the seats around the trick, at any size).
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,6 +23,10 @@ const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const SETTLE_TIMEOUT_MS = 10_000;
 const POLL_MS = 25;
 
+/** Screen sizes the table is checked at: the browser opens at phone size (openBrowser). */
+export const PHONE = { width: 390, height: 844 } as const;
+export const DESKTOP = { width: 1280, height: 800 } as const;
+
 /** Fails unless the server addresses are set. */
 export function requireServer(): void {
   assert.match(HTTP_SERVER, /^http:\/\/[^/]+$/, "set CARDGAME_HTTP_SERVER to the server's HTTP port");
@@ -41,7 +46,7 @@ export async function openBrowser(): Promise<{ context: BrowserContext; close: (
     headless: true,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic",
       "--no-first-run", "--disable-component-update", "--disable-sync"],
-    viewport: { width: 390, height: 844 }, // a phone
+    viewport: PHONE,
     deviceScaleFactor: 1,
   });
   // tsx compiles this file keeping function names, wrapping the functions passed to
@@ -266,6 +271,102 @@ export async function moved(page: Page, before: bigint, what: string): Promise<v
     `${what}: the page still shows version ${shown.version}${shown.message ? `: "${shown.message}"` : ""}`);
 }
 
+/** A box on the page, in CSS pixels. */
+export interface Box {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/** Where the table's parts are on the page: the seats' panels and the trick's cards, by position class. */
+export interface Layout {
+  viewport: { width: number; height: number };
+  /** The page's width as laid out: wider than the viewport means sideways scrolling. */
+  scrollWidth: number;
+  seats: { seat: number; position: string; box: Box }[];
+  trick: { seat: number; card: string; position: string; box: Box }[];
+  /** The side totals under the table. */
+  totals: Box[];
+}
+
+/** Reads where the table's parts are (runs in the browser). */
+export async function readLayout(page: Page): Promise<Layout> {
+  return page.evaluate(() => {
+    const box = (el: Element) => {
+      const r = el.getBoundingClientRect();
+      return { left: r.left, top: r.top + window.scrollY, right: r.right, bottom: r.bottom + window.scrollY };
+    };
+    const position = (el: Element) => Array.from(el.classList).find((c) => c.startsWith("pos-"))?.slice(4) ?? "";
+    const all = (selector: string) => Array.from(document.querySelectorAll<HTMLElement>(selector));
+    return {
+      viewport: { width: window.innerWidth, height: window.innerHeight },
+      scrollWidth: document.documentElement.scrollWidth,
+      seats: all("#table .board > .seat").map((el) => ({ seat: Number(el.dataset.seat), position: position(el), box: box(el) })),
+      trick: all("#table .trick .card").map((el) => ({
+        seat: Number(el.dataset.seat), card: el.dataset.card ?? "", position: position(el), box: box(el),
+      })),
+      totals: all("#table .totals .side").map(box),
+    };
+  });
+}
+
+/** Where a seat sits at a table of `count` seen from `viewer`: the viewer at the bottom, the others clockwise. */
+export function seatPosition(seat: number, count: number, viewer = 0): string {
+  const around = count === 2 ? ["bottom", "top"] : count === 3 ? ["bottom", "left", "right"]
+    : ["bottom", "left", "top", "right"];
+  return around[(seat - viewer + count) % count] ?? "";
+}
+
+const overlap = (a: Box, b: Box) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+const inside = (a: Box, width: number) => a.left >= -1 && a.right <= width + 1;
+
+/**
+ * Asserts that the table is laid out for its seats at the page's size: no sideways scrolling;
+ * each seat's panel where its place is (the viewer at the bottom, the others clockwise: left,
+ * top, right; with three, left and right), on the screen and clear of the others; each card of
+ * the trick on its player's side, clear of the other cards and of the panels; the side on the
+ * left of the trick left of it, the right one right of it, the top above and the bottom below.
+ */
+export function assertLayout(layout: Layout, view: GameView, what: string): void {
+  const { width } = layout.viewport;
+  const count = view.seats.length;
+  const viewer = view.viewerSeat ?? 0;
+  assert.ok(layout.scrollWidth <= width + 1, `${what}: the page is ${layout.scrollWidth} px wide in a ${width} px viewport`);
+  assert.deepEqual(layout.seats.map((s) => [s.seat, s.position]),
+    view.seats.map((s) => [s.seat, seatPosition(s.seat, count, viewer)]), `${what}: the seats' places`);
+  for (const [i, a] of layout.seats.entries()) {
+    assert.ok(inside(a.box, width), `${what}: seat ${a.seat}'s panel is off the screen: ${JSON.stringify(a.box)}`);
+    for (const b of layout.seats.slice(i + 1)) {
+      assert.ok(!overlap(a.box, b.box), `${what}: the panels of seats ${a.seat} and ${b.seat} overlap`);
+    }
+  }
+  const panel = new Map(layout.seats.map((s) => [s.seat, s]));
+  for (const [i, card] of layout.trick.entries()) {
+    const seat = panel.get(card.seat);
+    assert.ok(seat, `${what}: the trick's ${card.card} is of no seat (${card.seat})`);
+    assert.equal(card.position, seat.position, `${what}: ${card.card} is not on seat ${card.seat}'s side`);
+    assert.ok(inside(card.box, width), `${what}: the trick's ${card.card} is off the screen`);
+    for (const other of layout.trick.slice(i + 1)) {
+      assert.ok(!overlap(card.box, other.box), `${what}: the trick's ${card.card} and ${other.card} overlap`);
+    }
+    for (const s of layout.seats) {
+      assert.ok(!overlap(card.box, s.box), `${what}: the trick's ${card.card} covers seat ${s.seat}'s panel`);
+    }
+  }
+  if (layout.trick.length === 0) return;
+  const trick: Box = {
+    left: Math.min(...layout.trick.map((c) => c.box.left)), right: Math.max(...layout.trick.map((c) => c.box.right)),
+    top: Math.min(...layout.trick.map((c) => c.box.top)), bottom: Math.max(...layout.trick.map((c) => c.box.bottom)),
+  };
+  for (const { seat, position, box } of layout.seats) {
+    const side = { left: box.right <= trick.left + 1, right: box.left >= trick.right - 1, top: box.bottom <= trick.top + 1,
+      bottom: box.top >= trick.bottom - 1 }[position];
+    assert.ok(side, `${what}: seat ${seat}'s panel (${position}) is not ${position === "left" || position === "right"
+      ? `${position} of` : position === "top" ? "above" : "below"} the trick: ${JSON.stringify(box)} vs ${JSON.stringify(trick)}`);
+  }
+}
+
 /** Checks the open score dialog against GetScore, optionally saves it, and closes it. */
 export async function checkScoreDialog(page: Page, score: GetScoreResponse, shot?: string): Promise<void> {
   const dialog = page.locator("dialog.scores[open]");
@@ -284,6 +385,15 @@ export async function checkScoreDialog(page: Page, score: GetScoreResponse, shot
   const totals = await page.evaluate(() => Array.from(document.querySelectorAll<HTMLElement>("dialog.scores tfoot td"))
     .map((td) => Number(td.dataset.total)));
   assert.deepEqual(totals, score.totals.map((t) => t.score), "the score table's totals differ from GetScore");
+  const fit = await page.evaluate(() => {
+    const scroll = document.querySelector<HTMLElement>("dialog.scores .table-scroll");
+    const dialog = document.querySelector("dialog.scores[open]")?.getBoundingClientRect();
+    return { columns: document.querySelectorAll("dialog.scores thead th").length, viewport: window.innerWidth,
+      wider: scroll ? scroll.scrollWidth - scroll.clientWidth : 0, left: dialog?.left ?? 0, right: dialog?.right ?? 0 };
+  });
+  assert.equal(fit.columns, score.totals.length + 1, "the score table has the hand's column and one per side");
+  assert.ok(fit.wider <= 1, `the score table is ${fit.wider} px wider than its dialog (sideways scrolling)`);
+  assert.ok(fit.left >= 0 && fit.right <= fit.viewport, `the score dialog (${fit.left}-${fit.right}) is off the screen`);
   if (shot) await screenshot(page, shot);
   await page.locator("dialog.scores button.primary").click();
   await page.locator("dialog.scores[open]").waitFor({ state: "detached", timeout: SETTLE_TIMEOUT_MS });

@@ -112,6 +112,20 @@ export async function player(context: BrowserContext, name: string, seat: number
   return { name, seat, page, errors, client: api(token), handsSeen: 0, shots: new Set() };
 }
 
+/**
+ * The creator at the page the lobby has just moved to its new game's seat 0: the game's id, and
+ * the player with the seat token of the page's link.
+ */
+export async function creator(page: Page, errors: string[], name: string): Promise<{ gameId: string; player: Player }> {
+  await page.locator("#table").waitFor();
+  const place = new URLSearchParams(new URL(page.url()).hash.slice(1));
+  const gameId = place.get("game") ?? "";
+  assert.match(gameId, /^[0-9a-f]{24}$/, `the lobby's page is at no game: ${page.url()}`);
+  assert.equal(place.get("seat"), "0", "the lobby seats the creator at seat 0");
+  return { gameId, player: { name, seat: 0, page, errors, client: api(place.get("token") ?? ""), handsSeen: 0,
+    shots: new Set() } };
+}
+
 /** The browser of a `describe` block: opened before its tests (which need a live server), closed after them. */
 export function suiteBrowser(): { readonly context: BrowserContext } {
   const suite = {} as { context: BrowserContext };

@@ -70,7 +70,8 @@ export const buckEuchre: GameRenderer = {
   },
   seatBadges(seat, view) {
     return [
-      seat.rules.case === "buckEuchre" && seat.rules.value.droppedOut ? h("span", { class: "badge" }, "out") : null,
+      seat.rules.case === "buckEuchre" && seat.rules.value.droppedOut
+        ? h("span", { class: "badge out", "data-field": "dropped-out", title: "Dropped out of this hand" }, "out") : null,
       view.rules.case === "buckEuchre" && view.rules.value.maker === seat.seat
         ? h("span", { class: "badge alert" }, "maker") : null,
     ];

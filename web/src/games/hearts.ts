@@ -1,5 +1,6 @@
-// Hearts: four players, each for themselves; the pass (left, right, across, hold), the 2♣ lead,
-// hearts broken, and points that count against whoever takes them.
+// Hearts: four players, or three (the 2♦ left out, 17 cards each), each for themselves; the pass
+// (left, right, across with four, hold), the 2♣ lead, hearts broken, and points that count against
+// whoever takes them (with the Omnibus setting, the J♦'s -10 for its taker).
 import type { GameView, HandScore } from "@cardgame/client/web";
 
 import { cardList } from "../cards.js";
@@ -30,8 +31,9 @@ function handDetails(hand: HandScore, name: SeatNamer): HandDetails {
   const rules = hand.rules.case === "hearts" ? hand.rules.value : undefined;
   const pass = rules ? `pass ${DIRECTIONS[rules.direction] ?? rules.direction}` : "";
   const moon = rules?.moonBy !== undefined ? `, ${name(rules.moonBy)} shot the moon` : "";
+  const jack = rules?.jackOfDiamondsBy !== undefined ? `, J♦ -10 to ${name(rules.jackOfDiamondsBy)}` : "";
   return {
-    note: `${pass}${moon}`,
+    note: `${pass}${moon}${jack}`,
     sides: hand.sides.map((side) => {
       const seat = hand.seats.find((s) => side.seats.includes(s.seat));
       const taken = seat?.rules.case === "hearts" ? seat.rules.value.pointsTaken : 0;
@@ -44,7 +46,7 @@ export const hearts: GameRenderer = {
   name: "hearts",
   title: "Hearts",
   lobby: {
-    blurb: "Four players, each for themselves, 52 cards; pass three, avoid hearts and the Q♠; lowest score wins.",
+    blurb: "Four players (or three, without the 2♦), each for themselves; pass three, avoid hearts and the Q♠; lowest score wins.",
     seatNames: ["South", "West", "North", "East"],
   },
   reasons: {
@@ -71,13 +73,17 @@ export const hearts: GameRenderer = {
         : null,
     ];
   },
-  facts(view) {
+  facts(view, name) {
     if (view.rules.case !== "hearts") return [];
-    const { passDirection, heartsBroken, passGiven, passReceived } = view.rules.value;
+    const { passDirection, heartsBroken, passGiven, passReceived, jackOfDiamondsBy } = view.rules.value;
     const facts: Child[] = [
       h("div", { class: "trump", "data-role": "pass-direction" }, `Pass ${DIRECTIONS[passDirection] ?? passDirection}`),
     ];
     if (heartsBroken) facts.push(h("div", { class: "trump", "data-role": "hearts-broken" }, "Hearts broken"));
+    if (jackOfDiamondsBy !== undefined) {
+      facts.push(h("div", { class: "trump", "data-role": "jack-of-diamonds", "data-seat": jackOfDiamondsBy },
+        `J♦ (-10) won by ${name(jackOfDiamondsBy)}`));
+    }
     const pass: Child[] = [
       passGiven.length ? cardList("You passed", passGiven, "pass-given") : null,
       passReceived.length ? cardList("You received", passReceived, "pass-received") : null,

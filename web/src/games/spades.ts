@@ -1,5 +1,5 @@
-// Spades for four players in two partnerships: bids, Nil and Double Nil with the partners'
-// exchange, spades broken, bags.
+// Spades for four players in two partnerships: bids (forced ones marked), Nil and Double Nil with
+// the partners' exchange, the jokers' and deuces' place among the spades, spades broken, bags.
 import type { GameRenderer } from "./renderer.js";
 import {
   SPADES_REASONS,
@@ -11,6 +11,7 @@ import {
   spadesHandDetails,
   spadesSeatBadges,
   spadesTotalNote,
+  topTrumps,
 } from "./spades_shared.js";
 
 export const spades: GameRenderer = {
@@ -30,7 +31,7 @@ export const spades: GameRenderer = {
   facts(view) {
     if (view.rules.case !== "spades") return [];
     const { spadesBroken: broken, exchangeGiven, exchangeReceived } = view.rules.value;
-    return [spadesBroken(view, broken),
+    return [topTrumps(view), spadesBroken(view, broken),
       ...exchangeCards({ given: "Given", received: "Received" }, exchangeGiven, exchangeReceived)];
   },
   totalNote: spadesTotalNote,

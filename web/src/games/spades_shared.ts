@@ -1,8 +1,9 @@
-// What four- and two-player Spades draw alike: bids and Double Nil, spades broken, the exchange's
-// cards, bags, and a hand's score by contract, Nil and bags.
+// What four- and two-player Spades draw alike: bids and Double Nil, a bid the table's settings
+// forced (Mirror, Suicide...), spades broken, the exchange's cards, bags, and a hand's score by
+// contract, Nil and bags.
 import type { GameView, HandScore, LegalAction, SeatView, SideTotal } from "@cardgame/client/web";
 
-import { cardList } from "../cards.js";
+import { SUIT_SYMBOLS, cardList, cardName, parseCard } from "../cards.js";
 import { type Child, h } from "../dom.js";
 import { plural, signed } from "../text.js";
 import type { HandDetails, SeatNamer } from "./renderer.js";
@@ -35,14 +36,38 @@ export function spadesBidPrompt(view: GameView): string | undefined {
   return view.handVisible ? "Your bid." : "Your bid: Double Nil or a blind bid, or look at your cards first.";
 }
 
-/** A seat's Double Nil bid, and during the exchange whether it has made its choice. */
+/** A seat's Double Nil bid, a bid it was left no choice in, and during the exchange whether it has made its choice. */
 export function spadesSeatBadges(seat: SeatView, view: GameView): Child[] {
   if (seat.rules.case !== "spades") return [];
-  const { doubleNil, exchangeDone } = seat.rules.value;
+  const { doubleNil, exchangeDone, bidForced } = seat.rules.value;
   return [
     doubleNil ? h("span", { class: "badge alert" }, "Double Nil") : null,
+    bidForced ? h("span", {
+      class: "badge forced", "data-field": "bid-forced", title: "The table's settings left this seat one bid only",
+    }, "forced bid") : null,
     view.phaseName === "exchange" && exchangeDone ? h("span", { class: "badge" }, "exchanged") : null,
   ];
+}
+
+/** The spades above the A♠ at a table with jokers (the setting `trumps`), highest first. */
+const TOP_TRUMPS: Readonly<Record<string, readonly string[]>> = {
+  jokers: ["BJ", "LJ"],
+  jokers_deuces: ["BJ", "LJ", "2D", "2S"],
+};
+
+/** "BJ", "2♦": a card as short as the table writes it in a line of text. */
+function shortCard(card: string): string {
+  if (card === "BJ" || card === "LJ") return card;
+  const { rank, suit } = parseCard(card);
+  return `${rank}${SUIT_SYMBOLS[suit]}`;
+}
+
+/** At a table with jokers, while a hand is bid and played: the cards that rank above the A♠, as spades. */
+export function topTrumps(view: GameView): Child {
+  const top = TOP_TRUMPS[view.options?.settings.trumps ?? ""];
+  if (!top || view.phaseName === "deal" || view.phaseName === "game_over") return null;
+  return h("div", { class: "trump top-trumps", "data-role": "top-trumps", "data-cards": top.join(" "),
+    title: top.map(cardName).join(", ") }, `Spades above A♠: ${top.map(shortCard).join(" ")}`);
 }
 
 /** Whether spades are broken, while the hand is played. */
@@ -66,14 +91,20 @@ export function spadesTotalNote(total: SideTotal): string {
   return plural(total.bags, "bag");
 }
 
-/** A Spades hand in words, per side: contract and tricks, bags, each Nil, the bag penalty. */
+/**
+ * A Spades hand in words, per side: contract and tricks, bags, the bids the table's settings
+ * forced, each Nil, the bag penalty.
+ */
 export function spadesHandDetails(hand: HandScore, name: SeatNamer): HandDetails {
   return {
     note: "",
     sides: hand.sides.map((result) => {
       const parts = [`bid ${result.contract}, took ${result.tricks}`];
       if (result.bagsGained) parts.push(plural(result.bagsGained, "bag", signed(result.bagsGained)));
-      for (const seat of hand.seats.filter((s) => result.seats.includes(s.seat))) {
+      const seats = hand.seats.filter((s) => result.seats.includes(s.seat));
+      const forced = seats.filter((s) => s.rules.case === "spades" && s.rules.value.bidForced).map((s) => name(s.seat));
+      if (forced.length) parts.push(`${forced.length === 1 ? "bid" : "bids"} forced: ${forced.join(", ")}`);
+      for (const seat of seats) {
         const own = seat.rules.case === "spades" ? seat.rules.value : undefined;
         if (own && own.nilPoints !== 0) {
           parts.push(`${name(seat.seat)} ${own.doubleNil ? "Double Nil" : "Nil"} ${signed(own.nilPoints)}`);
