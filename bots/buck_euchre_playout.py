@@ -27,10 +27,10 @@ from engine.games.buck_euchre import BuckEuchreState
 from engine.games.buck_euchre_words import DROP_OUT, ORDER_UP, PASS, STAY_IN, BuckPhase, discard, name_suit
 
 from . import buck_euchre as basic
+from .budget import Budget
 from .playout import equivalent_cards
 from .registry import register_game
 from .sampling import sample_fills
-from .search import Budget
 
 GAME_VALUE = 200   # most games end when a player takes all five tricks: winning is what counts
 OTHERS = 0.2       # the weight of the other players' points against one's own

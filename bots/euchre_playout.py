@@ -21,10 +21,10 @@ from engine.games.euchre_cards import rules
 from engine.games.euchre_words import DEFEND_ALONE, ORDER, ORDER_ALONE, PASS, EuchrePhase, discard, name_suit
 
 from . import euchre as basic
+from .budget import Budget
 from .playout import equivalent_cards
 from .registry import register_game
 from .sampling import sample_fills
-from .search import Budget
 
 GAME_VALUE = 10    # a game won or lost counts as much as this many points more
 MISS = 0.15        # the likelihood of a call the basic bot would not have made with the hand

@@ -37,10 +37,10 @@ from engine.games.hearts import FULL_DECK, HeartsState, deck_mask, playable
 from engine.games.hearts_words import HeartsPhase, pass_cards
 
 from . import hearts as basic
+from .budget import Budget
 from .playout import equivalent_cards
 from .registry import register_game
 from .sampling import NoDeal, sample_fills
-from .search import Budget
 
 GAME_VALUE = 60        # points a game won (or lost) with this hand is worth beyond the hand's own
 OTHERS = 1 / 3         # the weight of the other players' average points against one's own

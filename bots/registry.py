@@ -28,14 +28,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from engine import Action, View
 
+from .budget import Budget
 from .playout import Playout
-
-if TYPE_CHECKING:
-    from .search import Budget
 
 Heuristic = Callable[[View, Sequence[Action], random.Random], Action]
 """A basic bot's choice for the viewer of a view, from its legal actions (never empty)."""

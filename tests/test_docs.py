@@ -27,6 +27,7 @@ How blocks are found and run (docs/testing.md, "The documentation's blocks", say
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import re
 import shutil
@@ -35,6 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -483,3 +485,67 @@ def test_relative_links_lead_into_the_repository(page: Path) -> None:
         if fragment and path.suffix == ".md":
             assert fragment in anchors(path), \
                 f"{page.relative_to(ROOT)} links to a missing heading: {target}#{fragment}"
+
+
+# --- names of modules and files ---
+
+DOTTED_NAME = re.compile(r"(?<![\w./-])((?:engine|bots|service|bench|testkit)(?:\.[A-Za-z_]\w*)+)")
+"""A module of the project named with dots (``service.rpc.convert``), maybe with an attribute."""
+FILE_NAME = re.compile(r"(?<![\w./-])((?:engine|bots|service|bench|testkit|tests|web|clients|proto|deploy|docs)"
+                       r"/[\w./-]*\w)")
+"""A file or folder of the repository named by its path (``service/rpc/convert.py``)."""
+NOT_IN_A_CHECKOUT = re.compile(r"/dist/|/bin/|node_modules|^proto/releases/v\d|^clients/go/v([\dX]|$)|first\.mts$")
+"""Paths the docs name that a build, a release or an example makes (not in a fresh checkout)."""
+CODE = [path for top in ("engine", "bots", "service", "bench", "testkit", "clients/python/src/cardgame")
+        for path in sorted((ROOT / top).rglob("*.py")) if "v1" not in path.relative_to(ROOT).parts]
+
+
+def _module_file(parts: list[str]) -> Path | None:
+    base = ROOT.joinpath(*parts)
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _dotted_exists(name: str) -> bool:
+    """Whether a dotted name is a module of the project, or a module and a name it defines."""
+    parts = name.split(".")
+    for cut in range(len(parts), 0, -1):
+        found = _module_file(parts[:cut])
+        if found is not None:
+            rest = parts[cut:]
+            return not rest or rest[0].startswith("__") or re.search(rf"\b{re.escape(rest[0])}\b",
+                                                                     found.read_text()) is not None
+    return False
+
+
+def _path_exists(text: str) -> bool:
+    """Whether a path names a file or folder of the checkout (a prefix of one's name, as in
+    ``tests/engine/test_`` or ``package{,-lock}.json``; ``file.py.Name`` for a name in a file)."""
+    if NOT_IN_A_CHECKOUT.search(text) or (ROOT / text).exists():
+        return True
+    path = ROOT / text
+    if path.parent.is_dir() and any(child.name.startswith(path.name) for child in path.parent.iterdir()):
+        return True
+    module, _, _ = text.rpartition(".")
+    return module != "" and (ROOT / f"{module}.py").is_file()
+
+
+def _prose(path: Path) -> str:
+    """What a reader reads in a file: a page whole, a module's strings and comments."""
+    text = path.read_text()
+    if path.suffix != ".py":
+        return text
+    kinds = (tokenize.STRING, tokenize.COMMENT)
+    return "\n".join(token.string for token in tokenize.generate_tokens(io.StringIO(text).readline)
+                     if token.type in kinds)
+
+
+@pytest.mark.parametrize("path", PAGES + CODE, ids=[str(p.relative_to(ROOT)) for p in PAGES + CODE])
+def test_every_module_and_file_named_exists(path: Path) -> None:
+    """A page, docstring or comment that names a module or file of the project names one that exists."""
+    text = _prose(path)
+    missing = sorted({m for m in DOTTED_NAME.findall(text) if not _dotted_exists(m)}
+                     | {m for m in FILE_NAME.findall(text) if not _path_exists(m)})
+    assert not missing, f"{path.relative_to(ROOT)} names what does not exist: {missing}"

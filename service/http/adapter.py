@@ -14,7 +14,7 @@ runs, given a :class:`CallContext`: the part of ``grpc.aio.ServicerContext`` the
   through as it lets gRPC's own.
 - ``write(message)``: one message of a server stream (WatchGame).
 
-Request bodies that do not decode become :class:`service.handlers.Undecodable`, exactly as on
+Request bodies that do not decode become :class:`service.rpc.handlers.Undecodable`, exactly as on
 the gRPC port, so the servicer answers INVALID_ARGUMENT with its usual message.
 """
 

@@ -18,7 +18,7 @@ BEARER = "bearer "
 
 
 def check_decoded(request) -> None:
-    """Reject a request body that did not decode (see service.handlers)."""
+    """Reject a request body that did not decode (see service.rpc.handlers)."""
     if isinstance(request, Undecodable):
         raise InvalidArgument(f"the request body is not a valid {request.type_name} message")
 

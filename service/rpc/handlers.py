@@ -42,7 +42,7 @@ def _lenient(cls: Any) -> Callable[[bytes], Any]:
 
 def _bytes_or(cls: Any) -> Callable[[Any], bytes]:
     """A stream's serializer: a message is encoded, bytes (a message encoded once and shared by
-    many streams, see service.watching) go out as they are."""
+    many streams, see service.rpc.watching) go out as they are."""
     def serialize(message: Any) -> bytes:
         return message if isinstance(message, bytes) else cls.SerializeToString(message)
 

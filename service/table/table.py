@@ -283,7 +283,7 @@ class Table:
         """Play the bot turns now due after ``version``: one log entry per action, and whether
         bot turns are still due (left to the sweeper) after them.
 
-        A slow bot (the search bot) chooses in a worker process (``service.bot_turns``), so the
+        A slow bot (the search bot) chooses in a worker process (``service.table.bot_turns``), so the
         event loop keeps serving other calls meanwhile; the moves still go into the caller's commit.
         One commit takes at most MAX_BOT_ACTIONS of them, or MAX_BOT_SECONDS of choosing (a game
         whose humans are all away is played out by bots): turns still due then are left to the

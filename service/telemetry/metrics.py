@@ -10,7 +10,7 @@ The series (all prefixed ``cardgame_``):
   (the version moved on between load and compare-and-set), and ``commit_retries_total{method}``:
   those of them tried again against the fresh state (the caller gave no ``expected_version``);
 - ``store_duration_seconds{operation}`` / ``store_errors_total{operation}``: every game store
-  call, timed, and those that failed (``service.metered_store``);
+  call, timed, and those that failed (``service.store.metered``);
 - ``store_full_total``: calls refused because Redis was out of memory (STORE_FULL; 0 from start);
 - ``bot_think_seconds{strategy}``: the time a bot takes to choose one action;
 - ``turn_timeouts_total``: turns that passed their deadline, played by the seat's fallback bot;

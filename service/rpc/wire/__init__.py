@@ -1,6 +1,6 @@
 """Per-game wire adapters: what each game's own facts look like on the wire, by game name.
 
-``service.convert`` builds the common part of every message for any registered game, then asks
+``service.rpc.convert`` builds the common part of every message for any registered game, then asks
 the game's :class:`WireAdapter` (``adapter_of(name)``) for the rest: its rule options message, its
 case of the GameView and SeatView ``rules`` oneofs, and its HandScore / SeatScore ``rules`` cases.
 Each game with a module here (every module of this package but ``base``) exposes ``ADAPTER``
