@@ -75,6 +75,7 @@ from bench.redis_target import PrivateRedis, redis_target  # tests/ helpers, put
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
+from cardgame.v1 import lifecycle_pb2 as lifecycle_pb
 from engine import Phase
 from engine.games.spades_words import DOUBLE_NIL, REVEAL
 from service.ops.server import GC_GEN0_THRESHOLD
@@ -146,15 +147,17 @@ class Driver:
     """Plays one scripted game through a stub, move after move; starts it again when it ends,
     ``offset`` moves into its script (played as it starts)."""
 
-    def __init__(self, stub, index: int, offset: int = 0):
+    def __init__(self, stub, index: int, offset: int = 0, turn_timeout_ms: int = 0):
         self.stub, self.script, self.offset = stub, script(index), offset
+        self.turn_timeout_ms = turn_timeout_ms
         self.next = len(self.script.moves)
 
     async def start(self) -> None:
-        """Create the game with the script's shuffle seed."""
+        """Create the game with the script's shuffle seed (and its turn timer, if any)."""
         created = await self.stub.CreateGame(pb.CreateGameRequest(
             variant=enums.VARIANT_SPADES, first_dealer=0, shuffle_seed=self.script.seed,
-            seats=[pb.SeatConfig(name=f"P{i}") for i in range(4)]))
+            seats=[pb.SeatConfig(name=f"P{i}") for i in range(4)],
+            lifecycle=lifecycle_pb.LifecycleOptions(turn_timeout_ms=self.turn_timeout_ms)))
         self.game_id = created.game_id
         self.seat_tokens = {t.seat: t.token for t in created.seat_tokens}
         self.tokens = {seat: (("authorization", f"Bearer {token}"),) for seat, token in self.seat_tokens.items()}
@@ -337,7 +340,8 @@ def _client_commands(lines: list[str]) -> int:
     return count
 
 
-async def _counted(address: str, client: redis.Redis, capture: Path, cli: str) -> tuple[int, list[float], float]:
+async def _counted(address: str, client: redis.Redis, capture: Path, cli: str,
+                   turn_timeout_ms: int = 0) -> tuple[int, list[float], float]:
     """Play GAMES games one move each (warm-up), then twice COUNT_MOVES moves: the first time
     reading Redis' counters around them and around a quiet IDLE_SECONDS before, the second time
     while MONITOR records into ``capture`` (after a quiet IDLE_SECONDS too); (moves, the
@@ -345,7 +349,7 @@ async def _counted(address: str, client: redis.Redis, capture: Path, cli: str) -
     (the server's sweeper) taken off."""
     rounds = max(COUNT_MOVES // GAMES, 1)
     async with grpc.aio.insecure_channel(address) as channel:
-        drivers = [Driver(pb_grpc.GameServiceStub(channel), i) for i in range(GAMES)]
+        drivers = [Driver(pb_grpc.GameServiceStub(channel), i, turn_timeout_ms=turn_timeout_ms) for i in range(GAMES)]
         await asyncio.gather(*(d.start() for d in drivers))
         await asyncio.gather(*(d.move() for d in drivers))
         quiet, began = _info(client), time.perf_counter()
@@ -378,8 +382,11 @@ async def _counted(address: str, client: redis.Redis, capture: Path, cli: str) -
     return rounds * GAMES, deltas, _client_commands(lines[idle_lines:]) - idle / idle_s * busy_s
 
 
-def redis_figures() -> dict[str, float]:
-    """Redis commands, round trips, CPU and network bytes per move, on a private redis-server."""
+TIMED_TURN_MS = 60_000   # the turn timer of the timed run: long enough that no turn passes during it
+
+
+def _redis_run(turn_timeout_ms: int = 0) -> tuple[int, list[float], float]:
+    """``_counted`` on a private redis-server and a server of its own (games with ``turn_timeout_ms``)."""
     cli = shutil.which("redis-cli")
     if cli is None:
         raise RuntimeError("redis-cli is needed for the round-trip count (apt-get install redis-server)")
@@ -387,13 +394,23 @@ def redis_figures() -> dict[str, float]:
         client = redis.Redis.from_url(private.url)
         with tempfile.TemporaryDirectory(prefix="bench-monitor-") as folder:
             try:
-                moves, (commands, cpu, net_in, net_out), clients = asyncio.run(
-                    _counted(server.address, client, Path(folder) / "monitor.txt", cli))
+                return asyncio.run(_counted(server.address, client, Path(folder) / "monitor.txt", cli,
+                                            turn_timeout_ms))
             finally:
                 client.close()
+
+
+def redis_figures() -> dict[str, float]:
+    """Redis commands, round trips, CPU and network bytes per move, on a private redis-server;
+    the commands and round trips again in games with a turn timer (``..._timed``: every move
+    sets the next turn's deadline)."""
+    moves, (commands, cpu, net_in, net_out), clients = _redis_run()
+    timed_moves, (timed_commands, *_), timed_clients = _redis_run(TIMED_TURN_MS)
     return {"redis_commands_per_move": commands / moves, "redis_round_trips_per_move": clients / moves,
             "redis_cpu_us_per_move": cpu * 1e6 / moves, "redis_net_in_bytes_per_move": net_in / moves,
-            "redis_net_out_bytes_per_move": net_out / moves}
+            "redis_net_out_bytes_per_move": net_out / moves,
+            "redis_commands_per_move_timed": timed_commands / timed_moves,
+            "redis_round_trips_per_move_timed": timed_clients / timed_moves}
 
 
 async def moves_over_connections(address: str, connections: int, seconds: float) -> float:

@@ -142,7 +142,8 @@ def _key_quotas(p: argparse.ArgumentParser, a: argparse.Namespace) -> dict:
 
 
 def _operations(p: argparse.ArgumentParser, a: argparse.Namespace) -> dict:
-    """The metrics, tracing and TLS options (see service.telemetry.metrics, service.telemetry.tracing, service.ops.tls), checked."""
+    """The metrics, tracing and TLS options, checked (see service.telemetry.metrics,
+    service.telemetry.tracing, service.ops.tls)."""
     if a.metrics_port is not None and not 0 <= a.metrics_port <= 65535:
         p.error("--metrics-port must be a port number (0 = any free port)")
     try:

@@ -24,7 +24,7 @@ from service.store import GameExists, Store
 from service.store.port import MAX_BATCH
 from service.table import gamelog, lifecycle, retries, tokens
 from service.table.record import LEFT, SPECTATORS_TOKEN, GameRecord, Lifecycle, Seat
-from service.table.table import Table, now_ms
+from service.table.table import SWEEP_LEASE_MS, Table, now_ms
 
 
 @dataclass(frozen=True)
@@ -131,6 +131,10 @@ async def create(table: Table, new: NewGame, limits: CreateLimits, request_id: s
         raise Aborted("a new game id collided with an existing game; retry") from None
     # Indexed again once it exists: an index sweep between the two writes cannot drop it.
     await store.index_game(owner, game_id, created, terms)
+    if record.deadline_ms and record.deadline_ms <= now_ms() + SWEEP_LEASE_MS:
+        # A sweeper may have claimed the game before it existed, found nothing and unscheduled it:
+        # its first deadline is set again (moves that keep it or push it later write no schedule).
+        await store.schedule(game_id, record.deadline_ms)
     return Created(record, version, seat_tokens, spectator_token)
 
 

@@ -160,6 +160,7 @@ class Table:
                         return None
                     raise NotFound(f"no game {game_id!r}")
                 version, record = loaded.version, record_of(loaded.state)
+                scheduled = record.deadline_ms   # the game is on the schedule at this time or earlier
                 if request_id and isinstance(command, Leave):   # the leave voids the token it came with
                     raw = await self.store.get_retry(game_id, request_id)
                     if raw is not None:
@@ -181,7 +182,7 @@ class Table:
                 after = version + len(entries)
                 lifecycle.set_deadline(record, at, bots_left)
                 retry = retries.retry_record(fingerprint, seat, after, record) if request_id else None
-                result = await self._commit(record, version, entries, request_id, retry, at, events)
+                result = await self._commit(record, version, entries, request_id, retry, at, events, scheduled)
                 if result.replay is not None:
                     return await self._replayed(game_id, result.replay, fingerprint, seat)
                 if result.ok:
@@ -305,12 +306,22 @@ class Table:
         return entries, turn is not None
 
     async def _commit(self, record: GameRecord, version: int, entries: list[bytes], request_id: str | None,
-                      retry: bytes | None, at_ms: int, events: list[bytes]):
+                      retry: bytes | None, at_ms: int, events: list[bytes], scheduled: int = 0):
         """Commit a change: its entries, the events it emits and the new turn deadline, scheduled
         for the sweeper before the commit (so a crash after it loses nothing) and published after
-        it; scheduled again after it when a sweeper may have swept the game meanwhile."""
+        it; scheduled again after it when a sweeper may have swept the game meanwhile.
+
+        ``scheduled``: the deadline of the game as it stood before the change (``version``), 0
+        for none. The game is on the schedule at that time or earlier: the change that set it
+        scheduled it (or, as here, found it scheduled earlier still), and a sweeper settles a
+        game it attended at the deadline of the game it read, or earlier. So a change that emits
+        no events and whose deadline is no earlier (a move that starts the next turn's timer)
+        writes nothing to the schedule: the sweeper that comes at the earlier time reads the game
+        and settles it at its deadline then. The schedule is a hint; the game is the truth."""
         events = [*events, *lifecycle.change_events(record, version + len(entries), at_ms)]
         due = min([t for t in (record.deadline_ms, at_ms + PUBLISH_GRACE_MS if events else 0) if t], default=0)
+        if due and not events and scheduled and due >= scheduled:
+            due = 0   # on the schedule already, no later than due
         prior = await self.store.schedule(record.game_id, due) if due else None
         result = await self.store.commit(Commit(
             record.game_id, version, record.to_bytes(), entries, request_id, retry,
