@@ -138,13 +138,14 @@ web: $(WEB_DIST)
 # clusters (tests/conftest.py starts them when neither REDIS_URL nor 127.0.0.1:6379 answers),
 # Chromium for the browser tests (tests/web, driven by playwright-core), Prometheus for the
 # monitoring test (tests/test_monitoring.py), nginx for the gRPC front's test
-# (tests/service/test_rapid_reset.py) and protoc for docs/clients.md's C++ and Java example;
+# (tests/service/test_rapid_reset.py) and protoc with the well-known types (libprotobuf-dev) for
+# docs/clients.md's C++ and Java example;
 # `make bench` also counts instructions under valgrind's callgrind (bench/instructions.py).
 # Go is not one of them: the Go client (clients/go) needs Go 1.26 or newer on PATH, which Debian 12
 # does not ship, and takes its modules from the Go module proxy; the Kotlin client needs a JDK 17
 # and Maven, which take theirs from Maven Central.
 # `make debian-packages` installs the missing ones (one apt-get update, noninteractive).
-DEBIAN_PACKAGES := redis-server chromium prometheus nginx protobuf-compiler valgrind
+DEBIAN_PACKAGES := redis-server chromium prometheus nginx protobuf-compiler libprotobuf-dev valgrind
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: debian-packages

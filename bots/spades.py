@@ -1,8 +1,10 @@
-"""The "basic" computer player of both Spades variants, deciding only from one seat's view.
+"""The "basic" computer player of every Spades game, deciding only from one seat's view.
 
 Bidding counts likely winners with weights fitted on self-play hands; the two-player draw keeps
 spades and high cards; trick play wins cheaply while the side's contract needs tricks, ducks
-when it is made (bags) or when the seat bid Nil, and covers a partner who bid Nil.
+when it is made (bags) or when the seat bid Nil, and covers a partner who bid Nil. In Cutthroat
+Spades every player is alone: no partner to cover or to count on, its own weights for a hand of
+17 cards, and either opponent may be set.
 
 The table settings change what it may bid, and it bids within them: the legal bid nearest the
 one it wants (reaching a minimum team bid), in Suicide Nil with the weaker hand of the pair
@@ -23,7 +25,7 @@ from engine import Phase
 from engine.core.actions import Action, kind_of, payload_of, play
 from engine.core.cards import CARD_COUNT, SPADES, Card
 from engine.core.views import View
-from engine.games.spades import STANDARD, SUICIDE, Trumps, trumps_of
+from engine.games.spades import STANDARD, SUICIDE, Trumps, trailing, trumps_of
 from engine.games.spades_scoring import DOUBLE_NIL_BID
 from engine.games.spades_words import (
     DOUBLE_NIL,
@@ -46,9 +48,12 @@ WEIGHTS = {
                      0.34, 0.47, 0.5, 0.17, -0.39, 0.24, 0.09, 0.43),
     "spades2": (0.81, 0.93, 0.35, 0.47, 0.09, 0.28, 0.15, 0.84, 0.89, 0.4, 0.67, 0.17, 0.49,
                       0.08, 0.13, 0.05, 0.03, -0.37, 0.15, 0.12, 0.73),
+    "cutthroat_spades": (0.93, 0.98, 0.74, 0.73, 0.04, 0.52, 0.58, 0.97, 0.69, 0.18, 0.43, 0.18, 0.32,
+                         0.27, 0.44, 0.54, 0.28, -0.45, 0.41, 0.27, 0.62),
 }
-BID_MARGIN = {"spades": 0.4, "spades2": 0.9}   # bid this much under the estimate
-NIL_BELOW = {"spades": 2.0, "spades2": 3.5}    # Nil only with an estimate below this
+BID_MARGIN = {"spades": 0.4, "spades2": 0.9, "cutthroat_spades": 0.8}   # bid this much under the estimate
+NIL_BELOW = {"spades": 2.0, "spades2": 3.5, "cutthroat_spades": 3.0}    # Nil only with an estimate below this
+HAND_SIZE = {"spades": 13, "spades2": 13, "cutthroat_spades": 17}       # the most a seat may bid
 SUICIDE_NIL_BELOW = 13 / 4   # Suicide, first of the pair to bid: Nil with an estimate below an average hand's
 BLIND_NIL_DEFICIT = 200      # Double Nil blind only when the side trails by this much (and the table allows it)
 KEEP_RANK = 13           # two-player draw: keep spades and side cards of this rank or higher
@@ -174,7 +179,8 @@ def choose_bid(hand: list[Card], variant: str, options: Any, partner: int, allow
     if nil and 0 in allowed:
         return 0
     tricks = max(1, int(est - BID_MARGIN[variant] + 0.5))
-    want = max(1, min(tricks, 13 - partner if partner > 0 else 13))
+    most = HAND_SIZE[variant]
+    want = max(1, min(tricks, most - partner if partner > 0 else most))
     numbers = [t for t in allowed if t > 0] or list(allowed)
     return min(numbers, key=lambda t: (abs(t - want), -t))
 
@@ -189,8 +195,8 @@ def blind_nil_wanted(options: Any, deficit: int, partner: int) -> bool:
 
 
 def _deficit(v: View, me: int) -> int:
-    side = me % len(v.sides)
-    return v.sides[1 - side].score - v.sides[side].score
+    """How far the viewer's side trails the highest of the other sides."""
+    return trailing([side.score for side in v.sides], me % len(v.sides))
 
 
 def _partner_bid(v: View, me: int) -> int:
@@ -292,6 +298,13 @@ def _side(v: View, seat: int) -> list[int]:
     return [seat, seat ^ 2] if v.variant == "spades" else [seat]
 
 
+def _rivals(v: View, me: int) -> list[list[int]]:
+    """The seats of each side against the viewer's: the other partnership, or each other player."""
+    if v.variant == "spades":
+        return [_side(v, (me + 1) % 4)]
+    return [[s] for s in range(len(v.seats)) if s != me]
+
+
 def _need(v: View, seats: list[int]) -> int:
     infos = [v.seats[s] for s in seats]
     return sum(i.bid for i in infos if i.bid) - sum(i.tricks_won for i in infos if i.bid)
@@ -309,9 +322,10 @@ def _mode(v: View) -> str:
     if _need(v, _side(v, me)) > 0:
         return WIN
     left = len(v.hand or [])
-    opp_need = _need(v, _side(v, (me + 1) % len(v.seats)))
-    if opp_need > 0 and left - opp_need <= SET_SLACK:
-        return WIN               # the opponents can still be set
+    for rival in _rivals(v, me):
+        opp_need = _need(v, rival)
+        if opp_need > 0 and left - opp_need <= SET_SLACK:
+            return WIN           # the opponents (one of them, in Cutthroat Spades) can still be set
     return DUCK
 
 

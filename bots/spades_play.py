@@ -1,6 +1,6 @@
-"""The card play of the Spades playout policy: the basic bot's choice of card (win, duck or
-cover; lead), read straight from a (determinized) state's bit sets (``bots.spades_playout``);
-at a table with jokers, the basic bot's own choice from the seat's view.
+"""The card play of the Spades playout policy (every Spades game): the basic bot's choice of card
+(win, duck or cover; lead), read straight from a (determinized) state's bit sets
+(``bots.spades_playout``); at a table with jokers, the basic bot's own choice from the seat's view.
 """
 
 from __future__ import annotations
@@ -72,10 +72,17 @@ def _mode(state: SpadesState, seat: int) -> int:
         need = mine - tricks[seat] if mine > 0 else 0
     if need > 0:
         return WIN
-    o = (seat + 1) % state.n
+    n = state.n
+    left = state.hands[seat].bit_count()
+    o = (seat + 1) % n
     opp_need = _need(bids, tricks, (o, o ^ 2) if four else (o,))
-    if opp_need > 0 and state.hands[seat].bit_count() - opp_need <= basic.SET_SLACK:
+    if opp_need > 0 and left - opp_need <= basic.SET_SLACK:
         return WIN
+    if n == 3:                     # Cutthroat Spades: the other opponent may be set too
+        o = (seat + 2) % 3
+        opp_need = bids[o] - tricks[o] if bids[o] > 0 else 0
+        if opp_need > 0 and left - opp_need <= basic.SET_SLACK:
+            return WIN
     return DUCK
 
 

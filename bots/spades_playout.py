@@ -1,5 +1,5 @@
-"""The fast playout policy of both Spades variants: the basic bot's decisions, read straight
-from a (determinized) state.
+"""The fast playout policy of every Spades game: the basic bot's decisions, read straight from a
+(determinized) state.
 
 A search improves on the policy it plays hands out with (a rollout algorithm), and it judges its
 choices best when the playouts play as the table does; so every seat plays exactly as the basic
@@ -8,8 +8,8 @@ instead of a view and a list of legal actions: a move costs a few microseconds. 
 playout looks at another seat's cards.
 
 A hand is worth, to a side, its points in the hand less the bags it took at their eventual price
-(``bag_penalty / bag_limit`` each), against the other side's; winning or losing the game with it
-counts ``GAME_VALUE`` more.
+(``bag_penalty / bag_limit`` each), against the other side's (in Cutthroat Spades, against the
+mean of the other two players'); winning or losing the game with it counts ``GAME_VALUE`` more.
 
 Under the table settings every seat still plays as the basic bot: it bids within the bids the
 settings allow (as the engine lists them), exchanges the cards the settings ask for, and at a
@@ -36,6 +36,7 @@ from engine.games.spades import (
     bid_refusal,
     bids_allowed,
     exchange_choice,
+    trailing,
     trumps_of,
 )
 from engine.games.spades2 import Spades2State
@@ -75,8 +76,8 @@ def bid_action(state: SpadesState, seat: int) -> Action:
     partner_bid = state.bids[seat ^ 2] if state.n == 4 else NO_BID
     options = state.options
     if not plain_bidding(options):
-        if state.n == 4:
-            deficit = state.scores[1 - seat % 2] - state.scores[seat % 2]
+        if state.n != 2:             # two players bid after the draw, Double Nil long since declared
+            deficit = trailing(state.scores, seat % state.sides)
             if (basic.blind_nil_wanted(options, deficit, partner_bid)
                     and bid_refusal(state, seat, DOUBLE_NIL_BID) is None):
                 return DOUBLE_NIL
@@ -103,7 +104,8 @@ def bid_for(cards: int, variant: str, partner_bid: int) -> int:
     if not is_nil(partner_bid) and est < basic.NIL_BELOW[variant] and basic.nil_ok(hand):
         return 0
     tricks = max(1, int(est - basic.BID_MARGIN[variant] + 0.5))
-    room = 13 - partner_bid if partner_bid > 0 else 13
+    most = basic.HAND_SIZE[variant]
+    room = most - partner_bid if partner_bid > 0 else most
     return max(1, min(tricks, room))
 
 
@@ -157,13 +159,18 @@ class SpadesPlayout:
         return DEAL
 
     def value(self, start: TableState, end: TableState, seat: int) -> float:
-        """The side's points less its bags at their price, against the other side's, and the game."""
+        """The side's points less its bags at their price, against the other side's (three
+        players: the mean of the others'), and the game."""
         before, after = cast(SpadesState, start), cast(SpadesState, end)
-        side = seat % 2 if after.n == 4 else seat
+        sides = after.sides
+        side = seat % sides
         options = after.options
         price = options.bag_penalty / options.bag_limit
-        gain = [after.scores[s] - before.scores[s] - price * (after.bags[s] - before.bags[s]) for s in (0, 1)]
-        v = gain[side] - gain[1 - side]
+        gain = [after.scores[s] - before.scores[s] - price * (after.bags[s] - before.bags[s]) for s in range(sides)]
+        if sides == 2:
+            v = gain[side] - gain[1 - side]
+        else:
+            v = gain[side] - (sum(gain) - gain[side]) / (sides - 1)
         if after.winner:
             v += GAME_VALUE if after.winner == [side] else -GAME_VALUE
         return v
@@ -183,7 +190,7 @@ class SpadesPlayout:
         world = cast(SpadesState, table)
         me = view.viewer
         n = world.n
-        first = (world.dealer + 1) % n if n == 4 else 1 - world.dealer
+        first = (world.dealer + 1) % n if n != 2 else 1 - world.dealer
         order = [(first + i) % n for i in range(n)]
         weight = 1.0
         for info in view.seats:
@@ -198,7 +205,7 @@ class SpadesPlayout:
                 guess = bid_for(dealt, world.variant, partner_bid)
             else:
                 spades = (dealt & trumps_of(options).spades).bit_count()
-                allowed = allowed_numbers(options, partner_bid, spades) if n == 4 else list(range(14))
+                allowed = allowed_numbers(options, partner_bid, spades, world.MOST_BID) if n != 2 else list(range(14))
                 guess = basic.choose_bid(card_list(dealt), world.variant, options, partner_bid, allowed)
             weight *= BID_LIKELIHOOD[min(abs(guess - info.bid), len(BID_LIKELIHOOD) - 1)]
             if weight < floor:
@@ -299,10 +306,12 @@ def trick_rules(table: Trumps) -> TrumpRules:
 
 
 PLAYOUT = SpadesPlayout()
-"""The policy of both variants (each reads its variant from the state)."""
+"""The policy of every Spades game (each reads its game from the state)."""
 
-# Both variants' bots entries: the basic heuristic, this policy and the default search budget.
-# bench-bots plays 400 four-player games (its figures and variable say "spades4") and 800
-# two-player ones (they are quick, and 200 would leave an interval twice as wide).
+# The Spades games' bots entries: the basic heuristic, this policy and the default search budget.
+# bench-bots plays 400 four-player games (its figures and variable say "spades4"), 800
+# two-player ones (they are quick, and 200 would leave an interval twice as wide) and 400 of
+# Cutthroat Spades.
 register_game("spades", basic=basic.choose, playout=PLAYOUT, label="spades4", bench_games=400)
 register_game("spades2", basic=basic.choose, playout=PLAYOUT, bench_games=800)
+register_game("cutthroat_spades", basic=basic.choose, playout=PLAYOUT, bench_games=400)

@@ -2,7 +2,7 @@
 
 A game is one module that builds a :class:`Game`: its seats, deck, options, state and hand
 record types, one legal/apply step per phase, and its view. ``register`` adds it to ``GAMES``
-(the three built-in games are registered by ``engine/__init__.py``); every entry point
+(the built-in games, ``engine.games.BUILTIN``, are registered by ``engine/__init__.py``); every entry point
 dispatches on ``state.variant`` and fails loudly for a game that is not registered. A game whose
 number of seats or deck depends on its options says so (``seat_setting``, ``cards_for``), and
 the entry points follow them; a state knows its own number of seats (``state.n``).
@@ -23,7 +23,7 @@ from enum import StrEnum
 from typing import Any, NamedTuple
 
 from .core.actions import DEAL, DEAL_WORD, PLAY_WORD, Action
-from .core.cards import Card, card_name, to_set
+from .core.cards import CARD_COUNT, Card, card_name, to_set
 from .core.dealing import Chance
 from .core.errors import IllegalAction, Reason
 from .core.hidden import Hidden
@@ -262,13 +262,15 @@ def new_game(variant: str, options: Any = None, rng: random.Random | None = None
 
 def check_deck(variant: str, deck: Sequence[Card], index: int = 0, options: Any = None) -> None:
     """Raise ValueError unless ``deck`` holds every card of the variant exactly once (of a game
-    with ``options``, when its deck depends on them; None: its default options)."""
+    with ``options``, when its deck depends on them, jokers included where they are its cards;
+    None: its default options)."""
     game = game_of(variant)
     want = game.deck_mask if options is None else game.deck_for(options)
     mask = 0
     for c in deck:
-        if not 0 <= c < 52 or not want >> c & 1:
-            raise ValueError(f"deck {index + 1}: {card_name(c) if 0 <= c < 52 else c} is not a card of {variant}")
+        if not 0 <= c < CARD_COUNT or not want >> c & 1:
+            name = card_name(c) if 0 <= c < CARD_COUNT else c
+            raise ValueError(f"deck {index + 1}: {name} is not a card of {variant}")
         if mask >> c & 1:
             raise ValueError(f"deck {index + 1}: {card_name(c)} appears twice")
         mask |= 1 << c

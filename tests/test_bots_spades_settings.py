@@ -104,7 +104,7 @@ def dealt(hands: dict[int, str], options: SpadesOptions, dealer: int = 3, totals
     for s in range(4):
         k = 13 - len(fixed.setdefault(s, []))
         fixed[s], rest = fixed[s] + rest[:k], rest[k:]
-    deck = table.chance_deck(round_robin_deck([fixed[s] for s in range(4)], dealer))
+    deck = round_robin_deck([fixed[s] for s in range(4)], dealer)   # the jokers as themselves
     state = engine.new_game("spades", options, first_dealer=dealer, decks=[deck])
     if totals is not None:
         state.scores = list(totals)

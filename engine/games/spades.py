@@ -1,5 +1,9 @@
 """Spades for four players in two partnerships (seats 0+2 and 1+3), and the Spades rules
-that two-player Spades shares: options, bidding values, trick play, spades broken, scoring.
+that two-player and Cutthroat Spades share: options, bidding values, trick play, spades broken,
+scoring. The deal, the bidding with its looking step and the play are written for any number of
+seats, each side a partnership of two (four players) or one player (Cutthroat Spades, three
+players: ``engine.games.cutthroat_spades``); the size of a hand, the bids it allows and the
+cards dealt come from the state's class (:class:`SpadesState`).
 
 The table settings (RULES.md §1.1) are rule options like the others: jokers in the deck
 (``trumps``), a minimum team bid, Suicide, Mirror and Whiz bidding, an exchange for Nil, failed
@@ -13,7 +17,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from ..core.actions import CODE_BITS, CODE_MASK, DEAL, PLAY_CODE, PLAYS_BY_SUIT, Action, kind_of, payload_of, play
 from ..core.cards import (
@@ -34,14 +38,13 @@ from ..core.cards import (
 from ..core.choices import ExchangeChoices
 from ..core.dealing import Chance, deal_round_robin, open_hand
 from ..core.errors import Reason
-from ..core.fairness import commitment
 from ..core.hidden import Hidden, Place, filled, mask, public_cards, restore_table, shown_out
 from ..core.options import GameOptions, Setting
 from ..core.records import HandRecord, Record, record_base
 from ..core.rules import check_cards, end_game_or_pass_deal, finish_trick, reject, require_turn, wrong_phase
 from ..core.table import NO_BID, NO_CARD, NOBODY, Seat, TableState
 from ..core.views import View, table_view
-from ..game import ApplyStep, Game, LegalStep
+from ..game import ApplyStep, Game, LegalStep, game_of
 from .spades_scoring import DOUBLE_NIL_BID, SideScore, spades_side, spades_winners
 from .spades_words import DOUBLE_NIL, PHASES, REVEAL, WORDS, SpadesCode, bid
 from .spades_words import SpadesPhase as Phase
@@ -66,6 +69,8 @@ MAX_POINTS = (1 << 31) - 1
 """The largest points option (the wire's 32-bit integer)."""
 FOUR_PLAYERS = (NAME,)
 """The games that take a setting of four-player Spades alone."""
+EXCHANGING = (NAME, "spades2")
+"""The games with an exchange after a Double Nil (Cutthroat Spades has none: no partner)."""
 
 
 class SpadesReason(StrEnum):
@@ -91,10 +96,11 @@ SPADES_SETTINGS = (
     Setting("double_nil_allowed", True, "Double Nil", "Whether Double Nil (bid blind) may be bid at all."),
     Setting("exchange_size", 3, "Exchange size",
             "Cards exchanged after a Double Nil bid: exactly this many between partners (four players), up to "
-            "this many put aside (two players).", low=0, high=4),
+            "this many put aside (two players).", low=0, high=4, games=EXCHANGING),
     Setting("blind_nil_when_behind", 0, "Double Nil only when behind",
-            "Double Nil may be declared only by a side that trails the other by at least this many points at "
-            "the start of the hand (0: whatever the score).", low=0, high=MAX_POINTS),
+            "Double Nil may be declared only by a side that trails the other (of three players: the highest of "
+            "the other two) by at least this many points at the start of the hand (0: whatever the score).",
+            low=0, high=MAX_POINTS),
     Setting("trumps", STANDARD, "Trumps",
             "standard: the 52 cards; jokers: the 2♣ and 2♦ leave and the Big and Little Jokers (BJ, LJ) join as the "
             "two highest spades; jokers_deuces: the 2♣ and 2♥ leave, and BJ, LJ, 2♦, 2♠ are the four highest "
@@ -120,14 +126,12 @@ SPADES_SETTINGS = (
 small enough that no score can leave a 32-bit integer)."""
 SPADES_RANGES = {s.name: (s.low, s.high) for s in SPADES_SETTINGS if s.kind == "integer"}
 """The accepted range of each numeric Spades option."""
-FOUR_PLAYER_SETTINGS = tuple(s for s in SPADES_SETTINGS if s.games == FOUR_PLAYERS)
-"""The settings two-player Spades refuses (it plays without partners, jokers or bidding rules)."""
 
 
 @dataclass(frozen=True)
 class SpadesOptions(GameOptions):
-    """Options of both Spades variants (two-player Spades applies them per player, and takes
-    none of ``FOUR_PLAYER_SETTINGS``)."""
+    """Options of every Spades game (two-player and Cutthroat Spades apply them per player, and
+    take only the settings declared for them: ``Setting.takes``)."""
 
     SETTINGS = SPADES_SETTINGS
 
@@ -154,13 +158,23 @@ class SpadesOptions(GameOptions):
             raise ValueError(f"option min_team_bid must be 0 with bidding {self.bidding} (its bids leave no room for "
                              f"a minimum), not {self.min_team_bid}")
 
+    def validate_for(self, game: str, title: str, why: str) -> None:
+        """Raise ValueError naming the first option set away from its default that the game of this
+        name does not take (its ``title`` and ``why`` in the message).
+
+        >>> SpadesOptions(exchange_size=2).validate_for("cutthroat_spades", "Cutthroat Spades", "no partner")
+        Traceback (most recent call last):
+        ...
+        ValueError: option exchange_size is not a setting of Cutthroat Spades (no partner)
+        """
+        for setting in SPADES_SETTINGS:
+            if not setting.takes(game) and getattr(self, setting.name) != setting.default:
+                raise ValueError(f"option {setting.name} is not a setting of {title} ({why})")
+
     def validate_two_player(self) -> None:
         """Raise ValueError naming the first four-player option set away from its default (two-player
         Spades takes none of them)."""
-        for setting in FOUR_PLAYER_SETTINGS:
-            if getattr(self, setting.name) != setting.default:
-                raise ValueError(f"option {setting.name} is not a setting of two-player Spades (it plays without "
-                                 f"partners and jokers)")
+        self.validate_for("spades2", "two-player Spades", "it plays without partners and jokers")
 
 
 # ---- the deck: trumps and jokers ----
@@ -170,15 +184,13 @@ class Trumps:
     """The cards of one ``trumps`` option and how they play: each card's suit for following and
     its strength, the suits' masks, the deck, and the order a view lists a hand in.
 
-    A deal's recorded chance always lists the 52 cards of the plain deck (every game's deck is
-    checked against its declared cards when it is dealt or replayed); at a table with jokers, the
-    cards that left the deck stand there for the jokers that took their place (``stands_for``),
-    and the hand's deck, its fairness commitment and its record name the jokers.
+    The deck is the game's deck for the option (``GAME.cards_for``): a deal's recorded chance, a
+    prearranged deck, the hand's fairness commitment and its record all list the jokers
+    themselves (``BJ``, ``LJ``), never the cards that left.
     """
 
     name: str
     deck: int                          # the cards dealt
-    stands_for: tuple[tuple[int, int], ...]   # (plain card in a deal's chance, the joker it stands for)
     suit: tuple[int, ...]              # card -> the suit it follows as (a joker: spades)
     power: tuple[int, ...]             # card -> its strength in a trick (spades above every other suit)
     masks: tuple[int, int, int, int]   # suit -> the deck's cards that follow as it
@@ -209,19 +221,6 @@ class Trumps:
             return card_list(cards)
         return sorted(card_list(cards), key=self.view_rank.__getitem__)
 
-    def dealt(self, deck: Sequence[int]) -> list[int]:
-        """The cards a deal's chance (the plain deck, top first) gives at this table."""
-        if not self.stands_for:
-            return list(deck)
-        swap = dict(self.stands_for)
-        return [swap.get(c, c) for c in deck]
-
-    def chance_deck(self, deck: Sequence[int]) -> list[int]:
-        """The plain deck a deal's chance records for the cards ``deck`` of this table (the inverse
-        of :meth:`dealt`): what a prearranged deck of a table with jokers lists."""
-        back = {joker: plain for plain, joker in self.stands_for}
-        return [back.get(c, c) for c in deck]
-
 
 def _trumps(name: str, removed: tuple[int, ...], high: tuple[int, ...]) -> Trumps:
     """The table of a ``trumps`` option: ``removed`` leave the deck for the Little and Big Jokers,
@@ -244,8 +243,7 @@ def _trumps(name: str, removed: tuple[int, ...], high: tuple[int, ...]) -> Trump
             masks[suit[c]] |= 1 << c
     group = {SPADES: 0, HEARTS: 1, DIAMONDS: 2, CLUBS: 3}
     view_rank = tuple(group[suit[c]] * 1000 - power[c] for c in range(CARD_COUNT))
-    stands = tuple(zip(removed, (LITTLE_JOKER, BIG_JOKER), strict=False))
-    return Trumps(name, deck, stands, tuple(suit), tuple(power), (masks[0], masks[1], masks[2], masks[3]), view_rank)
+    return Trumps(name, deck, tuple(suit), tuple(power), (masks[0], masks[1], masks[2], masks[3]), view_rank)
 
 
 _TWO = {letter: make_card(2, "CDHS".index(letter)) for letter in "CDHS"}
@@ -257,16 +255,33 @@ TRUMPS_TABLES = {
 """Each ``trumps`` option's cards and how they play."""
 
 
+TRUMPS_CARDS = {name: tuple(card_list(table.deck)) for name, table in TRUMPS_TABLES.items()}
+"""The cards dealt at a table of each ``trumps`` option (four-player Spades), lowest first."""
+
+
 def trumps_of(options: Any) -> Trumps:
-    """The cards of a table with these options (two-player Spades: always the plain deck)."""
+    """The cards of a table with these options (two-player and Cutthroat Spades: always the plain deck)."""
     return TRUMPS_TABLES[getattr(options, "trumps", STANDARD)]
 
 
+def cards_for(options: SpadesOptions) -> tuple[int, ...]:
+    """The cards of a four-player Spades game with these options: the 52, or with jokers in place
+    of two deuces (``trumps``); a deal's chance and a prearranged deck list exactly these."""
+    return TRUMPS_CARDS[options.trumps]
+
+
 class SpadesState(TableState):
-    """A four-player Spades game (two-player Spades extends it with the draw)."""
+    """A four-player Spades game (two-player Spades extends it with the draw; Cutthroat Spades
+    seats three, each a side of its own, and deals them 17 cards: the class says so)."""
 
     __slots__ = ("bids", "broken", "bags", "xneed", "xgiven", "xgot", "forced")
     options: SpadesOptions
+    CARDS: ClassVar[tuple[int, ...]] = tuple(DECK)
+    """The cards dealt at a table without jokers (with jokers: ``TRUMPS_CARDS``)."""
+    MOST_BID: ClassVar[int] = 13
+    """The most tricks a seat may bid: the size of its hand."""
+    BIDS: ClassVar[tuple[Action, ...]] = tuple(BIDS)
+    """Every number bid, Nil (0) to ``MOST_BID``."""
 
     def __init__(self, variant: str, options: SpadesOptions, n: int, sides: int, first_dealer: Seat):
         super().__init__(variant, options, n, sides, first_dealer)
@@ -319,6 +334,15 @@ class SpadesHandRecord(HandRecord):
     forced: list[bool] = field(default_factory=list)
     losing_sides: list[int] = field(default_factory=list)
 
+    @classmethod
+    def from_dict(cls, data: dict) -> SpadesHandRecord:
+        """The record from its stored form; one stored before the table settings has no ``forced``
+        and reads as the hand it was: no bid forced (as replaying its log records it)."""
+        record = super().from_dict(data)
+        if not record.forced:
+            record.forced = [False] * len(record.bids)
+        return record
+
 
 @dataclass
 class SpadesRules:
@@ -340,7 +364,7 @@ class SpadesSeat:
     bid_forced: bool = False
 
 
-# ---- trick play (both Spades variants) ----
+# ---- trick play (every Spades game) ----
 
 def legal_play(state: SpadesState, seat: Seat) -> list[Action]:
     """PLAY actions open to a seat (the hot path of every simulation, so written out flat)."""
@@ -391,7 +415,7 @@ def apply_play(state: SpadesState, seat: Seat, action: Action, rng: random.Rando
     hands = state.hands
     hand = hands[seat]
     if card > 51 or not hand >> card & 1:
-        reject(Reason.CARD_NOT_IN_HAND, _not_held(seat, card))
+        reject(Reason.CARD_NOT_IN_HAND, _not_held(state, seat, card))
     suit = card // 13
     trick = state.trick_cards
     if trick:
@@ -421,6 +445,9 @@ def apply_play(state: SpadesState, seat: Seat, action: Action, rng: random.Rando
     if n == 4:
         a, b, c, d = trick
         cards = BITS[a] | BITS[b] | BITS[c] | BITS[d]
+    elif n == 3:
+        a, b, c = trick
+        cards = BITS[a] | BITS[b] | BITS[c]
     else:
         a, b = trick
         cards = BITS[a] | BITS[b]
@@ -438,7 +465,7 @@ def _play_jokers(state: SpadesState, seat: Seat, card: int) -> None:
     hands = state.hands
     hand = hands[seat]
     if not 0 <= card < CARD_COUNT or not hand >> card & 1:
-        reject(Reason.CARD_NOT_IN_HAND, _not_held(seat, card, table))
+        reject(Reason.CARD_NOT_IN_HAND, _not_held(state, seat, card))
     suit = table.suit[card]
     trick = state.trick_cards
     if trick:
@@ -469,17 +496,16 @@ def _play_jokers(state: SpadesState, seat: Seat, card: int) -> None:
         end_hand(state)
 
 
-def _not_held(seat: Seat, card: int, table: Trumps | None = None) -> str:
+def _not_held(state: SpadesState, seat: Seat, card: int) -> str:
     """Why a card is refused as not held: it is not held, or it is no card of this table."""
     if not 0 <= card < CARD_COUNT:
         return f"seat {seat} does not hold card #{card}"
-    deck = table.deck if table is not None else TRUMPS_TABLES[STANDARD].deck
-    if not deck >> card & 1:
+    if not game_of(state.variant).deck_for(state.options) >> card & 1:
         return f"{card_name(card)} is not a card of this table's deck"
     return f"seat {seat} does not hold {card_name(card)}"
 
 
-# ---- scoring and the next hand (both Spades variants) ----
+# ---- scoring and the next hand (every Spades game) ----
 
 def end_hand(state: SpadesState) -> None:
     """Score the finished hand, record it, and either end the game or pass the deal."""
@@ -514,18 +540,27 @@ def _text(mask: int) -> str:
     return cards_text(mask) if mask >= 0 else ""
 
 
-# ---- Double Nil and the bids the table's settings allow (both Spades variants) ----
+# ---- Double Nil and the bids the table's settings allow (every Spades game) ----
 
 def side_of(state: SpadesState, seat: Seat) -> int:
-    """The scoring side of a seat (four players: its partnership; two players: itself)."""
+    """The scoring side of a seat (four players: its partnership; two or three players: itself)."""
     return seat % state.sides
 
 
+def trailing(scores: Sequence[int], side: int) -> int:
+    """How many points ``side`` trails the highest of the other sides by (negative: it leads them all).
+
+    >>> trailing([100, 250], 0), trailing([100, 250, 40], 2), trailing([300, 250, 40], 0)
+    (150, 210, -50)
+    """
+    return max(score for other, score in enumerate(scores) if other != side) - scores[side]
+
+
 def deficit(state: SpadesState, seat: Seat) -> int:
-    """How many points the seat's side trails the other by (negative: it leads); the totals do
-    not change during a hand, so this is the deficit at the start of the hand."""
-    side = side_of(state, seat)
-    return state.scores[1 - side] - state.scores[side]
+    """How many points the seat's side trails the other side (of three players: the highest of the
+    other two) by, negative when it leads; the totals do not change during a hand, so this is the
+    deficit at the start of the hand."""
+    return trailing(state.scores, side_of(state, seat))
 
 
 def behind_enough(state: SpadesState, seat: Seat) -> bool:
@@ -543,15 +578,16 @@ def blind_nil_possible(state: SpadesState, seat: Seat) -> bool:
 
 
 def not_behind_message(state: SpadesState, seat: Seat) -> str:
-    """Why a side not far enough behind may not bid Double Nil, in a player's words."""
+    """Why a side not far enough behind may not bid Double Nil, in a player's words (of three
+    players, its gap is to the highest of the other two)."""
     need, gap = state.options.blind_nil_when_behind, deficit(state, seat)
     if state.n == 4:
-        who = "a partnership"
+        who = "a partnership trailing"
         where = f"yours trails by {gap}" if gap > 0 else f"yours leads by {-gap}" if gap < 0 else "yours is level"
     else:
-        who = "a player"
+        who = "a player trailing" if state.sides == 2 else "a player trailing the highest of the others"
         where = f"you trail by {gap}" if gap > 0 else f"you lead by {-gap}" if gap < 0 else "you are level"
-    return f"Double Nil is allowed only to {who} trailing by at least {need} points at the start of the hand: {where}"
+    return f"Double Nil is allowed only to {who} by at least {need} points at the start of the hand: {where}"
 
 
 def spades_in_hand(state: SpadesState, seat: Seat) -> int:
@@ -602,21 +638,27 @@ def minimum_refusal(options: SpadesOptions, tricks: int, partner: int) -> str | 
             f"least {minimum - theirs}")
 
 
-def allowed_numbers(options: SpadesOptions, partner: int, spades: int) -> list[int]:
-    """The numbers (0: Nil) a four-player seat may bid, its partner having bid ``partner``
-    (``NO_BID``: not yet) and it holding ``spades`` spades.
+def allowed_numbers(options: SpadesOptions, partner: int, spades: int, most: int = 13) -> list[int]:
+    """The numbers (0: Nil) up to ``most`` a seat may bid, its partner having bid ``partner``
+    (``NO_BID``: not yet, or no partner) and it holding ``spades`` spades.
 
     >>> allowed_numbers(SpadesOptions(bidding="whiz"), NO_BID, 4), allowed_numbers(SpadesOptions(min_team_bid=4), 1, 0)
     ([0, 4], [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13])
     """
-    return [t for t in range(14) if rule_refusal(options, t, partner, spades) is None
+    return [t for t in range(most + 1) if rule_refusal(options, t, partner, spades) is None
             and minimum_refusal(options, t, partner) is None]
+
+
+def partner_bid(state: SpadesState, seat: Seat) -> int:
+    """The bid of the seat's partner as the state keeps it (``NO_BID``: not yet, or no partner)."""
+    return state.bids[seat ^ 2] if state.n == 4 else NO_BID
 
 
 def bid_refusal(state: SpadesState, seat: Seat, tricks: int) -> tuple[StrEnum, str] | None:
     """Why the seat in turn may not bid ``tricks`` (0: Nil, ``DOUBLE_NIL_BID``: Double Nil) in
-    four-player Spades, as (reason, message); None when it may. Of several reasons the first of
-    INVALID_BID, BID_NOT_ALLOWED, BLIND_NIL_NOT_BEHIND, BLIND_NIL_AFTER_LOOKING, BID_BELOW_MINIMUM."""
+    four-player or Cutthroat Spades, as (reason, message); None when it may. Of several reasons the
+    first of INVALID_BID, BID_NOT_ALLOWED, BLIND_NIL_NOT_BEHIND, BLIND_NIL_AFTER_LOOKING,
+    BID_BELOW_MINIMUM."""
     options = state.options
     double = tricks == DOUBLE_NIL_BID
     if double:
@@ -624,9 +666,9 @@ def bid_refusal(state: SpadesState, seat: Seat, tricks: int) -> tuple[StrEnum, s
             return Reason.INVALID_BID, "Double Nil is switched off in this game"
         if state.bids[seat] == DOUBLE_NIL_BID:
             return Reason.INVALID_BID, f"seat {seat} has already declared Double Nil"
-    elif not 0 <= tricks <= 13:
-        return Reason.INVALID_BID, f"a bid is 0 (Nil) to 13 tricks, not {tricks}"
-    partner = state.bids[seat ^ 2]
+    elif not 0 <= tricks <= state.MOST_BID:
+        return Reason.INVALID_BID, f"a bid is 0 (Nil) to {state.MOST_BID} tricks, not {tricks}"
+    partner = partner_bid(state, seat)
     if options.bidding != STANDARD:
         refused = rule_refusal(options, tricks, partner, spades_in_hand(state, seat))
         if refused is not None:
@@ -648,19 +690,20 @@ def _plain_bidding(options: SpadesOptions) -> bool:
 
 
 def bids_allowed(state: SpadesState, seat: Seat) -> list[Action]:
-    """The bids (numbers, then Double Nil) the seat in turn may make (four-player Spades)."""
+    """The bids (numbers, then Double Nil) the seat in turn may make (four-player and Cutthroat Spades)."""
+    bids = state.BIDS
     if _plain_bidding(state.options):
-        out = BIDS[:]
+        out = list(bids)
         if state.options.double_nil_allowed and not state.looked >> seat & 1:
             out.append(DOUBLE_NIL)
         return out
-    out = [BIDS[t] for t in range(14) if bid_refusal(state, seat, t) is None]
+    out = [bids[t] for t in range(state.MOST_BID + 1) if bid_refusal(state, seat, t) is None]
     if bid_refusal(state, seat, DOUBLE_NIL_BID) is None:
         out.append(DOUBLE_NIL)
     return out
 
 
-# ---- four-player flow ----
+# ---- the flow of four-player (and Cutthroat) Spades: deal, look and bid, exchange, play ----
 
 def legal_bid(state: SpadesState, seat: Seat) -> list[Action]:
     """Looking (any seat that has not bid) and bidding (the seat in turn)."""
@@ -671,7 +714,7 @@ def legal_bid(state: SpadesState, seat: Seat) -> list[Action]:
     if seat == state.turn:
         options = state.options
         if options.bidding == STANDARD and not options.min_team_bid and not options.blind_nil_when_behind:
-            out.extend(BIDS)                           # the sheet's bidding (as bids_allowed gives it)
+            out.extend(state.BIDS)                     # the sheet's bidding (as bids_allowed gives it)
             if options.double_nil_allowed and not looked:
                 out.append(DOUBLE_NIL)
         else:
@@ -723,19 +766,18 @@ def exchange_actions_for(choice: tuple[int, int, int, int] | None) -> Sequence[A
 
 def apply_deal(state: SpadesState, seat: Seat, action: Action, rng: random.Random,
                chance: Chance | None = None) -> Chance | None:
-    """The dealer shuffles and deals 13 cards to each player; bidding starts left of the dealer.
-    A seat that may not bid Double Nil this hand sees its cards at once."""
-    deck, chance = open_hand(state, seat, action, DECK, rng, chance)
+    """The dealer shuffles and deals the whole deck (13 cards each; Cutthroat Spades: 17 each),
+    jokers included at a table with them; bidding starts left of the dealer. A seat that may not
+    bid Double Nil this hand sees its cards at once."""
     options = state.options
-    if options.trumps != STANDARD:
-        deck = TRUMPS_TABLES[options.trumps].dealt(deck)
-        state.deck = deck
-        state.commitment = commitment(state.salt, deck)
-    deal_round_robin(state, deck, 52)
+    cards = state.CARDS if options.trumps == STANDARD else TRUMPS_CARDS[options.trumps]
+    deck, chance = open_hand(state, seat, action, list(cards), rng, chance)
+    deal_round_robin(state, deck, len(deck))
+    n = state.n
     state.phase = Phase.BID
-    state.turn = (state.dealer + 1) % 4
+    state.turn = (state.dealer + 1) % n
     if not options.double_nil_allowed or options.bidding != STANDARD or options.blind_nil_when_behind:
-        state.looked = sum(1 << s for s in range(4) if not blind_nil_possible(state, s))
+        state.looked = sum(1 << s for s in range(n) if not blind_nil_possible(state, s))
     return chance
 
 
@@ -753,7 +795,7 @@ def apply_bid(state: SpadesState, seat: Seat, action: Action, rng: random.Random
     tricks = payload_of(action) if kind == _BID else DOUBLE_NIL_BID
     options = state.options
     plain = options.bidding == STANDARD and not options.min_team_bid and not options.blind_nil_when_behind
-    if not (plain and kind == _BID and 0 <= tricks <= 13):   # the sheet's bidding takes any number
+    if not (plain and kind == _BID and 0 <= tricks <= state.MOST_BID):   # the sheet's bidding takes any number
         refusal = bid_refusal(state, seat, tricks)
         if refusal is not None:
             reject(*refusal)
@@ -763,8 +805,9 @@ def apply_bid(state: SpadesState, seat: Seat, action: Action, rng: random.Random
     if kind == _BID:
         state.looked |= 1 << seat
     state.calls[seat] = action
-    state.turn = (seat + 1) % 4
-    if state.turn == (state.dealer + 1) % 4:
+    n = state.n
+    state.turn = (seat + 1) % n
+    if state.turn == (state.dealer + 1) % n:
         end_bidding(state)
     return None
 
@@ -779,18 +822,21 @@ def reveal(state: SpadesState, seat: Seat) -> None:
 
 
 def end_bidding(state: SpadesState) -> None:
-    """Show every hand, then open the exchanges (Double Nil, and Nil with ``nil_exchange``) or start play."""
-    state.looked = 15
+    """Show every hand, then open the partners' exchanges (Double Nil, and Nil with
+    ``nil_exchange``) or start play (Cutthroat Spades has no partners: it always starts play)."""
+    n = state.n
+    state.looked = (1 << n) - 1
     state.turn = NOBODY
     bids, options = state.bids, state.options
-    for a in (0, 1):
-        mine, partners = bids[a], bids[a + 2]
-        if (mine <= 0 or partners <= 0) and exchange_size(options, mine, partners) > 0:   # a Nil or Double Nil
-            state.xneed |= 1 << a | 1 << (a + 2)
+    if n == 4:
+        for a in (0, 1):
+            mine, partners = bids[a], bids[a + 2]
+            if (mine <= 0 or partners <= 0) and exchange_size(options, mine, partners) > 0:   # a Nil or Double Nil
+                state.xneed |= 1 << a | 1 << (a + 2)
     if state.xneed:
         state.phase = Phase.EXCHANGE
     else:
-        start_play(state, (state.dealer + 1) % 4)
+        start_play(state, (state.dealer + 1) % n)
 
 
 def apply_exchange(state: SpadesState, seat: Seat, action: Action, rng: random.Random,
@@ -849,7 +895,7 @@ def exchanged(state: SpadesState, seat: Seat | None) -> tuple[list[int], list[in
 
 
 def view(state: SpadesState, seat: Seat | None) -> View:
-    """What ``seat`` (None: a spectator) may know of a four-player Spades game."""
+    """What ``seat`` (None: a spectator) may know of a four-player (or Cutthroat) Spades game."""
     if seat is None:
         v = spades_view(state, None, [], None)
     else:
@@ -872,7 +918,9 @@ def view_bids(view: View) -> list[int]:
 
 def exchanging(view: View) -> int:
     """Bit per seat: the seat takes part in this hand's exchange (four-player Spades; once every
-    seat has bid)."""
+    seat has bid; none without partners)."""
+    if len(view.seats) != 4:
+        return 0
     bids = view_bids(view)
     return sum(15 & (5 << a) for a in (0, 1) if exchange_size(view.options, bids[a], bids[a + 2]) > 0)
 
@@ -888,7 +936,8 @@ def hidden(view: View) -> Hidden:
     given, received = mask(rules.exchange_given), mask(rules.exchange_received)
     partner_holds = given & ~known if received else 0   # what I gave is in my partner's hand now
     table = trumps_of(view.options)
-    unknown = table.deck & ~known & ~partner_holds if view.phase not in (Phase.DEAL, Phase.GAME_OVER) else 0
+    deck = game_of(view.variant).deck_for(view.options)
+    unknown = deck & ~known & ~partner_holds if view.phase not in (Phase.DEAL, Phase.GAME_OVER) else 0
     places = []
     bids = view_bids(view)
     for info in view.seats:
@@ -931,15 +980,19 @@ def restore_spades(state: S, view: View) -> S:
 
 
 def determinize(view: View, places: Hidden, fills: Sequence[Sequence[int]]) -> SpadesState:
-    """The four-player Spades state of ``view`` with the places of ``places`` (its ``hidden``) holding ``fills``."""
+    """The four-player (or Cutthroat) Spades state of ``view`` with the places of ``places`` (its
+    ``hidden``) holding ``fills``."""
     me = view.viewer
     assert me is not None
-    state = restore_spades(new_state(view.options, view.dealer), view)
+    fresh = game_of(view.variant).new_state(view.options, view.dealer)
+    assert isinstance(fresh, SpadesState)
+    state = restore_spades(fresh, view)
     got = filled(places, fills)
     rules: SpadesRules = view.rules
     given, received = mask(rules.exchange_given), mask(rules.exchange_received)
     known = public_cards(view) | mask(view.hand)
-    for s in range(4):
+    n = state.n
+    for s in range(n):
         cards = mask(got.get(("hand", s))) | mask(got.get(("gift", s)))
         state.hands[s] = mask(view.hand) if s == me and view.hand is not None else cards
     if received:
@@ -958,7 +1011,7 @@ def determinize(view: View, places: Hidden, fills: Sequence[Sequence[int]]) -> S
         else:
             state.xgiven[s] = 0        # swapped between the other two: which cards is never shown
     if view.phase == Phase.EXCHANGE:
-        state.xneed = sum(1 << s for s in range(4) if exchange >> s & 1 and not view.seats[s].rules.exchange_done)
+        state.xneed = sum(1 << s for s in range(n) if exchange >> s & 1 and not view.seats[s].rules.exchange_done)
     return state
 
 
@@ -976,4 +1029,4 @@ def new_state(options: SpadesOptions, first_dealer: Seat) -> SpadesState:
 GAME = Game(name=NAME, seats=4, cards=tuple(DECK), options_type=SpadesOptions, state_type=SpadesState,
             record_type=SpadesHandRecord, new_state=new_state, legal=LEGAL, apply=APPLY, view=view,
             bags=lambda state: state.bags[:], hidden=hidden, determinize=determinize, title="Spades",
-            reasons=SpadesReason, words=WORDS, phases=PHASES)
+            reasons=SpadesReason, words=WORDS, phases=PHASES, cards_for=cards_for)

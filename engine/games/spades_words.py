@@ -1,4 +1,4 @@
-"""The words of the Spades games (four-player and two-player Spades): their phases and actions.
+"""The words of the Spades games (four-player, two-player and Cutthroat Spades): their phases and actions.
 
 >>> from ..core.vocabulary import Vocabulary
 >>> words = Vocabulary("spades2", WORDS_TWO_PLAYER, PHASES_TWO_PLAYER)
@@ -14,6 +14,9 @@
 Traceback (most recent call last):
 ...
 ValueError: not a card: 'bj' (write rank then suit, e.g. AS, 10H, 9D)
+>>> three = Vocabulary("cutthroat_spades", WORDS_CUTTHROAT, PHASES_CUTTHROAT)
+>>> three.name(three.parse("bid 17")), [p.name for p in three.phases], "exchange" in three.by_word
+('bid 17', ['deal', 'bid', 'play', 'game_over'], False)
 """
 
 from __future__ import annotations
@@ -54,6 +57,8 @@ _TITLES = {"deal": "Deal", "draw": "Draw", "bid": "Bidding", "exchange": "Double
            "game_over": "Game over"}
 PHASES = tuple(p for p in phase_words(SpadesPhase, _TITLES) if p.code != SpadesPhase.DRAW)
 PHASES_TWO_PLAYER = phase_words(SpadesPhase, _TITLES)
+PHASES_CUTTHROAT = tuple(p for p in PHASES if p.code != SpadesPhase.EXCHANGE)
+"""Cutthroat Spades' phases: four-player Spades' but the exchange (nobody has a partner)."""
 
 _EXCHANGE_WORD = Word(SpadesCode.EXCHANGE, "exchange", Shape.CARDS, "Exchange")
 WORDS = (
@@ -73,6 +78,9 @@ WORDS_TWO_PLAYER = (Word(DEAL_WORD.code, "deal", Shape.NONE, "Start the draw"), 
                     Word(SpadesCode.DRAW_KEEP, "keep", Shape.NONE, "Keep the offered card"),
                     Word(SpadesCode.DRAW_DISCARD, "discard", Shape.NONE, "Discard it and take the next card"))
 """Two-player Spades' words: it is always played without jokers, so no word reads their names."""
+WORDS_CUTTHROAT = (*(word for word in WORDS[:4]), PLAY_WORD)
+"""Cutthroat Spades' words: four-player Spades' (looking, bidding, Double Nil) but the exchange; it
+is played without jokers, so ``play`` reads no joker's name."""
 
 REVEAL: Action = SpadesCode.REVEAL
 DOUBLE_NIL: Action = SpadesCode.DOUBLE_NIL

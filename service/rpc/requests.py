@@ -50,14 +50,15 @@ def game(value: enums.Variant, name: str = "") -> engine.Game:
     return named
 
 
-def card(text: str, what: str = "card") -> int:
-    """The engine card named by ``text`` (``AS``, ``10H``); InvalidArgument when malformed."""
+def card(text: str, what: str = "card", jokers: bool = False) -> int:
+    """The engine card named by ``text`` (``AS``, ``10H``; with ``jokers``, ``BJ`` and ``LJ`` too);
+    InvalidArgument when malformed."""
     if not text:
         raise InvalidArgument(f"{what} is empty")
     if len(text) > MAX_CARD_TEXT:
         raise InvalidArgument(f"{what} is too long to be a card")
     try:
-        return engine.parse_card(text)
+        return engine.parse_card(text, jokers=jokers)
     except ValueError as exc:
         raise InvalidArgument(str(exc)) from None
 
@@ -90,9 +91,10 @@ def options(game: engine.Game, message: options_pb2.RuleOptions) -> Any:
 
 
 def deck(message: pb.Deck, index: int) -> list[int]:
-    """The cards of a prearranged deck, top first (InvalidArgument for a card name that is none);
-    the engine checks it against the game when it makes the game."""
-    return [card(text, f"decks[{index}] card") for text in message.cards]
+    """The cards of a prearranged deck, top first (InvalidArgument for a card name that is none; the
+    jokers are names here); the engine checks it against the game and its options when it makes
+    the game."""
+    return [card(text, f"decks[{index}] card", jokers=True) for text in message.cards]
 
 
 @dataclass(frozen=True)

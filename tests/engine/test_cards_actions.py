@@ -328,9 +328,9 @@ def test_a_negative_bid_is_never_taken(variant):
         action = parse_notation(variant, "bid -1")
     except ValueError:
         return
-    assert variant in ("spades", "spades2") and kind_of(action) == SpadesCode.BID and payload_of(action) == -1
-    assert notation(variant, action) == "bid -1"
-    state = _spades_bidding() if variant == "spades" else start("spades2", None, dealer=0, seed=1)
+    assert variant in ("spades", "spades2", "cutthroat_spades") and kind_of(action) == SpadesCode.BID
+    assert payload_of(action) == -1 and notation(variant, action) == "bid -1"
+    state = _spades_bidding() if variant == "spades" else start(variant, None, dealer=0, seed=1)
     if variant == "spades2":
         while state.phase != SpadesPhase.BID:
             engine.apply(state, state.turn, DRAW_KEEP)

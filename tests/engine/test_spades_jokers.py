@@ -31,8 +31,8 @@ def js(text: str) -> int:
 
 def deal_table(trumps: str, dealer: int, hands: dict[int, str], **settings) -> engine.TableState:
     """A four-player hand at a table with ``trumps``, dealt by ``dealer``, each listed seat getting its
-    cards and the others the rest of the table's deck, lowest first; its deck is prearranged as a
-    deal's chance records it (the plain deck, the cards that left standing for the jokers)."""
+    cards and the others the rest of the table's deck, lowest first; its deck is prearranged with
+    the jokers in it, as a deal's chance records it."""
     table = trumps_of(SpadesOptions(trumps=trumps))
     listed = {s: [J(w) for w in text.split()] for s, text in hands.items()}
     used = {c for cards in listed.values() for c in cards}
@@ -43,7 +43,7 @@ def deal_table(trumps: str, dealer: int, hands: dict[int, str], **settings) -> e
         while len(cards) < 13:
             cards.append(rest.pop(0))
         full.append(cards)
-    deck = table.chance_deck(round_robin_deck(full, dealer))
+    deck = round_robin_deck(full, dealer)
     state = new("spades", [deck], dealer=dealer, options=SpadesOptions(trumps=trumps, **settings))
     act(state, dealer, engine.DEAL)
     assert [state.hands[s] for s in range(4)] == [sum(1 << c for c in cards) for cards in full]
@@ -66,10 +66,35 @@ def test_two_deuces_leave_and_the_jokers_join(trumps, gone):
         assert hand.bit_count() == 13
         dealt |= hand
     assert dealt == trumps_of(state.options).deck and dealt & JOKERS == JOKERS and not dealt & js(gone)
-    engine.check_deck("spades", chance.cards)                 # the chance is the plain deck ...
-    assert sorted(state.deck) == card_list(dealt)             # ... the hand's deck the table's
+    assert list(chance.cards) == state.deck and sorted(state.deck) == card_list(dealt)   # the table's own deck
+    engine.check_deck("spades", chance.cards, options=state.options)
+    with pytest.raises(ValueError, match="is not a card of spades"):
+        engine.check_deck("spades", chance.cards)             # a plain table has no jokers
     assert state.commitment == hashlib.sha256(f"{state.salt}:{deck_text(state.deck)}".encode()).hexdigest()
-    assert "BJ" in deck_text(state.deck).split() and "LJ" in deck_text(state.deck).split()
+    assert state.commitment == hashlib.sha256(f"{chance.salt}:{deck_text(chance.cards)}".encode()).hexdigest()
+    assert "BJ" in deck_text(chance.cards).split() and "LJ" in deck_text(chance.cards).split()
+
+
+@pytest.mark.parametrize("trumps,gone", [("jokers", "2C 2D"), ("jokers_deuces", "2C 2H")])
+def test_a_prearranged_deck_holds_the_jokers_and_refuses_the_cards_that_left(trumps, gone):
+    options = SpadesOptions(trumps=trumps)
+    cards = list(engine.game_of("spades").cards_for(options))
+    assert len(cards) == 52 and set(cards) & {BIG_JOKER, LITTLE_JOKER} == {BIG_JOKER, LITTLE_JOKER}
+    deck = random.Random(4).sample(cards, 52)
+    state = engine.new_game("spades", options, first_dealer=2, decks=[deck])
+    chance = act(state, 2, engine.DEAL)
+    assert list(chance.cards) == deck == state.deck
+    assert (state.hands[3] >> BIG_JOKER & 1) == (deck.index(BIG_JOKER) % 4 == 0)   # dealt from left of the dealer
+    assert engine.replay("spades", options, 2, [LogEntry(2, engine.DEAL, chance)]) == state
+    plain = [parse_card(c) for c in gone.split()]
+    for bad, words in ((deck[:-1] + [plain[0]], f"{gone.split()[0]} is not a card of spades"),
+                       (deck[:-1], "1 cards are missing"), (deck[:-1] + [deck[0]], "appears twice"),
+                       ([c for c in deck if c < 52] + plain, "is not a card of spades"),
+                       (deck[:-1] + [54], "54 is not a card of spades")):
+        with pytest.raises(ValueError, match=words):
+            engine.new_game("spades", options, first_dealer=2, decks=[bad])
+    with pytest.raises(ValueError, match="is not a card of spades"):
+        engine.new_game("spades", first_dealer=2, decks=[deck])          # jokers at a plain table
 
 
 def test_the_plain_table_has_no_jokers():

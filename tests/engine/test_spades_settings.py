@@ -435,7 +435,8 @@ def test_a_record_stored_before_the_settings_loads_with_nothing_forced_and_nobod
     for exchange_ in data["exchanges"]:
         del exchange_["nil"]
     old = SpadesHandRecord.from_dict(data)
-    assert old.forced == [] and old.losing_sides == []
+    assert old.forced == [False] * 4 and old.losing_sides == []   # as replaying its hand records it
+    assert old.to_dict() == record.to_dict()
 
 
 def test_a_state_stored_before_the_settings_loads():

@@ -6,6 +6,7 @@ losing score)."""
 
 from __future__ import annotations
 
+import hashlib
 import random
 
 import grpc
@@ -183,3 +184,27 @@ def test_a_seat_bids_only_what_the_minimum_allows_through_act(stub):
     assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert reason_of(refused.value) == "BID_BELOW_MINIMUM"
     assert "your partnership must bid at least 6 in all" in refused.value.details()
+
+
+def test_the_history_of_a_jokers_table_shows_its_deck_with_the_jokers_and_it_meets_the_commitment(stub):
+    """The deal's recorded chance is the table's own deck: GetHistory reveals the jokers themselves
+    (no stand-in deuces), and the deck it shows is the one the hand's commitment was made to."""
+    created = stub.CreateGame(pb.CreateGameRequest(
+        variant=enums.VARIANT_SPADES, seats=[pb.SeatConfig(name=n) for n in "ABCD"], first_dealer=1, shuffle_seed=8,
+        options=options_pb2.RuleOptions(settings={"trumps": "jokers_deuces", "target_score": "100"})))
+    tokens, rng = tokens_of(created), random.Random(8)
+    dealt = send(stub, "Act", pb.ActRequest(game_id=created.game_id, action="deal"), tokens[1]).view
+    while (spectator := stub.GetGame(pb.GetGameRequest(game_id=created.game_id)).view).hand_number == 1 \
+            and spectator.phase_name != "deal":
+        seat = spectator.turn
+        view = stub.GetGame(pb.GetGameRequest(game_id=created.game_id), metadata=auth(tokens[seat])).view
+        bids = [a.notation for a in view.legal_actions if a.word == "bid" and 2 <= a.number <= 4]
+        action = rng.choice(bids or [a.notation for a in view.legal_actions if a.word == "play"])
+        send(stub, "Act", pb.ActRequest(game_id=created.game_id, action=action), tokens[seat])
+    history = stub.GetHistory(pb.GetHistoryRequest(game_id=created.game_id))
+    (deal,) = [entry for entry in history.entries if entry.action == "deal"]
+    hand = stub.GetScore(pb.GetScoreRequest(game_id=created.game_id)).hands[0]
+    assert {"BJ", "LJ"} <= set(deal.deck) and not {"2C", "2H"} & set(deal.deck) and len(deal.deck) == 52
+    assert " ".join(deal.deck) == hand.deck and deal.salt == hand.salt
+    assert hashlib.sha256(f"{deal.salt}:{' '.join(deal.deck)}".encode()).hexdigest() == hand.commitment \
+        == dealt.deck_commitment

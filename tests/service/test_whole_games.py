@@ -21,7 +21,8 @@ GAMES = [game.name for game in BUILTIN]
 # A low target and a high bag limit make random play (bids of 1 to 3) finish in a few hands.
 SPADES_OPTIONS = options_pb2.RuleOptions(spades=options_pb2.SpadesOptions(target_score=100, bag_limit=50))
 ENGINE_SPADES_OPTIONS = engine.SpadesOptions(target_score=100, bag_limit=50)
-SHORT_GAMES = {"spades": (SPADES_OPTIONS, ENGINE_SPADES_OPTIONS), "spades2": (SPADES_OPTIONS, ENGINE_SPADES_OPTIONS)}
+SHORT_GAMES = {"spades": (SPADES_OPTIONS, ENGINE_SPADES_OPTIONS), "spades2": (SPADES_OPTIONS, ENGINE_SPADES_OPTIONS),
+               "cutthroat_spades": (SPADES_OPTIONS, ENGINE_SPADES_OPTIONS)}
 """The options (request, engine) that make a game short; any other game: its defaults."""
 
 

@@ -68,7 +68,7 @@ def test_web_table_in_chromium(redis_url, redis_run_prefix):
     try:
         env = {**os.environ, "CARDGAME_HTTP_SERVER": f"http://127.0.0.1:{server.http_port}",
                "CARDGAME_SERVER": f"http://{server.address}", "CARDGAME_ARTIFACTS": str(ARTIFACTS),
-               "CHROMIUM": str(CHROMIUM), "NO_COLOR": "1"}
+               "CHROMIUM": str(CHROMIUM), "NO_COLOR": "1", "CARDGAME_WEB_CUTTHROAT": "1"}
         started = time.monotonic()
         try:
             result = subprocess.run([npm, "test"], cwd=WEB, env=env, capture_output=True, text=True,

@@ -132,7 +132,7 @@ type isRuleOptions_Variant interface {
 }
 
 type RuleOptions_Spades struct {
-	// Options of both Spades variants.
+	// Options of the Spades games (four, two and three players).
 	Spades *SpadesOptions `protobuf:"bytes,1,opt,name=spades,proto3,oneof"`
 }
 
@@ -420,11 +420,12 @@ var File_cardgame_v1_options_proto protoreflect.FileDescriptor
 
 const file_cardgame_v1_options_proto_rawDesc = "" +
 	"\n" +
-	"\x19cardgame/v1/options.proto\x12\vcardgame.v1\x1a\x19cardgame/v1/catalog.proto\x1a\x18cardgame/v1/euchre.proto\x1a\x18cardgame/v1/hearts.proto\"\xe0\x04\n" +
-	"\vRuleOptions\x12\xa1\x01\n" +
-	"\x06spades\x18\x01 \x01(\v2\x1a.cardgame.v1.SpadesOptionsBk\xaa\xbb\x18\"\n" +
+	"\x19cardgame/v1/options.proto\x12\vcardgame.v1\x1a\x19cardgame/v1/catalog.proto\x1a\x18cardgame/v1/euchre.proto\x1a\x18cardgame/v1/hearts.proto\"\xb9\x05\n" +
+	"\vRuleOptions\x12\xfa\x01\n" +
+	"\x06spades\x18\x01 \x01(\v2\x1a.cardgame.v1.SpadesOptionsB\xc3\x01\xaa\xbb\x18\"\n" +
 	"\x06spades\x12\x06Spades\x18\x04\"\ftarget_score0\x01\xaa\xbb\x18A\n" +
-	"\aspades2\x12\x11Two-player Spades\x18\x02\"\ftarget_score*\x11spades_two_player0\x02H\x00R\x06spades\x12u\n" +
+	"\aspades2\x12\x11Two-player Spades\x18\x02\"\ftarget_score*\x11spades_two_player0\x02\xaa\xbb\x18T\n" +
+	"\x10cutthroat_spades\x12\x10Cutthroat Spades\x18\x03\"\ftarget_score*\tcutthroat*\x13spades_three_playerH\x00R\x06spades\x12u\n" +
 	"\vbuck_euchre\x18\x02 \x01(\v2\x1e.cardgame.v1.BuckEuchreOptionsB2\xaa\xbb\x18.\n" +
 	"\vbuck_euchre\x12\vBuck Euchre\x18\x04\"\x0estarting_score0\x03H\x00R\n" +
 	"buckEuchre\x12T\n" +
