@@ -200,7 +200,11 @@ def test_hostile_messages_to_every_rpc_never_answer_internal_or_unknown(server, 
         assert version - 1 == len({v for v in moved[game_id] if v > 1}), game_id
     assert codes[grpc.StatusCode.INVALID_ARGUMENT] > MESSAGES // 4, codes  # most are refused as malformed …
     assert codes[grpc.StatusCode.OK] > 100  # … and some went all the way through
-    log = server.log_text()
+    # grpcio logs (and otherwise ignores) a stream whose caller went away while a message was
+    # still being sent, as it finishes the call: GRPC_CALL_ERROR_TOO_MANY_OPERATIONS from its own
+    # core (grpc/grpc#32551), not from the service's code; any other traceback fails.
+    core = ('"logger": "grpc._cython.cygrpc"', "GRPC_CALL_ERROR_TOO_MANY_OPERATIONS")
+    log = "\n".join(line for line in server.log_text().splitlines() if not all(mark in line for mark in core))
     assert "Traceback" not in log, log[log.find("Traceback") - 200:][:3000]
     # The server still plays a whole game correctly after the storm.
     created = create(stub, "buck_euchre", first_dealer=0)
