@@ -494,7 +494,8 @@ DOTTED_NAME = re.compile(r"(?<![\w./-])((?:engine|bots|service|bench|testkit)(?:
 FILE_NAME = re.compile(r"(?<![\w./-])((?:engine|bots|service|bench|testkit|tests|web|clients|proto|deploy|docs)"
                        r"/[\w./-]*\w)")
 """A file or folder of the repository named by its path (``service/rpc/convert.py``)."""
-NOT_IN_A_CHECKOUT = re.compile(r"/dist/|/\.?bin/|/\.bin$|node_modules|^proto/releases/v\d|^clients/go/v([\dX]|$)|first\.mts$")
+NOT_IN_A_CHECKOUT = re.compile(r"/dist/|/\.?bin/|/\.bin$|node_modules|^proto/releases/v\d|^clients/go/v([\dX]|$)"
+                               r"|first\.mts$")
 """Paths the docs name that a build, a release or an example makes (not in a fresh checkout)."""
 CODE = [path for top in ("engine", "bots", "service", "bench", "testkit", "clients/python/src/cardgame")
         for path in sorted((ROOT / top).rglob("*.py")) if "v1" not in path.relative_to(ROOT).parts]

@@ -184,7 +184,8 @@ def test_last_trick_of_a_hand_from_the_log():
 
 @pytest.mark.parametrize("variant,extra", [
     ("hearts", ["--seed", "21", "--target", "30", "--option", "players=3", "--option", "jack_of_diamonds=true"]),
-    ("spades", ["--seed", "22", "--target", "150", "--option", "trumps=jokers_deuces", "--option", "bidding=suicide"]),
+    ("spades", ["--seed", "22", "--target", "150", "--option", "trumps=jokers_deuces", "--option", "nil_exchange=2"]),
+    ("cutthroat", ["--seed", "23", "--target", "150", "--option", "losing_score=200"]),
 ])
 def test_a_whole_game_with_table_settings(server, variant, extra):
     """A table the settings change: three players seated left and right (the seat count comes from
@@ -195,9 +196,10 @@ def test_a_whole_game_with_table_settings(server, variant, extra):
     assert "Traceback" not in done.stderr and "Traceback" not in out
     winners = [line for line in out.splitlines() if line.startswith("Winner: ")]
     assert len(winners) == 1, out[-2000:]
-    if variant == "hearts":
+    if variant in ("hearts", "cutthroat"):
         assert "West" in out and "East" in out and "North" not in out
-        assert "2♦" not in out  # three players: the 2♦ is out of the deck
+        gone = "2♦" if variant == "hearts" else "2♣"   # the card three players play without
+        assert gone not in out
     else:
         assert "BJ" in out and "LJ" in out
         assert "2♥" not in out and "2♣" not in out  # jokers_deuces: the 2♣ and 2♥ left the deck
