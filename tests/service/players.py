@@ -10,6 +10,9 @@ import random
 import uuid
 
 import grpc
+import pytest
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
 
 import engine
 from cardgame.moves import notation_for
@@ -131,3 +134,30 @@ def code_of(call, *args, **kwargs) -> grpc.StatusCode:
     except grpc.RpcError as exc:
         return exc.code()
     return grpc.StatusCode.OK
+
+
+def reason_of(error: grpc.RpcError) -> str:
+    """The ErrorInfo reason of a refused call ("" without one)."""
+    status = rpc_status.from_call(error)
+    for detail in status.details if status else ():
+        info = error_details_pb2.ErrorInfo()
+        if detail.Unpack(info):
+            return info.reason
+    return ""
+
+
+def act(stub, game_id: str, token: str, action: str):
+    """The seat's view after its action (by notation, through Act)."""
+    return send(stub, "Act", pb.ActRequest(game_id=game_id, action=action), token).view
+
+
+def refused(stub, game_id: str, token: str, action: str) -> tuple[grpc.StatusCode, str]:
+    """The status code and reason an action refused through Act ends with."""
+    with pytest.raises(grpc.RpcError) as info:
+        act(stub, game_id, token, action)
+    return info.value.code(), reason_of(info.value)
+
+
+def view_of(stub, game_id: str, token: str | None):
+    """The view of a seat (None: a spectator)."""
+    return stub.GetGame(pb.GetGameRequest(game_id=game_id), metadata=auth(token)).view

@@ -10,9 +10,7 @@ import random
 
 import grpc
 import pytest
-from google.rpc import error_details_pb2
-from grpc_status import rpc_status
-from players import auth, create, play_to_end, send, tokens_of
+from players import act, create, play_to_end, refused, tokens_of, view_of
 
 import engine
 from cardgame.v1 import enums_pb2 as enums
@@ -26,27 +24,12 @@ ROUND1 = {0: "JH AH 9C 10C KS", 1: "10D JC QC KC AC", 2: "JS QS AS QH KH", 3: "9
 HUMANS = [enums.PLAYER_KIND_HUMAN] * 4
 
 
-def reason_of(error: grpc.RpcError) -> str:
-    status = rpc_status.from_call(error)
-    for detail in status.details if status else ():
-        info = error_details_pb2.ErrorInfo()
-        if detail.Unpack(info):
-            return info.reason
-    return ""
 
 
-def refused(stub, game_id: str, token: str, action: str) -> tuple[grpc.StatusCode, str]:
-    with pytest.raises(grpc.RpcError) as info:
-        send(stub, "Act", pb.ActRequest(game_id=game_id, action=action), token)
-    return info.value.code(), reason_of(info.value)
 
 
-def act(stub, game_id: str, token: str, action: str):
-    return send(stub, "Act", pb.ActRequest(game_id=game_id, action=action), token).view
 
 
-def view_of(stub, game_id: str, token: str | None):
-    return stub.GetGame(pb.GetGameRequest(game_id=game_id), metadata=auth(token)).view
 
 
 def play_hand_out(stub, game_id: str, tokens: dict[int, str], rng: random.Random) -> None:

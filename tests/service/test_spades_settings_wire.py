@@ -11,9 +11,7 @@ import random
 
 import grpc
 import pytest
-from google.rpc import error_details_pb2
-from grpc_status import rpc_status
-from players import auth, send, tokens_of
+from players import auth, reason_of, send, tokens_of
 
 import engine
 from cardgame.v1 import enums_pb2 as enums
@@ -28,14 +26,6 @@ NAMES_KINDS = ["A", "B", "C", "D"], [enums.PLAYER_KIND_HUMAN] * 4
 SPADES = engine.game_of("spades")
 
 
-def reason_of(error: grpc.RpcError) -> str:
-    """The ErrorInfo reason of a refused call."""
-    status = rpc_status.from_call(error)
-    for detail in status.details if status else ():
-        info = error_details_pb2.ErrorInfo()
-        if detail.Unpack(info):
-            return info.reason
-    return ""
 
 
 # ---- options in ------------------------------------------------------------------------------------
