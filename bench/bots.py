@@ -25,9 +25,9 @@ hands bid Nil, for each bot (``strong``, ``basic``) ``bots_<label>_<bot>_nil_bid
 Double Nil bids), ``_nil_bid_rate`` (their share of its bids) and ``_nil_made_rate`` (the share
 made); ``bots_think_ms_p50``, ``bots_think_ms_p99``, ``bots_think_moves`` and the same per table;
 ``bots_wall_s``, the bench's own wall time. Game counts: ``BENCH_BOTS_<LABEL>``, by default the
-table's (a game's entry's ``bench_games``: ``BENCH_BOTS_SPADES4`` 400, ``BENCH_BOTS_SPADES2``
-800, ``BENCH_BOTS_BUCK_EUCHRE`` 960, ``BENCH_BOTS_HEARTS`` 400); 0 leaves a table's win rate
-out; ``BENCH_BOTS_THINK_GAMES`` (2 per table).
+table's (400, but ``BENCH_BOTS_SPADES2`` 800, ``BENCH_BOTS_BUCK_EUCHRE`` 960,
+``BENCH_BOTS_HEARTS3`` 300); 0 leaves a table's win rate out; ``BENCH_BOTS_THINK_GAMES`` (2 per
+table).
 """
 
 from __future__ import annotations
@@ -43,7 +43,6 @@ from multiprocessing import Pool
 from typing import Any
 
 import bots
-import bots.registry
 import engine
 from engine import Phase
 from engine.core.cards import card_list
@@ -62,7 +61,7 @@ class BenchTable:
     label: str
     variant: str
     settings: tuple[tuple[str, str], ...] = ()
-    games: int = bots.registry.BENCH_GAMES
+    games: int = 400
 
     @property
     def options(self) -> Any:
@@ -84,11 +83,16 @@ def variants() -> list[str]:
             and bots.BOTS["strong"].plays(variant) and bots.BOTS["basic"].plays(variant)]
 
 
+GAME_TABLES = {"spades": BenchTable("spades4", "spades"), "spades2": BenchTable("spades2", "spades2", games=800),
+               "buck_euchre": BenchTable("buck_euchre", "buck_euchre", games=960)}
+"""The default table of a game whose label or game count is not its name and 400 (``spades4``:
+four-player Spades, as its figures have always been named)."""
+
+
 def tables() -> list[BenchTable]:
     """Every table the bench plays: each game's default table, then the settings tables of those games."""
     playable = variants()
-    defaults = [BenchTable(entry.label, entry.name, (), entry.bench_games)
-                for entry in map(bots.game_bots, playable)]
+    defaults = [GAME_TABLES.get(variant) or BenchTable(variant, variant) for variant in playable]
     return defaults + [table for table in SETTINGS_TABLES if table.variant in playable]
 
 

@@ -20,7 +20,7 @@ from cardgame.v1 import game_service_pb2 as pb
 from service.errors import NotFound
 from service.rpc import calls
 from service.store.port import Commit, Store
-from service.table.gamelog import NOOP
+from service.table.gamelog import NO_ACTION
 
 METHOD = "/cardgame.bench.v1.Bench/Noop"
 EMPTY = pb.ActResponse()
@@ -37,7 +37,7 @@ def handlers(store: Store, cap: calls.CallCap) -> grpc.GenericRpcHandler:
             loaded = await store.load(game_id)
             if loaded is None:
                 raise NotFound(f"no game {game_id!r}")
-            await store.commit(Commit(game_id, loaded.version, loaded.state, [NOOP]))
+            await store.commit(Commit(game_id, loaded.version, loaded.state, [NO_ACTION]))
             return EMPTY
         return EMPTY   # an error was answered (handled aborts the call)
 

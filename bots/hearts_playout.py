@@ -204,4 +204,4 @@ win share was 0.46 with 64 deals, 0.525 with 64 deals and the leader's points we
 (``LEADER``), 0.57 with 128 deals; the basic bot's own pass instead of the searched one, 0.49."""
 
 # bench-bots plays 400 games (100 deals, the strong bot in each seat), for an interval of about ±0.045.
-register_game("hearts", basic=basic.choose, playout=HeartsPlayout(), budget=BUDGET, bench_games=400)
+register_game("hearts", basic=basic.choose, playout=HeartsPlayout(), budget=BUDGET)

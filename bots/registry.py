@@ -8,10 +8,7 @@ variants, ``bots.buck_euchre_playout`` Buck Euchre; a game module of a server's 
   bot does not play the game (a server seats the random bot instead);
 - ``playout``: the strong bot's fast policy and hand value (``bots.playout.Playout``); without
   one the search plays hands out at random (``RandomPlayout``);
-- ``budget``: the strong bot's budget a decision where the default ``Budget()`` does not suit;
-- ``label`` and ``bench_games``: the game's name in the bench's figures and variables
-  (``bots_<label>_...``, ``BENCH_BOTS_<LABEL>``; the game's name unless given) and how many
-  games ``make bench-bots`` plays of it by default.
+- ``budget``: the strong bot's budget a decision where the default ``Budget()`` does not suit.
 
 A game with no entry at all is a game of the random bot alone, unless it has the engine's
 determinize hook, which is all the strong bot needs (random playouts, the default budget).
@@ -37,10 +34,6 @@ from .playout import Playout
 Heuristic = Callable[[View, Sequence[Action], random.Random], Action]
 """A basic bot's choice for the viewer of a view, from its legal actions (never empty)."""
 
-BENCH_GAMES = 400
-"""The games ``make bench-bots`` plays of a game whose entry names no other count."""
-
-
 @dataclass(frozen=True)
 class GameBots:
     """What one game brings to the bots (every part optional)."""
@@ -49,12 +42,6 @@ class GameBots:
     basic: Heuristic | None = None
     playout: Playout | None = None
     budget: Budget | None = None
-    label: str = ""
-    bench_games: int = BENCH_GAMES
-
-    def __post_init__(self) -> None:
-        if not self.label:
-            object.__setattr__(self, "label", self.name)
 
 
 GAME_BOTS: dict[str, GameBots] = {}
@@ -62,10 +49,10 @@ GAME_BOTS: dict[str, GameBots] = {}
 
 
 def register_game(name: str, *, basic: Heuristic | None = None, playout: Playout | None = None,
-                  budget: Budget | None = None, label: str = "", bench_games: int = BENCH_GAMES) -> GameBots:
+                  budget: Budget | None = None) -> GameBots:
     """Register the bots' entry of the game ``name`` and return it; registering the same entry
     again changes nothing, and ValueError if the game already has a different one."""
-    entry = GameBots(name, basic, playout, budget, label, bench_games)
+    entry = GameBots(name, basic, playout, budget)
     registered = GAME_BOTS.setdefault(name, entry)
     if registered != entry:
         raise ValueError(f"the game {name!r} already has a different bots entry")

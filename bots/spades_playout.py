@@ -312,6 +312,6 @@ PLAYOUT = SpadesPlayout()
 # bench-bots plays 400 four-player games (its figures and variable say "spades4"), 800
 # two-player ones (they are quick, and 200 would leave an interval twice as wide) and 400 of
 # Cutthroat Spades.
-register_game("spades", basic=basic.choose, playout=PLAYOUT, label="spades4", bench_games=400)
-register_game("spades2", basic=basic.choose, playout=PLAYOUT, bench_games=800)
-register_game("cutthroat_spades", basic=basic.choose, playout=PLAYOUT, bench_games=400)
+register_game("spades", basic=basic.choose, playout=PLAYOUT)
+register_game("spades2", basic=basic.choose, playout=PLAYOUT)
+register_game("cutthroat_spades", basic=basic.choose, playout=PLAYOUT)

@@ -445,7 +445,7 @@ def test_a_registered_entry_makes_the_basic_bot_play_a_game_until_it_is_removed(
     try:
         entry = bots.game_bots("whist")
         assert entry.basic is _lowest_card and entry.playout is None and entry.budget is None
-        assert entry.label == "whist" and bots.bot_of("basic", "whist").plays("whist")
+        assert entry.name == "whist" and bots.bot_of("basic", "whist").plays("whist")
         with pytest.raises(ValueError, match="different"):
             bots.register_game("whist", basic=lambda view, legal, rng: legal[0])
         state = play_out(new("whist", 1), ["basic", "random"] * 2, 1, max_hands=3)

@@ -35,7 +35,9 @@ import engine
 from engine import Chance, LogEntry, Phase, TableState
 from engine.core.actions import CODE_BITS, CODE_MASK
 
-NOOP = b"-"
+NO_ACTION = b"-"
+"""The first byte of an entry that is no seat's action: a note (``-timeout 2``), or ``-`` alone for a
+version that changed nothing a replay needs."""
 _GENESIS = b"G"
 NOTES = ("timeout", "away", "back", "leave", "reissue", "abandon")
 
@@ -49,7 +51,7 @@ def note(kind: str, seat: int) -> bytes:
 
 def note_of(raw: bytes) -> tuple[str, int] | None:
     """(note, seat) of a note entry, None for any other entry."""
-    if not raw.startswith(NOOP) or raw == NOOP:
+    if not raw.startswith(NO_ACTION) or raw == NO_ACTION:
         return None
     kind, _, seat = raw[1:].decode().partition(" ")
     return kind, int(seat)
@@ -71,7 +73,7 @@ def entry(seat: int, action: int, chance: Chance | None) -> bytes:
 
 def parse(raw: bytes) -> LogEntry | None:
     """The action of an entry, or None for a version without one; ValueError if malformed."""
-    if raw.startswith(NOOP):
+    if raw.startswith(NO_ACTION):
         return None
     parts = raw.split(b" ")
     if len(parts) not in (2, 3) or raw.startswith(_GENESIS):
