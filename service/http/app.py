@@ -18,11 +18,13 @@ Connect stream; gRPC-Web's grpc-status 3), any other path with a plain 400.
 
 from __future__ import annotations
 
+import gzip
 import os
 from collections.abc import Sequence
 from typing import Any
 
 from connectrpc.code import Code
+from connectrpc.compression.gzip import GzipCompression
 from connectrpc.errors import ConnectError
 from connectrpc.request import RequestContext
 from connectrpc.server import ConnectASGIApplication
@@ -51,15 +53,26 @@ PREFLIGHT_MAX_AGE_S = 7200
 _INVALID_HEADER = ":invalid-header"
 
 
+class StableGzip(GzipCompression):
+    """gzip whose output depends on the message alone: no time in its header (gzip's default
+    writes the current second there), so the same answer is the same bytes whenever it is sent,
+    as a retried request's answer must be."""
+
+    def compress(self, data: bytes | bytearray | memoryview) -> bytes:
+        """Compress ``data`` with a zero modification time."""
+        return gzip.compress(data, compresslevel=6, mtime=0)
+
+
 class GameServiceApp(ConnectASGIApplication):
-    """The GameService methods of a servicer as a connectrpc ASGI application."""
+    """The GameService methods of a servicer as a connectrpc ASGI application (gzip as
+    :class:`StableGzip`)."""
 
     def __init__(self, servicer: Any, max_unary_calls: int, interceptors: Sequence[Any] = (),
                  call_wait_s: float = 0.0):
         super().__init__(service=servicer,
                          endpoints=lambda svc: game_service_endpoints(svc, max_unary_calls, call_wait_s),
                          interceptors=interceptors, codecs=[BinaryCodec(), JsonCodec()],
-                         read_max_bytes=MAX_MESSAGE_BYTES)
+                         compressions=[StableGzip()], read_max_bytes=MAX_MESSAGE_BYTES)
 
     @property
     def path(self) -> str:
