@@ -56,9 +56,9 @@ test: install clients
 
 # The edit loop: the engine, bots and unit tests, with a tenth of the property tests' examples
 # (under a minute; no server, no Redis).
-FAST_TESTS := tests/engine tests/test_bots.py tests/test_bots_search.py tests/test_bots_hearts.py tests/test_table.py \
-	tests/test_service_units.py tests/test_bot_turns.py tests/clients/test_render.py tests/clients/test_render_hearts.py \
-	tests/clients/test_cli.py engine bots
+FAST_TESTS := tests/engine tests/bots/test_bots.py tests/bots/test_bots_search.py tests/bots/test_bots_hearts.py \
+	tests/table/test_table.py tests/rpc/test_service_units.py tests/table/test_bot_turns.py tests/clients/test_render.py \
+	tests/clients/test_render_hearts.py tests/clients/test_cli.py engine bots
 test-fast: install
 	CARDGAME_TEST_FAST=1 $(PY) -m pytest -n $(TEST_JOBS) --dist loadfile -m "not redis" $(FAST_TESTS) $(ARGS)
 
@@ -137,8 +137,8 @@ web: $(WEB_DIST)
 # Debian's packages that `make test` needs: redis-server for the tests' private Redis servers and
 # clusters (tests/conftest.py starts them when neither REDIS_URL nor 127.0.0.1:6379 answers),
 # Chromium for the browser tests (tests/web, driven by playwright-core), Prometheus for the
-# monitoring test (tests/test_monitoring.py), nginx for the gRPC front's test
-# (tests/service/test_rapid_reset.py) and protoc with the well-known types (libprotobuf-dev) for
+# monitoring test (tests/ops/test_monitoring.py), nginx for the gRPC front's test
+# (tests/ops/test_rapid_reset.py) and protoc with the well-known types (libprotobuf-dev) for
 # docs/clients.md's C++ and Java example;
 # `make bench` also counts instructions under valgrind's callgrind (bench/instructions.py).
 # Go is not one of them: the Go client (clients/go) needs Go 1.26 or newer on PATH, which Debian 12

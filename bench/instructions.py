@@ -17,7 +17,8 @@ when every instruction costs the same time (system calls are counted as the inst
 make them, so it leans a little towards the no-op, whose calls are mostly system calls). The
 server's idle work (its sweeper, health) while the calls run is included; at these rates it is
 a few thousand instructions a call. ``service_instructions_moves_counted`` tells how many moves
-the figure averages.
+the figure averages, and ``instructions_bench_seconds`` how long the module took, start-up under
+callgrind included.
 
     .venv/bin/python -m bench.instructions      # about a minute
 """
@@ -93,7 +94,7 @@ def figures(redis_url: str, prefix: str) -> dict[str, float]:
     """The instruction figures of a server on ``redis_url`` under ``prefix``, run under callgrind."""
     with tempfile.TemporaryDirectory(prefix="bench-callgrind-") as name:
         folder = Path(name)
-        server = ServerProcess("--handler-module", "bench.noop", service_moves.SEEDED, redis_url=redis_url,
+        server = ServerProcess(service_moves.SEEDED, module="testkit.bench_server", redis_url=redis_url,
                                prefix=prefix, env={"LOG_LEVEL": "WARNING"},
                                wrapper=[_tool("valgrind"), "--tool=callgrind",
                                         f"--callgrind-out-file={folder}/callgrind.%p"])

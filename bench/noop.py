@@ -1,7 +1,7 @@
 """The benchmark's baseline RPC: a move that changes nothing, through every layer a move's call
 goes through but the rules.
 
-Served by a server started with ``--handler-module bench.noop``. ``/cardgame.bench.v1.Bench/Noop``
+Served by the bench-only server, ``python -m testkit.bench_server``. ``/cardgame.bench.v1.Bench/Noop``
 takes an ``ActRequest`` (only its ``game_id`` is read; the load generator sends it with a seat's
 ``authorization`` header, as a move's call carries one, and leaves it unchecked) and, like
 ``Act``, is admitted under the cap on calls in progress, counted in the metrics and logged

@@ -4,10 +4,11 @@ machine's load does not move.
 The servicer (``service.rpc.servicer.GameServicer``, as ``python -m service`` builds it: a
 checked Redis store, the default settings) runs in this process on Redis (``bench.redis_target``),
 and its ``Act`` handler is called directly with a stand-in for the gRPC context (the seat's
-bearer token in its metadata), so the count is the server's own work for a move, from the
-decoded request to the encoded-ready response: the checks, the table's load, rules and commit,
-the view and its protobuf message, the call's metrics and log line. gRPC's transport (C code)
-and the event loop's own scheduling are outside it.
+bearer token in its metadata), on uvloop as the server runs (its event loop is C code, so the
+loop's own scheduling is outside the count), so the count is the server's own work for a move,
+from the decoded request to the encoded-ready response: the checks, the table's load, rules and
+commit, the view and its protobuf message, the call's metrics and log line. gRPC's transport
+(C code) is outside it too.
 
 ``GAMES`` scripted games of ``bench.service_moves`` (their turn timer on, as ``TIMED_TURN_MS``)
 are played ``WARM_MOVES`` moves each first, then ``MOVES`` Acts are counted, round-robin over
@@ -20,11 +21,12 @@ and ``python_calls_per_act_untimed`` (the same without a turn timer).
 
 from __future__ import annotations
 
-import asyncio
 import cProfile
 import os
 import pstats
 import uuid
+
+import uvloop
 
 from bench import service_moves
 from bench.redis_target import redis_target
@@ -119,7 +121,7 @@ async def measure(redis_url: str, prefix: str) -> dict[str, float]:
 def main() -> None:
     """Count an Act's Python calls on Redis; print the figures."""
     with redis_target() as (redis_url, prefix):
-        figures = asyncio.run(measure(redis_url, prefix))
+        figures = uvloop.run(measure(redis_url, prefix))
     for name, value in figures.items():
         print(f"{name} {value:.0f}", flush=True)
 

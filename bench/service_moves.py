@@ -479,7 +479,7 @@ def main() -> None:
     """Start a server on Redis (``bench.redis_target``), measure, print, clean up."""
     tune_gc()
     with redis_target() as (redis_url, prefix):
-        with ServerProcess("--handler-module", "bench.noop", SEEDED, redis_url=redis_url,
+        with ServerProcess(SEEDED, module="testkit.bench_server", redis_url=redis_url,
                            prefix=prefix) as server:
             figures = asyncio.run(measure(server.address, server.proc.pid))
         figures.update(redis_figures())

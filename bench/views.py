@@ -1,4 +1,5 @@
-"""How long one seat's view takes to build, in the Double Nil exchange and in trick play."""
+"""How long one seat's view takes to build, in the Double Nil exchange and in trick play:
+``view_exchange_us`` and ``view_play_us``, in microseconds."""
 
 from __future__ import annotations
 

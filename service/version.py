@@ -2,7 +2,7 @@
 
 It is read from the ``VERSION`` file at the root of the source tree (the Docker image copies it
 beside ``service/``), the one place a release changes it: the Python client's package metadata
-and the TypeScript client's package.json carry the same number (tests/test_release.py fails when
+and the TypeScript client's package.json carry the same number (tests/ops/test_release.py fails when
 they drift). The server reports it in its "listening on" log line (``version``), in
 ``python -m service --version`` and as the ``cardgame_build_info{version}`` metric.
 

@@ -45,8 +45,8 @@ def closed_port(port: int = 0) -> Iterator[int]:
 
 
 class ServerProcess:
-    """`python -m service` on 127.0.0.1 in a child process; ``tls`` says how to reach a server
-    started with TLS flags (``--tls-cert`` …).
+    """`python -m service` (or ``module``) on 127.0.0.1 in a child process; ``tls`` says how to
+    reach a server started with TLS flags (``--tls-cert`` …).
 
     Without ``port`` the server binds port 0 (its workers, with ``--workers N``, all the one port
     their supervisor reserved) and the port the kernel gave it is read from its start-up line, so
@@ -55,14 +55,16 @@ class ServerProcess:
     (``http_port``, ``metrics_port``)."""
 
     def __init__(self, *flags: str, port: int | None = None, redis_url: str = "", prefix: str = "",
-                 env: dict | None = None, tls: ClientTls | None = None, wrapper: Sequence[str] = ()):
+                 env: dict | None = None, tls: ClientTls | None = None, wrapper: Sequence[str] = (),
+                 module: str = "service"):
         self.port = port if port is not None else 0
         self.tls = tls
         self.address = f"127.0.0.1:{self.port}"
         self.http_port: int | None = None      # as served, once started with --http-port
         self.metrics_port: int | None = None   # as served, once started with --metrics-port
-        # ``wrapper``: a command the server runs under, e.g. valgrind and its options
-        self.args = [*wrapper, sys.executable, "-m", "service", "--host", "127.0.0.1", "--port", str(self.port),
+        # ``wrapper``: a command the server runs under, e.g. valgrind and its options; ``module``: the
+        # program run (``testkit.bench_server``: the server with the benchmark's no-op RPC)
+        self.args = [*wrapper, sys.executable, "-m", module, "--host", "127.0.0.1", "--port", str(self.port),
                      "--workers", "1", *flags]
         if redis_url:
             self.args += ["--redis-url", redis_url]

@@ -8,6 +8,7 @@
 - ``redis_prefix``: a key prefix unique to the test; every key under this run's prefix is
   deleted at session end (SCAN + UNLINK; the shared server is never flushed).
 - ``private_redis``: a started ``PrivateRedis`` of the test's own, to stop and restart.
+- ``server`` and ``stub``: one server process on Redis for the module, and a GameService stub to it.
 - Tests that use any of these are marked ``redis`` automatically (``-m "not redis"``).
 """
 
@@ -24,20 +25,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-for _path in (str(ROOT), str(ROOT / "tests")):
-    if _path not in sys.path:
-        sys.path.insert(0, _path)
+if str(ROOT) not in sys.path:  # tests/ itself stays off the path: its folders bots/, http/... would shadow packages
+    sys.path.insert(0, str(ROOT))
 
-try:
-    from redis_server import DEFAULT_URL, PrivateRedis, delete_keys, find_redis_server, redis_answers
-except ImportError:  # tests/ imported as a package
-    from tests.redis_server import (
-        DEFAULT_URL,
-        PrivateRedis,
-        delete_keys,
-        find_redis_server,
-        redis_answers,
-    )
+from tests.redis_server import DEFAULT_URL, PrivateRedis, delete_keys, find_redis_server, redis_answers  # noqa: E402
 
 ASYNC_TEST_TIMEOUT_S = 120.0
 REDIS_FIXTURES = {"redis_url", "redis_prefix", "private_redis"}
@@ -179,3 +170,14 @@ def server(redis_url: str, module_prefix: str):
 
     with ServerProcess(*SERVER_TEST_FLAGS, redis_url=redis_url, prefix=module_prefix) as proc:
         yield proc
+
+
+@pytest.fixture(scope="module")
+def stub(server):
+    """A GameService stub on a channel to ``server``."""
+    import grpc
+
+    from cardgame.v1 import game_service_pb2_grpc as pb_grpc
+
+    with grpc.insecure_channel(server.address) as channel:
+        yield pb_grpc.GameServiceStub(channel)

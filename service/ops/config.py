@@ -6,12 +6,17 @@ import argparse
 import ipaddress
 import logging
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+import grpc
 
 from service.ops import tls
 from service.ops.cpus import available_cpus
 from service.ops.credentials import SecretFlag, read_secrets
+from service.rpc.calls import CallCap
+from service.store import Store
 from service.table.creating import DEFAULT_MAX_GAMES
 from service.table.lifecycle import MIN_TURN_TIMEOUT_MS, SHORT_TURN_TIMEOUT_MS
 from service.version import release
@@ -43,7 +48,10 @@ class Config:
     allow_prearranged_decks: bool = False
     allow_seeded_shuffle: bool = False
     allow_short_deadlines: bool = False
-    handler_modules: tuple[str, ...] = ()
+    more_handlers: tuple[Callable[[Store, CallCap], grpc.GenericRpcHandler], ...] = ()
+    """More gRPC methods to serve beside GameService, for a program that embeds the server (no flag
+    sets them): each is called as ``more(store, cap)`` (``cap``: the server's cap on calls in
+    progress) and its handler served on the gRPC port; module-level functions, so that workers get them."""
     uvloop: bool = True
     game_modules: tuple[str, ...] = ()
     require_noeviction: bool = False
@@ -202,11 +210,6 @@ def parse(argv: list[str] | None = None) -> Config:
                         "--host is a loopback address (ALLOW_SHORT_DEADLINES)")
     p.add_argument("--allow-seeded-shuffle", action="store_true", default=_env_bool("ALLOW_SEEDED_SHUFFLE"),
                    help="accept CreateGame.shuffle_seed for reproducible runs (ALLOW_SEEDED_SHUFFLE)")
-    p.add_argument("--handler-module", action="append", dest="handler_modules",
-                   default=[m for m in env("HANDLER_MODULES", "").split(",") if m.strip()],
-                   help="a Python module whose handlers(store, cap) returns a grpc.GenericRpcHandler that the "
-                        "gRPC port serves beside GameService (cap: the server's cap on calls in progress), e.g. "
-                        "the benchmark's no-op RPC, bench.noop (repeatable; HANDLER_MODULES, comma-separated)")
     p.add_argument("--no-uvloop", action="store_true", default=_env_bool("NO_UVLOOP"),
                    help="use the standard asyncio loop even when uvloop is installed (NO_UVLOOP)")
     p.add_argument("--max-concurrent-rpcs", type=int,
@@ -364,7 +367,7 @@ def parse(argv: list[str] | None = None) -> Config:
                   max_requests=a.max_requests, log_level=a.log_level.upper(), grace_s=a.grace, drain_s=a.drain,
                   allow_prearranged_decks=a.allow_prearranged_decks, allow_seeded_shuffle=a.allow_seeded_shuffle,
                   allow_short_deadlines=a.allow_short_deadlines,
-                  handler_modules=tuple(m.strip() for m in a.handler_modules), uvloop=not a.no_uvloop,
+                  uvloop=not a.no_uvloop,
                   game_modules=tuple(m.strip() for m in a.game_modules), require_noeviction=a.require_noeviction,
                   max_concurrent_rpcs=a.max_concurrent_rpcs, max_watches_per_connection=a.max_watches_per_connection,
                   max_streams=a.max_streams, max_streams_per_address=a.max_streams_per_address,

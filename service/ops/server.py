@@ -108,7 +108,7 @@ def grpc_options(config: Config) -> list[tuple[str, Any]]:
         # first reset, as keepalive would cut a dead peer; every gRPC client answers PINGs in its
         # transport. An abuser that answers them keeps its connection, held to the refusals
         # above, and still keeps up to twice the limit of cancelled calls queued ahead of other
-        # clients' calls (150-500 ms for an honest call at 200: tests/service/test_rapid_reset.py).
+        # clients' calls (150-500 ms for an honest call at 200: tests/ops/test_rapid_reset.py).
         ("grpc.http2.ping_on_rst_stream_percent", 100),
         ("grpc.http2.ping_timeout_ms", 10_000),
         ("grpc.server.max_pending_requests", MAX_PENDING_CALLS),
@@ -151,8 +151,8 @@ async def serve(config: Config, stop: asyncio.Event | None = None) -> None:
     add_game_service(servicer, server)
     health = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
-    for name in config.handler_modules:
-        server.add_generic_rpc_handlers((load_module(name, "handler").handlers(store, servicer.settings.call_cap),))
+    for more in config.more_handlers:
+        server.add_generic_rpc_handlers((more(store, servicer.settings.call_cap),))
     reflection.enable((SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name), server)
     address = f"{config.host}:{config.port}"
     port = server.add_secure_port(address, tls.credentials()) if tls else server.add_insecure_port(address)
@@ -242,20 +242,19 @@ def check_token_secret(config: Config) -> None:
 
 
 async def _check_store(store: Store, config: Config) -> bool:
-    """Warm the store's connections up (a cluster client learns its slots) and check its eviction
-    policy; returns whether it answered. A policy other than noeviction loses games under memory
-    pressure: the server warns, or with ``--require-noeviction`` refuses to start."""
+    """Warm the store's connections up (a cluster client learns its slots) and hear what the store
+    finds wrong with its configuration (``configuration_warnings``: a Redis maxmemory-policy other
+    than noeviction, which loses games under memory pressure); returns whether it answered. The
+    server warns of each, or with ``--require-noeviction`` refuses to start on one."""
     try:
         await store.ping()
     except StoreUnavailable as exc:
         log.warning("game store unreachable at start (%s): health NOT_SERVING until it answers", exc)
         return False
-    policy = await store.eviction_policy()
-    if policy is not None and policy != "noeviction":
-        message = (f"Redis maxmemory-policy is {policy!r}: under memory pressure it deletes games in play; "
-                   "run Redis with maxmemory-policy noeviction")
-        if config.require_noeviction:
-            raise SystemExit(message)
+    warnings = await store.configuration_warnings()
+    if warnings and config.require_noeviction:
+        raise SystemExit("; ".join(warnings))
+    for message in warnings:
         log.warning(message)
     return True
 

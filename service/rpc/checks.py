@@ -12,7 +12,7 @@ import re
 
 from service.errors import InvalidArgument, Unauthenticated
 from service.rpc.handlers import Undecodable
-from service.store.port import validate_request_id
+from service.store.port import validate_cursor, validate_request_id
 
 BEARER = "bearer "
 
@@ -41,25 +41,18 @@ def request_id(value: str) -> str | None:
         raise InvalidArgument(str(exc)) from None
 
 
-_EVENT_ID = re.compile(r"([0-9]{1,20})-([0-9]{1,20})")
-_MAX_EVENT_PART = 2**64 - 1  # each part of a Redis stream id is an unsigned 64-bit number
-
-
 def event_id(value: str) -> str:
-    """An event id to resume after ("0" for the start when empty); InvalidArgument if malformed
-    or if a part is above 2^64 - 1 (no stream id can be).
+    """An event id to resume after ("" for the start): an ``Event.id`` as the server sent it, an
+    opaque cursor of the store, checked here for its length and characters only (a store refuses
+    one it cannot read: ``BadCursor``); InvalidArgument if malformed.
 
     >>> event_id("1733054400000-0")
     '1733054400000-0'
     """
-    if not value:
-        return "0"
-    match = _EVENT_ID.fullmatch(value)
-    if not match:
-        raise InvalidArgument(f"after_id must be an Event.id such as '1733054400000-0', not {value[:40]!r}")
-    if any(int(part) > _MAX_EVENT_PART for part in match.groups()):
-        raise InvalidArgument(f"after_id {value!r} has a part above 2^64 - 1, which no Event.id has")
-    return value
+    try:
+        return validate_cursor(value)
+    except ValueError:
+        raise InvalidArgument(f"after_id must be empty or an Event.id the server sent, not {value[:40]!r}") from None
 
 
 def page_token(game_id: str, start: int, method: str = "GetScore") -> str:

@@ -19,6 +19,7 @@ from service.rpc import creating as rpc_creating
 from service.rpc.access import Access
 from service.rpc.settings import Settings
 from service.store.event_feed import EventFeed
+from service.store.port import BadCursor
 from service.table import creating, lifecycle, table, tokens
 from service.table.creating import NewGame
 from service.table.record import LEFT, GameRecord, UnsupportedRecord
@@ -108,7 +109,7 @@ class LifecycleRpcs:
         owner = lifecycle.owner_of(caller)
         await self.table.publish(game_id, record.owner)  # what the game emitted comes before its deletion
         final = lifecycle.event(record, lifecycle.DELETE, version, now_ms())
-        await self.store.unindex_game(owner, game_id, lifecycle.terms(record))
+        await self.store.prune_index(owner, [game_id], {game_id: lifecycle.terms(record)})
         if await self.store.delete(game_id):
             await self.store.publish(owner, game_id, [final], self.settings.events_max_len)
         await self.store.forget(owner, game_id)
@@ -196,6 +197,9 @@ class LifecycleRpcs:
         owner = lifecycle.owner_of(caller)
         batches = self.event_feed.follow(owner, checks.event_id(after_id), EVENTS_BATCH)
         async with contextlib.aclosing(batches):
-            async for found in batches:
-                for stream_id, _, raw in found:
-                    yield lifecycle_messages.event_message(stream_id, raw)
+            try:
+                async for found in batches:
+                    for cursor, _, raw in found:
+                        yield lifecycle_messages.event_message(cursor, raw)
+            except BadCursor:   # of the form of a cursor, but not one this store made
+                raise InvalidArgument(f"after_id {after_id[:40]!r} is not an Event.id this server sent") from None

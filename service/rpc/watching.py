@@ -135,7 +135,7 @@ class GameFeed:
         return GameRecord.from_bytes(loaded.state)
 
     async def _exists(self) -> None:
-        if await self.store.version(self.game_id) == 0:
+        if await self.store.load(self.game_id) is None:
             raise NotFound(f"game {self.game_id!r} no longer exists")
 
     async def _run(self) -> None:

@@ -1,4 +1,4 @@
-"""Where games live: the Store port (``port``, split by concern in ``ports``), its two back-ends
+"""Where games live: the store's ports (``port``: ``Store``, the ports in ``ports``), its two back-ends
 (``memory``: one process, the default without ``REDIS_URL``; ``redis``: shared by many instances,
 a Redis or a Redis Cluster), the wrapper that checks every argument once (``checked``), the
 metrics wrapper (``metered``), the shared wait for new events (``event_feed``), the wait a

@@ -1,31 +1,41 @@
-"""A game store that checks every argument once, before the store it wraps sees the call.
+"""A store that checks every argument once, before the store it wraps sees the call.
 
 The back-ends (``MemoryStore``, ``RedisStore``) take their arguments as given; ``checked`` puts
 the port's checks (``service.store.ports.validation``) in front of one: a bad argument (a game id
 with a brace, a count out of range, a malformed event, ...) raises ValueError and the back-end is
 not called. Checked arguments are handed on in the form the checks return them (sequences as
-lists, terms without repeats). A ``Commit`` checks itself when it is made. ``open_store`` returns
-a checked store; ``metered`` may wrap it in turn.
+lists, terms without repeats).
+
+One generic wrapper does it for every method of the port, as ``metered`` times them: ``CHECKS``
+maps each parameter name of the port to its check, so a parameter means the same everywhere
+(``game_id`` is a game id in every method; ``count`` is a page's size, ``limit`` a bound that may
+be 0). ``CheckedStore`` is built once, at import, from the port Protocols' signatures: each of its
+methods is made then with the port method's own parameters and defaults, so a call runs its
+checks and nothing else (no binding of arguments per call: ``load`` and ``commit`` run on every
+move). A parameter annotated ``X | None`` lets None through; ``JOINT`` holds the few checks of
+two arguments together. A port method with a parameter ``CHECKS`` does not know fails the
+import, so no method goes unchecked. A ``Commit`` checks itself when it is made. ``open_store`` returns a checked store;
+``metered`` may wrap it in turn.
 """
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import AsyncGenerator, Mapping, Sequence
+import inspect
+import types
+import typing
+from collections.abc import Callable, Mapping
+from typing import Any, cast
 
 from service.store.port import (
     MAX_COUNT,
-    MAX_OWNER_LENGTH,
+    MAX_MS,
     MAX_SEQ,
     SHARDS,
     Commit,
-    Committed,
-    Loaded,
-    ScheduleWatch,
-    ShardLeases,
     Store,
-    parse_stream_id,
+    validate_before,
     validate_bucket,
+    validate_bytes,
     validate_cursor,
     validate_entries,
     validate_events,
@@ -33,246 +43,167 @@ from service.store.port import (
     validate_game_ids,
     validate_int,
     validate_owner,
+    validate_rate,
     validate_request_id,
+    validate_sweeper,
+    validate_sweepers,
     validate_terms,
+    validate_terms_of,
+)
+
+Check = Callable[[Any], Any]
+
+
+def _int(name: str, low: int = 0, high: int = MAX_SEQ) -> Check:
+    return lambda value: validate_int(name, value, low, high)
+
+
+def _position(name: str) -> Check:
+    """A place in a game's log or hand records, or a number of them: below 0 counts as 0."""
+    return _int(name, -MAX_SEQ, MAX_SEQ)
+
+
+def _ms(name: str) -> Check:
+    """A time or a length of time in milliseconds."""
+    return _int(name, 0, MAX_MS)
+
+
+def _commit(change: Commit) -> Commit:
+    if not isinstance(change, Commit):
+        raise ValueError(f"commit takes a Commit, got {type(change).__name__}")
+    return change   # it checked itself when it was made
+
+
+CHECKS: Mapping[str, Check] = {
+    # the games
+    "game_id": validate_game_id,
+    "game_ids": validate_game_ids,
+    "state": lambda state: validate_bytes("state", state),
+    "entries": validate_entries,
+    "request_id": validate_request_id,
+    "retry": lambda retry: validate_bytes("retry", retry),
+    "events": validate_events,
+    "change": _commit,
+    "start": _position("start"),
+    "limit": _position("limit"),
+    "count": _int("count", 1, MAX_COUNT),
+    "version": _position("version"),
+    "until": _int("until"),
+    "upto_seq": _int("upto_seq"),
+    # the event streams and the index
+    "owner": validate_owner,
+    "max_len": _int("max_len", 1),
+    "after": validate_cursor,
+    "cursor": validate_cursor,
+    "block_ms": _int("block_ms", 0, 86_400_000),
+    "created_ms": _ms("created_ms"),
+    "terms": validate_terms,
+    "terms_of": validate_terms_of,
+    "before": validate_before,
+    # coordination
+    "at_ms": _ms("at_ms"),
+    "shard": _int("shard", 0, SHARDS - 1),
+    "now_ms": _ms("now_ms"),
+    "lease_ms": _ms("lease_ms"),
+    "claim": _ms("claim"),
+    "next_ms": _ms("next_ms"),
+    "sweeper": validate_sweeper,
+    "sweepers": validate_sweepers,
+    "ttl_ms": _int("ttl_ms", 1, 86_400_000),
+    "bucket": validate_bucket,
+    "rate_per_s": validate_rate,
+    "burst": _int("burst", 1),
+}
+
+
+def _sum_within(first: str, second: str) -> tuple[tuple[str, str], Callable[[int, int], object]]:
+    return (first, second), lambda a, b: validate_int(f"{first} + {second}", a + b)
+
+
+# Checks of two arguments together, applied to every method that has both parameters.
+JOINT: tuple[tuple[tuple[str, str], Callable[[Any, Any], object]], ...] = (
+    _sum_within("now_ms", "lease_ms"),   # a claim's token is a time too
+    _sum_within("now_ms", "ttl_ms"),     # so is a membership's end
 )
 
 
+def _optional(annotation: Any) -> bool:
+    """Whether a parameter's annotation admits None (``X | None``)."""
+    union = typing.get_origin(annotation) in (types.UnionType, typing.Union)
+    return union and type(None) in typing.get_args(annotation)
+
+
+def _or_none(check: Check) -> Check:
+    return lambda value: None if value is None else check(value)
+
+
+def _checking(name: str, method: Callable[..., Any]) -> Callable[..., Any]:
+    """The CheckedStore method ``name``, made once from the port method's signature (as dataclasses
+    make an ``__init__``): a function of the same parameters and defaults that checks each argument
+    by the parameter's name (``CHECKS``; None let through where the annotation admits it), runs the
+    ``JOINT`` checks that apply, and calls the wrapped store's method with what the checks returned.
+    A call costs its checks and nothing more: no binding of arguments at run time. TypeError at
+    import for a parameter without a check, or a default its own check refuses."""
+    parameters = list(inspect.signature(method, eval_str=True).parameters.values())[1:]   # without self
+    namespace: dict[str, Any] = {}
+    heads, body, passed = ["self"], [], []
+    for parameter in parameters:
+        if parameter.kind not in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY):
+            raise TypeError(f"Store.{name}: a port method's parameters are named ones ({parameter})")
+        check = CHECKS.get(parameter.name)
+        if check is None:
+            raise TypeError(f"Store.{name}({parameter.name}=...) has no check: add one for "
+                            f"{parameter.name!r} to service.store.checked.CHECKS")
+        if _optional(parameter.annotation):
+            check = _or_none(check)
+        namespace[f"check_{parameter.name}"] = check
+        if parameter.kind is parameter.KEYWORD_ONLY and "*" not in heads:
+            heads.append("*")
+        if parameter.default is parameter.empty:
+            heads.append(parameter.name)
+        else:
+            try:
+                check(parameter.default)
+            except ValueError as exc:
+                raise TypeError(f"Store.{name}: the default of {parameter.name!r} fails its own check") from exc
+            namespace[f"default_{parameter.name}"] = parameter.default
+            heads.append(f"{parameter.name}=default_{parameter.name}")
+        body.append(f"{parameter.name} = check_{parameter.name}({parameter.name})")
+        passed.append(parameter.name if parameter.kind is parameter.POSITIONAL_OR_KEYWORD
+                      else f"{parameter.name}={parameter.name}")
+    for n, (names, joint) in enumerate(JOINT):
+        if set(names) <= {parameter.name for parameter in parameters}:
+            namespace[f"joint_{n}"] = joint
+            body.append(f"joint_{n}({', '.join(names)})")
+    call = f"self.inner.{name}({', '.join(passed)})"
+    if inspect.iscoroutinefunction(method):
+        source = [f"async def {name}({', '.join(heads)}):", *body, f"return await {call}"]
+    else:   # watch: checked when called, before the generator takes a step
+        source = [f"def {name}({', '.join(heads)}):", *body, f"return {call}"]
+    exec("\n    ".join(source), namespace)   # the source is made above, from the port's own signature
+    made: Callable[..., Any] = namespace[name]
+    made.__qualname__ = f"CheckedStore.{name}"
+    made.__doc__ = method.__doc__
+    return made
+
+
+PORT_METHODS = tuple(sorted(name for name in dir(Store)
+                            if not name.startswith("_") and inspect.isfunction(getattr(Store, name))))
+
+
 class CheckedStore:
-    """Wraps a Store (``inner``): every call checks its arguments (ValueError), then delegates."""
+    """Wraps a Store (``inner``): every call checks its arguments (ValueError), then delegates.
+    Its methods, one per port method with the port's signature, are made at import (``_checking``)."""
 
     def __init__(self, inner: Store) -> None:
         """Check the calls to ``inner``."""
         self.inner = inner
 
-    # --- games
 
-    async def create(
-        self,
-        game_id: str,
-        state: bytes,
-        entries: Sequence[bytes],
-        request_id: str | None = None,
-        retry: bytes | None = None,
-        *,
-        events: Sequence[bytes] = (),
-    ) -> None:
-        """Store a new game with its first log entries and outbox events; GameExists if taken."""
-        validate_game_id(game_id)
-        validate_request_id(request_id)
-        validate_entries(state, entries)
-        checked_events = validate_events(events)
-        await self.inner.create(game_id, state, list(entries), request_id, retry, events=checked_events)
-
-    async def load(self, game_id: str) -> Loaded | None:
-        """Return the game's version and state, or None when there is no such game."""
-        return await self.inner.load(validate_game_id(game_id))
-
-    async def loads(self, game_ids: Sequence[str]) -> list[Loaded | None]:
-        """Return each game as ``load`` has it, None for a missing one, in order."""
-        return await self.inner.loads(validate_game_ids(game_ids))
-
-    async def commit(self, change: Commit) -> Committed:
-        """Compare-and-set the game (a Commit has checked itself when it was made)."""
-        if not isinstance(change, Commit):
-            raise ValueError(f"commit takes a Commit, got {type(change).__name__}")
-        return await self.inner.commit(change)
-
-    async def hands(self, game_id: str, start: int = 0, count: int | None = None) -> list[bytes]:
-        """Return the hand records from index ``start`` (``count`` of them, or all the rest)."""
-        return await self.inner.hands(validate_game_id(game_id), start, count)
-
-    async def get_retry(self, game_id: str, request_id: str) -> bytes | None:
-        """Return the retry record kept for this request id, or None."""
-        validate_game_id(game_id)
-        validate_request_id(request_id)
-        return await self.inner.get_retry(game_id, request_id)
-
-    async def log_after(self, game_id: str, version: int, until: int | None = None) -> list[tuple[int, bytes]]:
-        """Return (version, entry) pairs with versions above ``version`` (and at most ``until``), ascending."""
-        return await self.inner.log_after(validate_game_id(game_id), version, until)
-
-    async def watch(self, game_id: str) -> AsyncGenerator[int, None]:
-        """Yield the game's current version once subscribed, then every newer version (the id is
-        checked on the first step, as a back-end's watch would)."""
-        validate_game_id(game_id)
-        async with contextlib.aclosing(self.inner.watch(game_id)) as versions:
-            async for version in versions:
-                yield version
-
-    async def version(self, game_id: str) -> int:
-        """Return the game's current version, 0 when there is no such game."""
-        return await self.inner.version(validate_game_id(game_id))
-
-    async def delete(self, game_id: str) -> bool:
-        """Remove the game's own keys; True if it existed."""
-        return await self.inner.delete(validate_game_id(game_id))
-
-    # --- events
-
-    async def outbox(self, game_id: str) -> list[bytes]:
-        """Return the game's outbox events, oldest first."""
-        return await self.inner.outbox(validate_game_id(game_id))
-
-    async def trim_outbox(self, game_id: str, upto_seq: int) -> int:
-        """Drop the outbox's leading events whose seq is at most ``upto_seq``; return how many."""
-        validate_game_id(game_id)
-        validate_int("upto_seq", upto_seq, 0, MAX_SEQ)
-        return await self.inner.trim_outbox(game_id, upto_seq)
-
-    async def publish(self, owner: str, game_id: str, events: Sequence[bytes], max_len: int) -> int:
-        """Append the game's events not yet published to the owner's stream; return how many."""
-        validate_owner(owner)
-        validate_game_id(game_id)
-        checked_events = validate_events(events)
-        validate_int("max_len", max_len, 1, MAX_SEQ)
-        return await self.inner.publish(owner, game_id, checked_events, max_len)
-
-    async def read_events(self, owner: str, after: str, count: int, block_ms: int) -> list[tuple[str, str, bytes]]:
-        """Return up to ``count`` entries of the owner's stream after ``after``, waiting up to ``block_ms``."""
-        validate_owner(owner)
-        parse_stream_id(after)
-        validate_int("count", count, 1, MAX_COUNT)
-        validate_int("block_ms", block_ms)
-        return await self.inner.read_events(owner, after, count, block_ms)
-
-    async def forget(self, owner: str, game_id: str) -> None:
-        """Drop the game's record of the last seq published to the owner's stream."""
-        validate_owner(owner)
-        validate_game_id(game_id)
-        await self.inner.forget(owner, game_id)
-
-    # --- schedule
-
-    async def schedule(self, game_id: str, at_ms: int) -> int | None:
-        """Make the game due at ``at_ms`` unless it is already due earlier; its time before, if any."""
-        validate_game_id(game_id)
-        validate_int("at_ms", at_ms)
-        return await self.inner.schedule(game_id, at_ms)
-
-    async def claim_due(self, shard: int, now_ms: int, lease_ms: int, count: int) -> list[tuple[str, int]]:
-        """Lease up to ``count`` games of the shard due at ``now_ms`` until ``now_ms + lease_ms``."""
-        validate_int("shard", shard, 0, SHARDS - 1)
-        validate_int("now_ms", now_ms)
-        validate_int("lease_ms", lease_ms)
-        validate_int("count", count, 1, MAX_COUNT)
-        validate_int("now_ms + lease_ms", now_ms + lease_ms)
-        return await self.inner.claim_due(shard, now_ms, lease_ms, count)
-
-    async def settle(self, game_id: str, claim: int, next_ms: int | None) -> bool:
-        """If the game is still due at ``claim``, make it due at ``next_ms`` (None: unschedule it)."""
-        validate_game_id(game_id)
-        validate_int("claim", claim)
-        if next_ms is not None:
-            validate_int("next_ms", next_ms)
-        return await self.inner.settle(game_id, claim, next_ms)
-
-    async def next_due(self, shard: int) -> int | None:
-        """Return the shard's earliest time, None when it is empty."""
-        validate_int("shard", shard, 0, SHARDS - 1)
-        return await self.inner.next_due(shard)
-
-    async def lease_shards(self, sweeper: str, now_ms: int, ttl_ms: int) -> ShardLeases:
-        """Renew the sweeper's membership until ``now_ms + ttl_ms`` (1 ms .. 1 day); its shards."""
-        validate_int("now_ms", now_ms)
-        validate_int("ttl_ms", ttl_ms, 1, 86_400_000)
-        validate_int("now_ms + ttl_ms", now_ms + ttl_ms)
-        return await self.inner.lease_shards(_sweeper(sweeper), now_ms, ttl_ms)
-
-    async def sweepers_present(self, sweepers: Sequence[str]) -> bool | None:
-        """Whether every named sweeper's watch is still open (at most SHARDS names)."""
-        if isinstance(sweepers, str) or len(sweepers) > SHARDS:
-            raise ValueError(f"sweepers_present takes a sequence of at most {SHARDS} names")
-        return await self.inner.sweepers_present([_sweeper(who) for who in sweepers])
-
-    async def release_shards(self, sweeper: str) -> None:
-        """End the sweeper's membership and free its shards."""
-        await self.inner.release_shards(_sweeper(sweeper))
-
-    async def sweep_watch(self, sweeper: str) -> ScheduleWatch:
-        """Open the sweeper's watch: its presence and its wake-ups."""
-        return await self.inner.sweep_watch(_sweeper(sweeper))
-
-    # --- index
-
-    async def index_game(self, owner: str, game_id: str, created_ms: int, terms: Sequence[str]) -> None:
-        """Index the game for its owner at ``created_ms`` under exactly these terms."""
-        validate_owner(owner)
-        validate_game_id(game_id)
-        validate_int("created_ms", created_ms)
-        await self.inner.index_game(owner, game_id, created_ms, validate_terms(terms))
-
-    async def unindex_game(self, owner: str, game_id: str, terms: Sequence[str] = ()) -> None:
-        """Remove the game from the owner's index: ``all``, the given terms and its recorded terms."""
-        validate_owner(owner)
-        validate_game_id(game_id)
-        await self.inner.unindex_game(owner, game_id, validate_terms(terms))
-
-    async def list_index(
-        self, owner: str, terms: Sequence[str], before: tuple[int, str] | None, count: int
-    ) -> tuple[list[tuple[int, str]], tuple[int, str] | None]:
-        """Page through the owner's games in every term's set, newest first, after ``before``."""
-        validate_owner(owner)
-        unique = validate_terms(terms)
-        cursor = validate_cursor(before)
-        validate_int("count", count, 1, MAX_COUNT)
-        return await self.inner.list_index(owner, unique, cursor, count)
-
-    async def prune_index(
-        self, owner: str, game_ids: Sequence[str], terms_of: Mapping[str, Sequence[str]] | None = None
-    ) -> int:
-        """Remove the games from the owner's index; return how many were in ``all``."""
-        validate_owner(owner)
-        ids = validate_game_ids(game_ids)
-        given = {game_id: validate_terms((terms_of or {}).get(game_id, ())) for game_id in ids}
-        return await self.inner.prune_index(owner, ids, given)
-
-    async def sweep_index(self, owner: str, cursor: int, count: int) -> int:
-        """Remove the games gone of about ``count`` members of the owner's index; return the next cursor."""
-        validate_owner(owner)
-        validate_int("cursor", cursor, 0, 2**64 - 1)
-        validate_int("count", count, 1, MAX_COUNT)
-        return await self.inner.sweep_index(owner, cursor, count)
-
-    async def count_index(self, owner: str) -> int:
-        """Return how many games the owner's ``all`` set holds."""
-        validate_owner(owner)
-        return await self.inner.count_index(owner)
-
-    async def owners(self) -> list[str]:
-        """Return every owner that ever indexed a game, sorted."""
-        return await self.inner.owners()
-
-    # --- rate limits, health, end
-
-    async def take_token(self, bucket: str, rate_per_s: float, burst: int) -> float:
-        """Take one token from a rate-limit bucket; 0.0 when taken, else the seconds to wait."""
-        validate_bucket(bucket, rate_per_s, burst)
-        return await self.inner.take_token(bucket, rate_per_s, burst)
-
-    async def ping(self) -> None:
-        """Raise StoreUnavailable unless the store answers."""
-        await self.inner.ping()
-
-    async def eviction_policy(self) -> str | None:
-        """The store's key-eviction policy, None when it has none or hides it."""
-        return await self.inner.eviction_policy()
-
-    async def close(self) -> None:
-        """Release connections and end all watches."""
-        await self.inner.close()
+for _name in PORT_METHODS:
+    setattr(CheckedStore, _name, _checking(_name, getattr(Store, _name)))
 
 
 def checked(store: Store) -> Store:
     """``store``, with every argument of its calls checked first (once, however often wrapped)."""
-    return store if isinstance(store, CheckedStore) else CheckedStore(store)
-
-
-def _sweeper(name: str) -> str:
-    """Return a sweeper's name if usable in keys and channels (1..MAX_OWNER_LENGTH characters, no
-    braces or whitespace); else ValueError."""
-    if not isinstance(name, str) or not name or len(name) > MAX_OWNER_LENGTH:
-        raise ValueError(f"a sweeper's name has 1 to {MAX_OWNER_LENGTH} characters, got {name!r:.40}")
-    if "{" in name or "}" in name or any(c.isspace() for c in name):
-        raise ValueError(f"a sweeper's name has no braces or spaces: {name!r}")
-    return name
+    return store if isinstance(store, CheckedStore) else cast(Store, CheckedStore(store))

@@ -4,9 +4,12 @@ Every WatchEvents stream of an owner would otherwise block in its own ``XREAD BL
 one of the store's pooled connections for as long as it waits: enough streams and no connection is
 left for moves. Here a stream reads without blocking, and when nothing is new it waits on the
 owner's :class:`_Waiters`, where one task per owner and process does the blocking read for every
-stream, from the oldest position any of them waits at (or past the last entry it woke them for),
-and wakes them all when it sees an entry; each stream then reads its own entries, again without
-blocking. The task ends once no stream waits.
+stream, from the end of the owner's stream as it found it when it started (``stream_end``), then
+past the last entry it woke them for, and wakes them all when it sees an entry; each stream then
+reads its own entries, again without blocking. The task ends once no stream waits.
+
+Cursors are the store's, opaque: the feed hands them back to the store and compares them only
+for equality (a stream waiting at the very end the task starts from need not read again).
 So a process blocks on at most one connection per owner with streams waiting, however many streams.
 A stream that ``follow``s the owner's entries reads only when woken, so idle streams cost the store
 one blocking read per owner and ``block_ms`` however many are open.
@@ -21,7 +24,7 @@ from collections import Counter
 from collections.abc import AsyncGenerator
 
 from service.store.outages import OUTAGE_S, outlasting
-from service.store.port import Store, parse_stream_id
+from service.store.port import Store
 
 log = logging.getLogger("cardgame.events")
 
@@ -33,7 +36,7 @@ class _Waiters:
     """The streams of one owner waiting for an entry, and the task reading for them."""
 
     def __init__(self) -> None:
-        self.after: Counter[tuple[int, int]] = Counter()   # each waiting stream's position
+        self.after: Counter[str] = Counter()   # each waiting stream's position (a cursor)
         self.woken = asyncio.Event()                        # replaced after every wake-up
         self.task: asyncio.Task | None = None
 
@@ -41,7 +44,7 @@ class _Waiters:
         woken, self.woken = self.woken, asyncio.Event()
         woken.set()
 
-    def leave(self, position: tuple[int, int]) -> None:
+    def leave(self, position: str) -> None:
         """A stream stopped waiting at ``position``."""
         self.after[position] -= 1
         if not self.after[position]:
@@ -63,18 +66,17 @@ class EventFeed:
         long as the caller iterates: it reads (without blocking) at the start and then only when
         the owner's shared blocking read saw a new entry or failed, so an idle stream costs the
         store nothing of its own. A store outage is waited out (``outlasting``, ``outage_s``);
-        a longer one raises StoreUnavailable."""
-        position = parse_stream_id(after)
+        a longer one raises StoreUnavailable, a cursor the store cannot read BadCursor."""
+        position = after
         waiters = self._join(owner, position)
         try:
             while True:
                 woken = waiters.woken   # taken before the read: an entry after it wakes this one
-                found = await outlasting(functools.partial(self.store.read_events, owner, after, count, 0),
+                found = await outlasting(functools.partial(self.store.read_events, owner, position, count, 0),
                                          self.outage_s)
                 if found:
-                    after = found[-1][0]
                     waiters.leave(position)
-                    position = parse_stream_id(after)
+                    position = found[-1][0]
                     waiters.after[position] += 1
                     yield found
                     continue
@@ -85,7 +87,7 @@ class EventFeed:
         finally:
             self._leave(owner, waiters, position)
 
-    def _join(self, owner: str, position: tuple[int, int]) -> _Waiters:
+    def _join(self, owner: str, position: str) -> _Waiters:
         """The owner's waiting streams, with one more waiting at ``position``."""
         waiters = self._owners.get(owner)
         if waiters is None:
@@ -93,23 +95,27 @@ class EventFeed:
         waiters.after[position] += 1
         return waiters
 
-    def _leave(self, owner: str, waiters: _Waiters, position: tuple[int, int]) -> None:
+    def _leave(self, owner: str, waiters: _Waiters, position: str) -> None:
         """A stream stopped waiting; an owner nobody waits for and no read runs for is dropped."""
         waiters.leave(position)
         if not waiters.after and waiters.task is None and self._owners.get(owner) is waiters:
             del self._owners[owner]
 
     async def _follow(self, owner: str, waiters: _Waiters) -> None:
-        """Block on the owner's stream for its waiting streams, waking them at every new entry
-        (and at an error, which each then meets in its own read, and again after a pause so that
-        they start the next blocking read); end once none waits."""
-        seen = (0, 0)   # the newest entry it woke the streams for: each reads past it on its own
+        """Block on the owner's stream for its waiting streams, from its end as found now, waking
+        them at every new entry (and at an error, which each then meets in its own read, and again
+        after a pause so that they start the next blocking read); end once none waits.
+
+        A stream that found nothing before the end was read may have missed an entry that came
+        between its read and that end: unless it waits at that very end, it is woken to read again."""
         try:
+            seen = await self.store.stream_end(owner)   # then the last entry it woke the streams for
+            if any(position != seen for position in waiters.after):
+                waiters.wake()
             while waiters.after:
-                ms, n = max(min(waiters.after), seen)
-                found = await self.store.read_events(owner, f"{ms}-{n}", 1, self.block_ms)
+                found = await self.store.read_events(owner, seen, 1, self.block_ms)
                 if found:
-                    seen = parse_stream_id(found[-1][0])
+                    seen = found[-1][0]
                     waiters.wake()
         except Exception as exc:   # the streams see the store's failure in their own reads
             log.info("event read for %s failed: %s", owner, exc)

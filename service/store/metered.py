@@ -19,7 +19,7 @@ from typing import Any, cast
 from service.store.port import Committed, Store, StoreUnavailable
 from service.telemetry import metrics
 
-TIMED = frozenset(name for name in dir(Store)   # the concerns' methods too: Store derives from them
+TIMED = frozenset(name for name in dir(Store)   # every port's methods: Store derives from them
                   if not name.startswith("_") and inspect.iscoroutinefunction(getattr(Store, name)))
 
 

@@ -1,29 +1,37 @@
-"""The game store interface: load a game, compare-and-set it back, its log, retries, watch, and
-around the games, for their lifecycle, their events, schedule, index and rate limits.
+"""The store's ports: the games, the owners' event streams, the owner index, and what the server
+processes coordinate through; ``Store`` is all of them with the store's health and end.
 
-The port is split by concern in ``service.store.ports``: ``GameStore`` (the games: state, log,
-hands, retry records, change feed; ``ports/games.py``), ``EventStore`` (outboxes and the owners'
-event streams), ``ScheduleStore`` (when games are due, and which sweeper attends to which
-shard), ``IndexStore`` (each owner's games by creation time and term) and ``RateLimitStore``
-(token buckets); each module says what its part keeps. ``Store``, here, is all of them together
-with ``ping``, ``eviction_policy`` and ``close``. Everything of the port, its limits, values and
-argument checks included, is importable from here.
+The ports, in ``service.store.ports`` (each module says what its part keeps and which of its
+writes are atomic):
 
-Two implementations pass one contract suite (tests/test_store_contract.py): ``RedisStore``
+- ``GameStore`` (``ports/games.py``): the games. create, load, loads, commit, hands, get_retry,
+  log_after, watch, delete, and the outbox's read and trim (``outbox``, ``trim_outbox``).
+- ``EventStreams`` (``ports/events.py``): each owner's event stream. publish, read_events,
+  stream_end, forget; its cursors are opaque strings only the store reads.
+- ``GameIndex`` (``ports/index.py``): each owner's games by creation time and term.
+- ``Coordination`` (``ports/coordination.py``): the schedule (schedule, claim_due, settle,
+  next_due), the sweepers' leases and presence (lease_shards, sweepers_present, release_shards),
+  their wake-ups (sweep_watch) and rate limits (take_token).
+
+``Store`` adds ``ping``, ``configuration_warnings`` and ``close``. Everything of the port, its
+limits, values and argument checks included, is importable from here.
+
+Two implementations pass one contract suite (tests/store/test_store_contract.py): ``RedisStore``
 (service/store/redis/, shared by many server processes) and ``MemoryStore``
 (service/store/memory/, one process; the default of ``make run`` without ``REDIS_URL``).
 They take their arguments as given: ``checked`` (service/store/checked.py) wraps either one and
-checks every argument once, raising ValueError before the back-end sees a bad one; ``open_store``
-returns a checked store.
+checks every argument once, by its name, raising ValueError before the back-end sees a bad one;
+``open_store`` returns a checked store. docs/architecture.md says how to write a third.
 """
 
 from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from service.store.ports.events import EventStore
+from service.store.ports.coordination import Coordination, ScheduleWatch, ShardLeases, Wakes
+from service.store.ports.events import EventStreams
 from service.store.ports.games import GameStore
-from service.store.ports.index import IndexStore
+from service.store.ports.index import GameIndex
 from service.store.ports.limits import (
     DEFAULT_EVENT_SEQ_TTL_S,
     DEFAULT_FINISHED_TTL_S,
@@ -33,6 +41,7 @@ from service.store.ports.limits import (
     INDEX_SCAN_MIN,
     MAX_BATCH,
     MAX_COUNT,
+    MAX_CURSOR_LENGTH,
     MAX_ID_LENGTH,
     MAX_MS,
     MAX_OUTBOX,
@@ -42,14 +51,13 @@ from service.store.ports.limits import (
     MAX_TERMS,
     SHARDS,
 )
-from service.store.ports.ratelimit import RateLimitStore
-from service.store.ports.schedule import ScheduleStore, ScheduleWatch, ShardLeases, Wakes
 from service.store.ports.validation import (
     event_seq,
     index_scan_bound,
-    parse_stream_id,
     shard_of,
+    validate_before,
     validate_bucket,
+    validate_bytes,
     validate_commit,
     validate_cursor,
     validate_entries,
@@ -59,10 +67,15 @@ from service.store.ports.validation import (
     validate_int,
     validate_limits,
     validate_owner,
+    validate_rate,
     validate_request_id,
+    validate_sweeper,
+    validate_sweepers,
     validate_terms,
+    validate_terms_of,
 )
 from service.store.ports.values import (
+    BadCursor,
     Commit,
     Committed,
     GameExists,
@@ -75,28 +88,31 @@ from service.store.ports.values import (
 
 __all__ = [
     "DEFAULT_EVENT_SEQ_TTL_S", "DEFAULT_FINISHED_TTL_S", "DEFAULT_IDLE_TTL_S", "DEFAULT_MAX_REQUESTS",
-    "DEFAULT_REQUEST_TTL_S", "INDEX_SCAN_MIN", "MAX_BATCH", "MAX_COUNT", "MAX_ID_LENGTH", "MAX_MS", "MAX_OUTBOX",
-    "MAX_OWNER_LENGTH", "MAX_SEQ", "MAX_TERMS", "MAX_TERM_LENGTH", "SHARDS",
-    "Commit", "Committed", "EventStore", "GameExists", "GameStore", "IndexStore", "Loaded", "RateLimitStore",
-    "ScheduleStore", "ScheduleWatch", "ShardLeases", "Store", "StoreBusy", "StoreFull", "StoreUnavailable", "Wakes",
+    "DEFAULT_REQUEST_TTL_S", "INDEX_SCAN_MIN", "MAX_BATCH", "MAX_COUNT", "MAX_CURSOR_LENGTH", "MAX_ID_LENGTH",
+    "MAX_MS", "MAX_OUTBOX", "MAX_OWNER_LENGTH", "MAX_SEQ", "MAX_TERMS", "MAX_TERM_LENGTH", "SHARDS",
+    "BadCursor", "Commit", "Committed", "Coordination", "EventStreams", "GameExists", "GameIndex", "GameStore",
+    "Loaded", "ScheduleWatch", "ShardLeases", "Store", "StoreBusy", "StoreFull", "StoreUnavailable", "Wakes",
     "Watcher",
-    "event_seq", "index_scan_bound", "parse_stream_id", "shard_of", "validate_bucket", "validate_commit",
-    "validate_cursor", "validate_entries", "validate_events", "validate_game_id", "validate_game_ids",
-    "validate_int", "validate_limits", "validate_owner", "validate_request_id", "validate_terms",
+    "event_seq", "index_scan_bound", "shard_of", "validate_before", "validate_bucket", "validate_bytes",
+    "validate_commit", "validate_cursor", "validate_entries", "validate_events", "validate_game_id",
+    "validate_game_ids", "validate_int", "validate_limits", "validate_owner", "validate_rate",
+    "validate_request_id", "validate_sweeper", "validate_sweepers", "validate_terms", "validate_terms_of",
 ]
 
 
 @runtime_checkable
-class Store(GameStore, EventStore, ScheduleStore, IndexStore, RateLimitStore, Protocol):
-    """What the servicer needs from a game store (all writes atomic, state opaque): every concern
-    of the port, and the store's own health and end."""
+class Store(GameStore, EventStreams, GameIndex, Coordination, Protocol):
+    """What the service needs from a store (all writes atomic as each port says, state opaque):
+    every port, and the store's own health and end."""
 
     async def ping(self) -> None:
         """Raise StoreUnavailable unless the store answers."""
         ...
 
-    async def eviction_policy(self) -> str | None:
-        """The store's key-eviction policy (Redis ``maxmemory-policy``), None when it has none or hides it."""
+    async def configuration_warnings(self) -> list[str]:
+        """Return what an operator must hear about the store's configuration at start, in plain
+        words with the remedy (e.g. a Redis that evicts keys under memory pressure, deleting games
+        in play); [] when nothing is wrong or the store cannot tell."""
         ...
 
     async def close(self) -> None:

@@ -149,8 +149,8 @@ async def check_quota(store: Store, key_id: str, max_games: int) -> None:
     owner = lifecycle.owner_of(key_id)
     held = await store.count_index(owner)
     if held >= max_games and not await store.take_token(f"quota-sweep:{key_id}", 1 / QUOTA_SWEEP_EVERY_S, 1):
-        cursor, rounds = 0, 0
-        while True:   # a full ZSCAN pass; bounded in case the set keeps changing under it
+        cursor, rounds = "", 0
+        while True:   # a full pass of the index; bounded in case the set keeps changing under it
             cursor = await store.sweep_index(owner, cursor, MAX_BATCH)
             rounds += 1
             if not cursor or rounds > held // MAX_BATCH + 10:

@@ -70,7 +70,7 @@ class Sweeper:
         self._members = 1
         self._next: dict[int, int | None] = {}   # held shard -> its earliest time as last read (None: empty)
         self._read_at: dict[int, float] = {}     # held shard -> when that was read (loop time)
-        self._index_cursors: dict[str, int] = {}
+        self._index_cursors: dict[str, str] = {}
 
     async def run(self) -> None:
         """Sweep until cancelled; store outages are waited out. On the way out the sweeper's
@@ -229,5 +229,5 @@ class Sweeper:
     async def sweep_index(self) -> None:
         """Drop index entries of games that expired, a bounded batch per owner and call."""
         for owner in await self.store.owners():
-            cursor = self._index_cursors.get(owner, 0)
+            cursor = self._index_cursors.get(owner, "")
             self._index_cursors[owner] = await self.store.sweep_index(owner, cursor, INDEX_BATCH)

@@ -35,7 +35,7 @@ def built() -> None:
 @pytest.fixture(scope="module")
 def bench_server(redis_url, module_prefix):
     """A server as `make bench` starts it: the no-op method, seeded shuffles allowed."""
-    with ServerProcess("--handler-module", "bench.noop", "--allow-seeded-shuffle", redis_url=redis_url,
+    with ServerProcess("--allow-seeded-shuffle", module="testkit.bench_server", redis_url=redis_url,
                        prefix=module_prefix) as server:
         yield server
 

@@ -18,7 +18,7 @@ import pytest
 from service.rpc import apikeys
 from testkit.launcher import ServerProcess
 from tests.conftest import SERVER_TEST_FLAGS
-from tests.test_docs import section as page_section
+from tests.docs.test_docs import section as page_section
 
 ROOT = Path(__file__).resolve().parents[2]
 TS = ROOT / "clients" / "typescript"

@@ -1,7 +1,7 @@
 // The browser example of docs/clients.md (`from "@cardgame/client/web"`), exactly as written,
 // against a live server: bundled by Vite and run as a module in a Chromium page of the server's
 // HTTP port (its own origin, as the example says). Run by tests/web/test_browser.py; the Node
-// examples of the documentation run in tests/test_docs.py.
+// examples of the documentation run in tests/docs/test_docs.py.
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";

@@ -1,5 +1,5 @@
 """The games of the in-process store: create, load, compare-and-set, hands, retry records, log,
-watch and delete, each game one ``Game`` that expires lazily."""
+watch, delete and the outbox, each game one ``Game`` that expires lazily."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from collections.abc import AsyncGenerator, Sequence
 
 from service.store.memory.base import MemoryBase
 from service.store.memory.structures import Game
-from service.store.port import MAX_OUTBOX, Commit, Committed, GameExists, Loaded, Watcher
+from service.store.port import MAX_OUTBOX, Commit, Committed, GameExists, Loaded, Watcher, event_seq
 
 
 class MemoryGames(MemoryBase):
-    """The games, with their retry records and watchers."""
+    """The games, with their retry records, outboxes and watchers."""
 
     async def create(
         self,
@@ -82,14 +82,14 @@ class MemoryGames(MemoryBase):
         game = self._live_game(game_id, now)
         return None if game is None else self._recall(game, request_id, now)
 
-    async def hands(self, game_id: str, start: int = 0, count: int | None = None) -> list[bytes]:
-        """Return the hand records appended by commits from index ``start`` (``count`` of them, or all
-        the rest), oldest first ([] for no such game)."""
+    async def hands(self, game_id: str, start: int = 0, limit: int | None = None) -> list[bytes]:
+        """Return the hand records appended by commits from index ``start`` (at most ``limit`` of
+        them, or all the rest), oldest first ([] for no such game)."""
         self._check_open()
         game = self._live_game(game_id, self._now())
         if game is None:
             return []
-        return game.hands[max(start, 0):None if count is None else max(start, 0) + max(count, 0)]
+        return game.hands[max(start, 0):None if limit is None else max(start, 0) + max(limit, 0)]
 
     async def log_after(self, game_id: str, version: int, until: int | None = None) -> list[tuple[int, bytes]]:
         """Return (version, entry) pairs with versions above ``version`` (and at most ``until``), ascending."""
@@ -118,12 +118,6 @@ class MemoryGames(MemoryBase):
             if not group and self._watchers.get(game_id) is group:
                 del self._watchers[game_id]
 
-    async def version(self, game_id: str) -> int:
-        """Return the game's current version, 0 when there is no such game."""
-        self._check_open()
-        game = self._live_game(game_id, self._now())
-        return 0 if game is None else game.version
-
     async def delete(self, game_id: str) -> bool:
         """Remove the game (state, log, hands, retry records, outbox); True if it existed."""
         self._check_open()
@@ -132,6 +126,24 @@ class MemoryGames(MemoryBase):
         if existed:
             self._notify(game_id, 0)
         return existed
+
+    async def outbox(self, game_id: str) -> list[bytes]:
+        """Return the game's outbox events, oldest first ([] for no such game)."""
+        self._check_open()
+        game = self._live_game(game_id, self._now())
+        return [] if game is None else list(game.outbox)
+
+    async def trim_outbox(self, game_id: str, upto_seq: int) -> int:
+        """Drop the outbox's leading events whose seq is at most ``upto_seq``; return how many."""
+        self._check_open()
+        game = self._live_game(game_id, self._now())
+        if game is None:
+            return 0
+        dropped = 0
+        while dropped < len(game.outbox) and event_seq(game.outbox[dropped]) <= upto_seq:
+            dropped += 1
+        del game.outbox[:dropped]
+        return dropped
 
     def _recall(self, game: Game, request_id: str, now: float) -> bytes | None:
         """Return the game's retry record for this request id unless missing or expired."""

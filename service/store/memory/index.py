@@ -4,11 +4,14 @@ terms of each game; the sweep of expired games drops their entries too."""
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Mapping, Sequence
 
 from service.store.memory.base import MemoryBase
 from service.store.memory.structures import OwnerIndex, SortedSet, leave_term, sweep_order, unindex
-from service.store.port import index_scan_bound
+from service.store.port import BadCursor, index_scan_bound
+
+_SWEEP_CURSOR = re.compile(r"[1-9a-f][0-9a-f]{0,14}")
 
 
 class MemoryIndex(MemoryBase):
@@ -32,11 +35,6 @@ class MemoryIndex(MemoryBase):
             index.game_terms[game_id] = tuple(unique)
         else:
             index.game_terms.pop(game_id, None)
-
-    async def unindex_game(self, owner: str, game_id: str, terms: Sequence[str] = ()) -> None:
-        """Remove the game from the owner's index: ``all``, the given terms and its recorded terms."""
-        self._check_open()
-        unindex(self._index, owner, {game_id: terms})
 
     async def list_index(
         self, owner: str, terms: Sequence[str], before: tuple[int, str] | None, count: int
@@ -75,23 +73,27 @@ class MemoryIndex(MemoryBase):
         self._check_open()
         return unindex(self._index, owner, given)
 
-    async def sweep_index(self, owner: str, cursor: int, count: int) -> int:
+    async def sweep_index(self, owner: str, cursor: str, count: int) -> str:
         """Visit ``count`` members of the owner's ``all`` set from ``cursor`` (in an order that
-        insertions and removals do not disturb) and remove those whose game no longer exists from
-        the whole index; return the next cursor (0: the pass is complete)."""
+        insertions and removals do not disturb: ``sweep_order``, the cursor the place to go on
+        from in hex) and remove those whose game no longer exists from the whole index; return the
+        next cursor ("": the pass is complete)."""
+        if cursor and not _SWEEP_CURSOR.fullmatch(cursor):
+            raise BadCursor(f"not an index sweep cursor of this store: {cursor!r:.40}")
+        start = int(cursor, 16) if cursor else 0
         self._check_open()
         now = self._now()
         index = self._index.get(owner)
         if index is None:
-            return 0
+            return ""
         ahead = sorted((place, game_id) for game_id in index.all.scores
-                       if (place := sweep_order(game_id)) >= cursor)
+                       if (place := sweep_order(game_id)) >= start)
         end = min(count, len(ahead))
         while 0 < end < len(ahead) and ahead[end][0] == ahead[end - 1][0]:
             end += 1  # games sharing a place are visited together
         gone = [game_id for _, game_id in ahead[:end] if self._live_game(game_id, now) is None]
         unindex(self._index, owner, {game_id: [] for game_id in gone})
-        return 0 if end == len(ahead) else ahead[end - 1][0] + 1
+        return "" if end == len(ahead) else f"{ahead[end - 1][0] + 1:x}"
 
     async def count_index(self, owner: str) -> int:
         """Return how many games the owner's ``all`` set holds (expired ones until swept)."""

@@ -10,7 +10,7 @@ from collections.abc import Collection, Sequence
 
 from service.store.memory.base import MemoryBase
 from service.store.port import SHARDS, ShardLeases, shard_of
-from service.store.ports.schedule import WakeSignals
+from service.store.ports.coordination import WakeSignals
 
 
 class MemorySchedule(MemoryBase):

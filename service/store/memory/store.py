@@ -1,4 +1,5 @@
-"""MemoryStore: the Store contract in one process, put together from one class per concern."""
+"""MemoryStore: the Store contract in one process, put together from one class per port (the
+coordination port in two: the schedule and the rate limits)."""
 
 from __future__ import annotations
 
@@ -11,16 +12,17 @@ from service.store.memory.structures import SortedSet
 from service.store.port import SHARDS
 
 
-class MemoryStore(MemoryGames, MemoryEvents, MemorySchedule, MemoryIndex, MemoryRateLimit):
+class MemoryStore(MemoryGames, MemoryEvents, MemoryIndex, MemorySchedule, MemoryRateLimit):
     """In-process Store with the same semantics as RedisStore (one event loop only)."""
 
     async def ping(self) -> None:
         """Return at once: an in-process store is always reachable until closed."""
         self._check_open()
 
-    async def eviction_policy(self) -> str | None:
-        """None: an in-process store never evicts."""
-        return None
+    async def configuration_warnings(self) -> list[str]:
+        """Nothing: an in-process store has no configuration to get wrong (it never evicts a game)."""
+        self._check_open()
+        return []
 
     async def close(self) -> None:
         """Drop every game, end all watches and wake every blocked read_events (which then fails)."""

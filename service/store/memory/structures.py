@@ -70,10 +70,11 @@ class OwnerIndex:
 
 @dataclass
 class Stream:
-    """One owner's event stream (at most the ``max_len`` of the last publish) and its publish record."""
+    """One owner's event stream (at most the ``max_len`` of the last publish), each entry numbered
+    from 1 up (its cursor is ``cursor_of(number)``), and its publish record."""
 
-    entries: list[tuple[tuple[int, int], str, bytes]] = field(default_factory=list)
-    last_id: tuple[int, int] = (0, 0)
+    entries: list[tuple[int, str, bytes]] = field(default_factory=list)
+    last: int = 0
     seq: dict[str, int] = field(default_factory=dict)
     seq_expires_at: float = 0.0
 

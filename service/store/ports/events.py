@@ -1,11 +1,21 @@
-"""The events of the Store port: each game's outbox, and the owners' event streams.
+"""The owners' event streams: a small port of its own, beside the games.
 
-A create or commit may carry events (``b"<seq> <opaque>"``, the seq a per-game decimal number
-chosen by the caller, ascending); they join the game's outbox (at most ``MAX_OUTBOX``, the
-oldest dropped) in the same atomic step as the write. ``publish`` copies a game's events to its
-owner's event stream exactly once each (a per-owner record of the last seq published per game,
-kept ``event_seq_ttl_s`` after the owner's last publish), and ``read_events`` reads that stream,
+``publish`` copies a game's outbox events (``service.store.ports.games``) to its owner's event
+stream exactly once each (a per-owner record of the last seq published per game, kept
+``event_seq_ttl_s`` after the owner's last publish), and ``read_events`` reads that stream,
 waiting for new entries if asked. ``forget`` drops a game's publish record.
+
+Every entry of a stream has a **cursor**: an opaque string made by the store, which a reader
+hands back to read what comes after it (a WatchEvents client keeps it as ``Event.id``). The port
+promises only that a stream's cursors increase in the store's own order and are 1 to
+``MAX_CURSOR_LENGTH`` printable ASCII characters without spaces (``validate_cursor``); "" is the
+start of every stream. Nothing outside the back-end that made a cursor parses or compares it;
+a cursor of that form which the store cannot read raises ``BadCursor`` (the caller's mistake).
+The Redis back-end's cursors are Redis Stream ids (``<ms>-<n>``), the in-memory store's a
+counter of its own form.
+
+Atomicity: a ``publish`` is one atomic step over the owner's stream and publish record, so
+racing publishers of one game append each event once, in seq order.
 """
 
 from __future__ import annotations
@@ -15,16 +25,8 @@ from typing import Protocol, runtime_checkable
 
 
 @runtime_checkable
-class EventStore(Protocol):
-    """The outbox of each game and the event stream of each owner."""
-
-    async def outbox(self, game_id: str) -> list[bytes]:
-        """Return the game's outbox events, oldest first ([] for no such game)."""
-        ...
-
-    async def trim_outbox(self, game_id: str, upto_seq: int) -> int:
-        """Drop the outbox's leading events whose seq is at most ``upto_seq``; return how many."""
-        ...
+class EventStreams(Protocol):
+    """The event stream of each owner."""
 
     async def publish(self, owner: str, game_id: str, events: Sequence[bytes], max_len: int) -> int:
         """Append to the owner's event stream, in order, each event whose seq is above the last one
@@ -33,9 +35,14 @@ class EventStore(Protocol):
         ...
 
     async def read_events(self, owner: str, after: str, count: int, block_ms: int) -> list[tuple[str, str, bytes]]:
-        """Return up to ``count`` (stream id, game id, event) entries of the owner's stream with ids
-        after ``after`` ("" or "0": from the start), oldest first, waiting up to ``block_ms`` for
-        one when there is none (0: do not wait). Ids read ``<ms>-<n>`` and increase."""
+        """Return up to ``count`` (cursor, game id, event) entries of the owner's stream after the
+        cursor ``after`` ("": from the start), oldest first, waiting up to ``block_ms`` for one
+        when there is none (0: do not wait). BadCursor for a cursor this store cannot read."""
+        ...
+
+    async def stream_end(self, owner: str) -> str:
+        """Return a cursor at the end of the owner's stream now (its newest entry's, "" while it has
+        none): reading after it returns only entries published from now on."""
         ...
 
     async def forget(self, owner: str, game_id: str) -> None:

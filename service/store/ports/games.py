@@ -1,15 +1,26 @@
-"""The games of the Store port: load a game, compare-and-set it back, its log, hands, retries, watch.
+"""The game store: the games themselves. Create one, load it, compare-and-set it back; its log,
+finished hands, retry records, outbox; watch it; delete it.
 
 A store keeps, per game: the opaque state bytes and their version; the game's log, one opaque
 entry per version (version 1 is the first entry); the list of finished hands' score records
 (only ever appended to, and kept out of the state so the state read and written on every move
 stays small); the retry records of the game's latest ``max_requests`` request ids (each kept
-``request_ttl_s`` at most); its outbox (see ``service.store.ports.events``); and a change feed.
+``request_ttl_s`` at most); its outbox; and a change feed (``watch``).
+
+A create or commit may carry events (``b"<seq> <opaque>"``, the seq a per-game decimal number
+chosen by the caller, ascending); they join the game's outbox (at most ``MAX_OUTBOX``, the oldest
+dropped) in the same atomic step as the write, and leave it by ``trim_outbox`` once the caller
+has published them (``service.store.ports.events``).
 
 A commit of ``n`` entries moves the version from ``v`` to ``v + n``; ``create`` stores the first
 entries, so a game created with ``n`` entries is at version ``n``. Version 0 means "no such game".
-``delete`` removes a game's own keys; its index entries, publish record and schedule entry stay
-for their own calls.
+Everything of a game expires together: after the idle TTL from its creation or latest commit, or
+the finished TTL from a commit that finished it. ``delete`` removes a game's own data; its index
+entries, publish record and schedule entry stay for their own calls.
+
+Atomicity: ``create``, ``commit`` and ``delete`` are each one atomic step, over every part of the
+game they touch (state, log, hands, retry records, outbox) and the notification of its watchers;
+``trim_outbox`` is atomic over the outbox. Reads see a state some write left whole.
 """
 
 from __future__ import annotations
@@ -56,9 +67,9 @@ class GameStore(Protocol):
         """
         ...
 
-    async def hands(self, game_id: str, start: int = 0, count: int | None = None) -> list[bytes]:
-        """Return the hand records appended by commits from index ``start`` (``count`` of them, or all
-        the rest), oldest first ([] for no such game)."""
+    async def hands(self, game_id: str, start: int = 0, limit: int | None = None) -> list[bytes]:
+        """Return the hand records appended by commits from index ``start`` (at most ``limit`` of
+        them, or all the rest), oldest first ([] for no such game)."""
         ...
 
     async def get_retry(self, game_id: str, request_id: str) -> bytes | None:
@@ -66,16 +77,15 @@ class GameStore(Protocol):
         ...
 
     async def log_after(self, game_id: str, version: int, until: int | None = None) -> list[tuple[int, bytes]]:
-        """Return (version, entry) pairs with versions above ``version`` (and at most ``until``), ascending."""
+        """Return (version, entry) pairs with versions above ``version`` (and at most ``until``),
+        ascending. A version below 0 counts as 0."""
         ...
 
     def watch(self, game_id: str) -> AsyncGenerator[int, None]:
         """Yield the game's current version once subscribed (0 if none), then every newer version,
-        and 0 when the game is deleted (a game made again under the id then counts from 1)."""
-        ...
-
-    async def version(self, game_id: str) -> int:
-        """Return the game's current version, 0 when there is no such game."""
+        and 0 when the game is deleted (a game made again under the id then counts from 1). A slow
+        reader may skip versions, never the newest: a watcher that re-reads ``log_after`` at each
+        yield misses nothing."""
         ...
 
     async def delete(self, game_id: str) -> bool:
@@ -83,4 +93,12 @@ class GameStore(Protocol):
         its watchers are told version 0.
 
         Its index entries, publish record and schedule entry stay for their own calls."""
+        ...
+
+    async def outbox(self, game_id: str) -> list[bytes]:
+        """Return the game's outbox events, oldest first ([] for no such game)."""
+        ...
+
+    async def trim_outbox(self, game_id: str, upto_seq: int) -> int:
+        """Drop the outbox's leading events whose seq is at most ``upto_seq``; return how many."""
         ...

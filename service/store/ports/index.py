@@ -1,10 +1,13 @@
-"""The index of the Store port: each owner's games, newest first, searchable by terms.
+"""The owner index: each owner's games, newest first, searchable by terms (a small port of its own).
 
 Per owner, the games newest first (``all``) and one set per search term, each scored by the
 game's creation time; ``list_index`` pages through the games in every given term, scanning a
 bounded number of members per call. The terms of each indexed game are recorded, so removing a
-game from the index (``unindex_game``, ``prune_index``, ``sweep_index``) reaches every term set it
+game from the index (``prune_index``, ``sweep_index``) reaches every term set it
 is in without scanning them.
+
+Atomicity: each of ``index_game`` and ``prune_index`` is one atomic step over the
+owner's index. The index is a hint: whoever lists a game reads it first (``loads``).
 """
 
 from __future__ import annotations
@@ -14,17 +17,13 @@ from typing import Protocol, runtime_checkable
 
 
 @runtime_checkable
-class IndexStore(Protocol):
+class GameIndex(Protocol):
     """The games of each owner, by creation time and by search term."""
 
     async def index_game(self, owner: str, game_id: str, created_ms: int, terms: Sequence[str]) -> None:
         """Index the game for its owner at ``created_ms``: in the owner's ``all`` set and in each
         term's set; the game's recorded terms become exactly ``terms`` (it leaves the term sets
         of an earlier call that are not among them). Index a game after creating it."""
-        ...
-
-    async def unindex_game(self, owner: str, game_id: str, terms: Sequence[str] = ()) -> None:
-        """Remove the game from the owner's index: ``all``, the given terms and its recorded terms."""
         ...
 
     async def list_index(
@@ -47,15 +46,17 @@ class IndexStore(Protocol):
         ``terms_of``); return how many were in ``all``."""
         ...
 
-    async def sweep_index(self, owner: str, cursor: int, count: int) -> int:
+    async def sweep_index(self, owner: str, cursor: str, count: int) -> str:
         """Visit about ``count`` members of the owner's ``all`` set from ``cursor`` and remove those
-        whose game no longer exists from the whole index; return the next cursor (0: done).
-        Start at 0; every game indexed throughout a full pass is visited at least once."""
+        whose game no longer exists from the whole index; return the next cursor ("": done).
+        Start at ""; every game indexed throughout a full pass is visited at least once. The
+        cursor is opaque, as ``read_events``' are (``validate_cursor``; BadCursor for one this
+        store cannot read)."""
         ...
 
     async def count_index(self, owner: str) -> int:
         """Return how many games the owner's ``all`` set holds: the games indexed and not yet
-        removed (by ``unindex_game``, ``prune_index`` or ``sweep_index``), so a game that expired
+        removed (by ``prune_index`` or ``sweep_index``), so a game that expired
         counts until a prune or sweep removes it. One cheap read (the owner's game quota)."""
         ...
 

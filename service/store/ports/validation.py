@@ -1,19 +1,24 @@
-"""Checks of the Store port's arguments (each raises ValueError), and the small functions of the
-port built on them (an event's seq, a stream id, a game's schedule shard, the index scan bound).
+"""Checks of the Store port's arguments (each returns the value checked, in the form handed on,
+or raises ValueError), and the small functions of the port built on them (an event's seq, a
+game's schedule shard, the index scan bound).
 
-``service.store.checked`` runs these once, before a back-end sees a call; the back-ends take their
-arguments as given. ``Commit`` runs its own when it is made.
+``service.store.checked`` runs these once, before a back-end sees a call, picking each by the
+parameter's name (its ``CHECKS`` table); the back-ends take their arguments as given. ``Commit``
+runs its own when it is made. An opaque cursor (``validate_cursor``) is checked for its length and
+characters only: what it means is the back-end's business.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from service.store.ports.limits import (
     INDEX_SCAN_MIN,
     MAX_BATCH,
+    MAX_CURSOR_LENGTH,
     MAX_ID_LENGTH,
     MAX_MS,
     MAX_OWNER_LENGTH,
@@ -24,7 +29,7 @@ from service.store.ports.limits import (
 )
 
 _EVENT_HEAD = re.compile(rb"(0|[1-9][0-9]{0,15}) ")
-_STREAM_ID = re.compile(r"([0-9]{1,20})(?:-([0-9]{1,20}))?")
+_CURSOR = re.compile(f"[!-~]{{1,{MAX_CURSOR_LENGTH}}}")   # printable ASCII, no space
 
 
 def validate_game_id(game_id: str) -> str:
@@ -127,22 +132,6 @@ def validate_events(events: Sequence[bytes]) -> list[bytes]:
     return listed
 
 
-def parse_stream_id(after: str) -> tuple[int, int]:
-    """Return a stream id as (ms, n): "" and "0" are (0, 0), "<ms>" is (ms, 0); else ValueError.
-
-    >>> parse_stream_id("1733054400000-3"), parse_stream_id("")
-    ((1733054400000, 3), (0, 0))
-    """
-    if not isinstance(after, str):
-        raise ValueError("a stream id is a string")
-    if after == "":
-        return (0, 0)
-    match = _STREAM_ID.fullmatch(after)
-    if match is None or int(match.group(1)) >= 2**64 or int(match.group(2) or 0) >= 2**64:
-        raise ValueError(f"a stream id reads <ms>-<n>: {after!r:.40}")
-    return (int(match.group(1)), int(match.group(2) or 0))
-
-
 def shard_of(game_id: str) -> int:
     """Return the schedule shard (0..SHARDS-1) of a game."""
     return int(hashlib.sha1(validate_game_id(game_id).encode()).hexdigest(), 16) % SHARDS
@@ -153,31 +142,86 @@ def index_scan_bound(count: int) -> int:
     return max(10 * count, INDEX_SCAN_MIN)
 
 
-def validate_cursor(before: tuple[int, str] | None) -> tuple[int, str] | None:
-    """Return a list_index cursor if None or (created_ms, game id); else ValueError."""
+def validate_cursor(cursor: str) -> str:
+    """Return an opaque cursor ("" for the start) if it has at most MAX_CURSOR_LENGTH printable
+    ASCII characters and no space; else ValueError. Only the store that made a cursor reads it.
+
+    >>> validate_cursor("1733054400000-3"), validate_cursor("")
+    ('1733054400000-3', '')
+    """
+    if not isinstance(cursor, str):
+        raise ValueError("a cursor is a string")
+    if cursor and not _CURSOR.fullmatch(cursor):
+        raise ValueError(f"a cursor is 1..{MAX_CURSOR_LENGTH} printable ASCII characters without spaces, "
+                         f"or empty: {cursor!r:.40}")
+    return cursor
+
+
+def validate_before(before: tuple[int, str] | None) -> tuple[int, str] | None:
+    """Return a list_index position if None or (created_ms, game id); else ValueError."""
     if before is None:
         return None
     if not isinstance(before, tuple) or len(before) != 2:
-        raise ValueError("a cursor is (created_ms, game id) or None")
-    return (validate_int("cursor created_ms", before[0]), validate_game_id(before[1]))
+        raise ValueError("a list_index position is (created_ms, game id) or None")
+    return (validate_int("before created_ms", before[0]), validate_game_id(before[1]))
 
 
-def validate_bucket(bucket: str, rate_per_s: float, burst: int) -> None:
-    """Reject a rate-limit bucket name or limit that no caller should send."""
-    if not bucket or len(bucket) > MAX_ID_LENGTH or "{" in bucket or "}" in bucket:
+def validate_bucket(bucket: str) -> str:
+    """Return a rate-limit bucket's name if 1..MAX_ID_LENGTH characters without braces; else ValueError."""
+    if not isinstance(bucket, str) or not bucket or len(bucket) > MAX_ID_LENGTH or "{" in bucket or "}" in bucket:
         raise ValueError(f"bucket must be 1..{MAX_ID_LENGTH} characters without braces")
-    if not rate_per_s > 0 or burst < 1:
-        raise ValueError("a rate limit needs a positive rate and a burst of at least 1")
+    return bucket
 
 
-def validate_entries(state: bytes, entries: Sequence[bytes]) -> None:
-    """Raise ValueError unless the state and log entries of a write are well formed."""
-    if not isinstance(state, bytes):
-        raise ValueError("state must be bytes")
-    if not entries:
+def validate_rate(rate_per_s: float) -> float:
+    """Return a rate (per second) if a finite number above 0; else ValueError."""
+    if isinstance(rate_per_s, bool) or not isinstance(rate_per_s, (int, float)) \
+            or not math.isfinite(rate_per_s) or not rate_per_s > 0:
+        raise ValueError(f"a rate limit needs a positive rate, got {rate_per_s!r}")
+    return rate_per_s
+
+
+def validate_bytes(name: str, value: bytes) -> bytes:
+    """Return value if bytes; else ValueError."""
+    if not isinstance(value, bytes):
+        raise ValueError(f"{name} must be bytes, got {type(value).__name__}")
+    return value
+
+
+def validate_entries(entries: Sequence[bytes]) -> list[bytes]:
+    """Return a write's log entries as a list if there is at least one and each is bytes; else ValueError."""
+    if isinstance(entries, (str, bytes)):
+        raise ValueError("entries must be a sequence of bytes, not one bytes")
+    listed = list(entries)
+    if not listed:
         raise ValueError("a write needs at least one log entry (each entry is one version)")
-    if not all(isinstance(entry, bytes) for entry in entries):
+    if not all(isinstance(entry, bytes) for entry in listed):
         raise ValueError("log entries must be bytes")
+    return listed
+
+
+def validate_terms_of(terms_of: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
+    """Return game id -> terms as a dict if every key is a game id and every value valid terms; else ValueError."""
+    if not isinstance(terms_of, Mapping):
+        raise ValueError("terms_of maps game ids to their terms")
+    return {validate_game_id(game_id): validate_terms(terms) for game_id, terms in terms_of.items()}
+
+
+def validate_sweeper(name: str) -> str:
+    """Return a sweeper's name if usable in keys and channels (1..MAX_OWNER_LENGTH characters, no
+    braces or whitespace); else ValueError."""
+    if not isinstance(name, str) or not name or len(name) > MAX_OWNER_LENGTH:
+        raise ValueError(f"a sweeper's name has 1 to {MAX_OWNER_LENGTH} characters, got {name!r:.40}")
+    if "{" in name or "}" in name or any(c.isspace() for c in name):
+        raise ValueError(f"a sweeper's name has no braces or spaces: {name!r}")
+    return name
+
+
+def validate_sweepers(sweepers: Sequence[str]) -> list[str]:
+    """Return sweepers' names as a list if at most SHARDS of them, each valid; else ValueError."""
+    if isinstance(sweepers, (str, bytes)) or not isinstance(sweepers, Sequence) or len(sweepers) > SHARDS:
+        raise ValueError(f"sweepers is a sequence of at most {SHARDS} names")
+    return [validate_sweeper(name) for name in sweepers]
 
 
 def validate_commit(expected_version: int, state: bytes, entries: Sequence[bytes]) -> None:
@@ -186,7 +230,8 @@ def validate_commit(expected_version: int, state: bytes, entries: Sequence[bytes
         raise ValueError("expected_version must be an int")
     if expected_version < 1:
         raise ValueError("expected_version must be >= 1 (games start at version 1)")
-    validate_entries(state, entries)
+    validate_bytes("state", state)
+    validate_entries(entries)
 
 
 def validate_limits(idle_ttl_s: float, finished_ttl_s: float, request_ttl_s: float, max_requests: int) -> None:

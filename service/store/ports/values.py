@@ -31,6 +31,12 @@ class GameExists(Exception):
     """``create`` was called for a game id that is already taken."""
 
 
+class BadCursor(ValueError):
+    """A cursor of the port's form (``validate_cursor``) that the store did not make and cannot
+    read (``read_events``, ``sweep_index``): the caller's input, a client's mistake; maps to gRPC
+    INVALID_ARGUMENT. Raised by a back-end, the only one that knows what its cursors mean."""
+
+
 @dataclass(frozen=True)
 class Loaded:
     """A game as read from the store: its version and opaque state."""

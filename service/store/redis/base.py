@@ -5,7 +5,7 @@ Every key starts with the prefix ``P`` (``cardgame`` by default) and has a hash 
 Redis Cluster keeps together what one script touches: the keys of one game under ``{<game_id>}``
 (``P:{id}:<part>``, see ``games``), an owner's under ``{<owner>}`` (``events``, ``index``), a
 schedule shard's under ``{<n>}`` (``schedule``), a rate-limit bucket's under ``{<bucket>}``
-(``ratelimit``). Each concern's module lists its keys.
+(``ratelimit``). Each port's module lists its keys.
 """
 
 from __future__ import annotations
@@ -140,11 +140,11 @@ class RedisBase:
         """Return the Redis key (or channel) ``<prefix>:{<game_id>}:<part>``."""
         return f"{self._prefix}:{{{game_id}}}:{part}"
 
-    async def version(self, game_id: str) -> int:
-        """Return the game's current version, 0 when there is no such game (the change feed re-reads
-        it after a reconnection, so it is here rather than with the other reads of a game)."""
+    async def read_version(self, game_id: str) -> int:
+        """Return the game's current version, 0 when there is no such game (a watch's first version;
+        the change feed re-reads it after a reconnection, the presence check for a game gone)."""
         key = self.key(game_id, "state")
-        with unavailable_on_error("version"):
+        with unavailable_on_error("read_version"):
             value = await self._client.hget(key, "v")
         return 0 if value is None else int(value)
 

@@ -1,7 +1,6 @@
-"""The events of the Redis store: each game's outbox, and the owners' event streams.
+"""The owners' event streams of the Redis store.
 
-A game's outbox is its key ``P:{<game_id>}:outbox`` (see ``games``), written by create and
-commit. An owner's keys are under the owner's hash tag ``{<owner>}`` (owners are API key ids, or
+An owner's keys are under the owner's hash tag ``{<owner>}`` (owners are API key ids, or
 ``_open``), so that a publish touches one slot:
 
 - ``P:events:{owner}``      stream of the owner's published events, fields ``e`` (the event) and
@@ -9,40 +8,46 @@ commit. An owner's keys are under the owner's hash tag ``{<owner>}`` (owners are
 - ``P:events:{owner}:seq``  hash, game id -> the last seq published (so a racing or repeated
   publish adds nothing twice); a field goes with ``forget``, the whole hash expires
   ``event_seq_ttl_s`` (30 days) after the owner's last publish
+
+An entry's cursor is its Redis Stream id, ``<ms>-<n>`` (each part below 2^64), and "" the start:
+the ids WatchEvents clients have kept as ``Event.id`` stay valid. Only this module reads them.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from redis.asyncio.cluster import RedisCluster
 
-from service.store.port import parse_stream_id
+from service.store.port import BadCursor
 from service.store.redis.base import RedisBase
 from service.store.redis.connection import unavailable_on_error
 
+_STREAM_ID = re.compile(r"([0-9]{1,20})-([0-9]{1,20})")
+_MAX_ID_PART = 2**64 - 1
+
+
+def stream_id(cursor: str) -> str:
+    """The Redis Stream id a cursor stands for ("": ``0-0``, the start); BadCursor unless it is one."""
+    if cursor == "":
+        return "0-0"
+    match = _STREAM_ID.fullmatch(cursor)
+    if match is None or any(int(part) > _MAX_ID_PART for part in match.groups()):
+        raise BadCursor(f"an event cursor of this store is a Redis Stream id <ms>-<n>, each part below 2^64: "
+                        f"{cursor!r:.40}")
+    return cursor
+
 
 class RedisEvents(RedisBase):
-    """The outbox of each game, and the event stream and publish record of each owner."""
+    """The event stream and publish record of each owner."""
 
     def events_key(self, owner: str) -> str:
         """Return the key of the owner's event stream ``<prefix>:events:{<owner>}`` (its publish
         record is the same key + ``:seq``)."""
         return f"{self._prefix}:events:{{{owner}}}"
-
-    async def outbox(self, game_id: str) -> list[bytes]:
-        """Return the game's outbox events, oldest first ([] for no such game)."""
-        key = self.key(game_id, "outbox")
-        with unavailable_on_error("outbox"):
-            return list(await self._client.lrange(key, 0, -1))
-
-    async def trim_outbox(self, game_id: str, upto_seq: int) -> int:
-        """Drop the outbox's leading events whose seq is at most ``upto_seq``; return how many."""
-        key = self.key(game_id, "outbox")
-        with unavailable_on_error("trim_outbox"):
-            return int(await self._run("trim_outbox", keys=[key], args=[upto_seq]))
 
     async def publish(self, owner: str, game_id: str, events: Sequence[bytes], max_len: int) -> int:
         """Append to ``P:events:{owner}``, in order, each event whose seq is above the game's last
@@ -61,7 +66,7 @@ class RedisEvents(RedisBase):
         ``after``, oldest first, waiting up to ``block_ms`` for one (XREAD BLOCK, in steps shorter
         than the socket timeout; 0: do not wait)."""
         stream = self.events_key(owner)
-        ms, n = parse_stream_id(after)
+        after_id = stream_id(after)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + block_ms / 1000
         with unavailable_on_error("read_events"):
@@ -69,7 +74,7 @@ class RedisEvents(RedisBase):
                 wait_ms = 0 if block_ms == 0 else max(1, round((deadline - loop.time()) * 1000))
                 if self._block_chunk_ms is not None:
                     wait_ms = min(wait_ms, self._block_chunk_ms)
-                reply = await self._xread(stream, f"{ms}-{n}", count, wait_ms)
+                reply = await self._xread(stream, after_id, count, wait_ms)
                 found = _stream_entries(reply)
                 if found or block_ms == 0 or loop.time() >= deadline:
                     return found
@@ -84,6 +89,15 @@ class RedisEvents(RedisBase):
         args: list[Any] = ["XREAD", "COUNT", count] + (["BLOCK", block_ms] if block_ms else [])
         return await self._client.execute_command(*args, "STREAMS", stream, after,
                                                   target_nodes=self._client.get_node_from_key(stream))
+
+    async def stream_end(self, owner: str) -> str:
+        """Return the id of the owner's newest entry (XREVRANGE + - COUNT 1), "" while it has none."""
+        with unavailable_on_error("stream_end"):
+            newest = await self._client.xrevrange(self.events_key(owner), "+", "-", count=1)
+        if not newest:
+            return ""
+        entry_id = newest[0][0]
+        return entry_id.decode() if isinstance(entry_id, bytes) else str(entry_id)
 
     async def forget(self, owner: str, game_id: str) -> None:
         """Drop the game's field of the owner's publish record."""

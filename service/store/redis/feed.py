@@ -62,7 +62,7 @@ class PubSubHub:
 
     def __init__(self, store: Any, watch_timeout_s: float, liveness_s: float, sharded: bool = False) -> None:
         """Create an idle hub over ``store`` (it gives ``pubsub(after_failure)`` and
-        ``version(game_id)``); ``sharded`` subscribes with SSUBSCRIBE. The task starts with the
+        ``read_version(game_id)``); ``sharded`` subscribes with SSUBSCRIBE. The task starts with the
         first watcher."""
         self._store = store
         self._sharded = sharded
@@ -227,7 +227,7 @@ class PubSubHub:
             if not sub.ready.done():
                 sub.ready.set_result(None)
             else:  # re-subscribed after a reconnect: anything may have been missed
-                version = await self._store.version(sub.game_id) if sub.game_id else 0
+                version = await self._store.read_version(sub.game_id) if sub.game_id else 0
                 for watcher in list(sub.watchers):
                     watcher.notify(version)
 
@@ -272,8 +272,8 @@ class _NodeSource:
             await self.feed.rehome(self.node)
         return self.feed.client(self.node).pubsub()
 
-    async def version(self, game_id: str) -> int:
-        return await self.feed.store.version(game_id)
+    async def read_version(self, game_id: str) -> int:
+        return await self.feed.store.read_version(game_id)
 
 
 class ShardedFeed:

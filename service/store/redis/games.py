@@ -1,4 +1,5 @@
-"""The games of the Redis store: create, load, compare-and-set, hands, retry records, log, watch, delete.
+"""The games of the Redis store: create, load, compare-and-set, hands, retry records, log, watch,
+delete and the outbox.
 
 All keys of one game are under the hash tag ``{<game_id>}`` so a cluster keeps a game on one
 shard (``P`` is the prefix):
@@ -33,7 +34,7 @@ from service.store.redis.connection import unavailable_on_error
 
 
 class RedisGames(RedisBase):
-    """The games, each in its keys ``P:{<game_id>}:<part>`` (``version`` is on the base: the feed reads it)."""
+    """The games, each in its keys ``P:{<game_id>}:<part>`` (``read_version`` is on the base: the feed reads it)."""
 
     async def create(
         self,
@@ -92,15 +93,15 @@ class RedisGames(RedisBase):
             found = await self._run("recall", keys=[self.key(game_id, "req")], args=[request_id, self._request_ttl_ms])
         return None if found is None else bytes(found)
 
-    async def hands(self, game_id: str, start: int = 0, count: int | None = None) -> list[bytes]:
-        """Return the hand records appended by commits from index ``start`` (``count`` of them, or all
-        the rest), oldest first ([] for no such game)."""
+    async def hands(self, game_id: str, start: int = 0, limit: int | None = None) -> list[bytes]:
+        """Return the hand records appended by commits from index ``start`` (at most ``limit`` of
+        them, or all the rest), oldest first ([] for no such game)."""
         first = max(start, 0)
-        if count is not None and count <= 0:
+        if limit is not None and limit <= 0:
             return []
         key = self.key(game_id, "hands")
         with unavailable_on_error("hands"):
-            return await self._client.lrange(key, first, -1 if count is None else first + count - 1)
+            return await self._client.lrange(key, first, -1 if limit is None else first + limit - 1)
 
     async def log_after(self, game_id: str, version: int, until: int | None = None) -> list[tuple[int, bytes]]:
         """Return (version, entry) pairs with versions above ``version`` (and at most ``until``), ascending."""
@@ -126,7 +127,7 @@ class RedisGames(RedisBase):
         await self._hub.add(channel, game_id, watcher)
         self._presence.add(game_id, watcher)
         try:
-            watcher.notify(await self.version(game_id))
+            watcher.notify(await self.read_version(game_id))
             while (version := await watcher.next()) is not None:
                 yield version
         finally:
@@ -138,6 +139,18 @@ class RedisGames(RedisBase):
         and then its watchers are told version 0."""
         with unavailable_on_error("delete"):
             return bool(await self._run("delete", keys=self._keys(game_id), args=[self.key(game_id, "changes")]))
+
+    async def outbox(self, game_id: str) -> list[bytes]:
+        """Return the game's outbox events, oldest first ([] for no such game)."""
+        key = self.key(game_id, "outbox")
+        with unavailable_on_error("outbox"):
+            return list(await self._client.lrange(key, 0, -1))
+
+    async def trim_outbox(self, game_id: str, upto_seq: int) -> int:
+        """Drop the outbox's leading events whose seq is at most ``upto_seq``; return how many."""
+        key = self.key(game_id, "outbox")
+        with unavailable_on_error("trim_outbox"):
+            return int(await self._run("trim_outbox", keys=[key], args=[upto_seq]))
 
     def _keys(self, game_id: str) -> list[str]:
         """Return the KEYS of a write script: state, log, hands, retry records and outbox."""

@@ -18,12 +18,15 @@ owner whose games all expired keeps no index key. ``count_index`` is the ZCARD o
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from service.store.port import index_scan_bound
+from service.store.port import BadCursor, index_scan_bound
 from service.store.redis.base import RedisBase
 from service.store.redis.connection import unavailable_on_error
+
+_SCAN_CURSOR = re.compile(r"[1-9][0-9]{0,19}")   # a ZSCAN cursor is an unsigned 64-bit number
 
 
 class RedisIndex(RedisBase):
@@ -43,10 +46,6 @@ class RedisIndex(RedisBase):
         with unavailable_on_error("index_game"):
             await self._client.sadd(self._owners_key(), owner)  # first: a listed owner may have nothing yet
             await self._run("index", keys=keys, args=[game_id, created_ms, self.index_key(owner, "t:"), *unique])
-
-    async def unindex_game(self, owner: str, game_id: str, terms: Sequence[str] = ()) -> None:
-        """Remove the game from the owner's index: ``all``, the given terms and its recorded terms."""
-        await self._unindex(owner, {game_id: terms}, "unindex_game")
 
     async def list_index(
         self, owner: str, terms: Sequence[str], before: tuple[int, str] | None, count: int
@@ -69,13 +68,15 @@ class RedisIndex(RedisBase):
         given = {game_id: (terms_of or {}).get(game_id, ()) for game_id in game_ids}
         return await self._unindex(owner, given, "prune_index")
 
-    async def sweep_index(self, owner: str, cursor: int, count: int) -> int:
-        """ZSCAN about ``count`` members of the owner's ``all`` set from ``cursor``, look up their
-        games' state keys (other slots), and remove the missing games from the whole index; return
-        the next ZSCAN cursor (0: the pass is complete)."""
+    async def sweep_index(self, owner: str, cursor: str, count: int) -> str:
+        """ZSCAN about ``count`` members of the owner's ``all`` set from ``cursor`` (a ZSCAN cursor in
+        decimal, "" for 0), look up their games' state keys (other slots), and remove the missing
+        games from the whole index; return the next ZSCAN cursor ("": the pass is complete)."""
+        if cursor and (not _SCAN_CURSOR.fullmatch(cursor) or int(cursor) >= 2**64):
+            raise BadCursor(f"an index sweep cursor of this store is a ZSCAN cursor: {cursor!r:.40}")
         key = self.index_key(owner, "all")
         with unavailable_on_error("sweep_index"):
-            following, members = await self._client.zscan(key, cursor, count=count)
+            following, members = await self._client.zscan(key, int(cursor or 0), count=count)
         ids = list(dict.fromkeys(member.decode() for member, _ in members))
         if ids:
             with unavailable_on_error("sweep_index"):
@@ -83,7 +84,7 @@ class RedisIndex(RedisBase):
             gone = [game_id for game_id, exists in zip(ids, found, strict=True) if not exists]
             for first in range(0, len(gone), 1000):
                 await self._unindex(owner, {game_id: [] for game_id in gone[first:first + 1000]}, "sweep_index")
-        return int(following)
+        return "" if int(following) == 0 else str(int(following))
 
     async def count_index(self, owner: str) -> int:
         """Return ZCARD of the owner's ``all`` set (games that expired count until pruned or swept)."""

@@ -30,7 +30,7 @@ class Presence:
     watchers are told 0. The cost does not grow with the games watched on one Redis."""
 
     def __init__(self, store: Any, every_s: float = PRESENCE_CHECK_S) -> None:
-        """Check the games watched through ``store`` (it gives ``client``, ``key`` and ``version``)."""
+        """Check the games watched through ``store`` (it gives ``client``, ``key`` and ``read_version``)."""
         self._store = store
         self._every_s = every_s
         self._watched: dict[str, set[Listener]] = {}
@@ -79,7 +79,7 @@ class Presence:
             with unavailable_on_error("presence"):
                 found = int(await self._store.client.exists(*(self._store.key(g, "state") for g in batch)))
             if found < len(batch):
-                versions = await self._store._per_game(batch, self._store.version)
+                versions = await self._store._per_game(batch, self._store.read_version)
                 gone += [game_id for game_id, version in zip(batch, versions, strict=True) if version == 0]
         for game_id in gone:
             for watcher in list(self._watched.get(game_id, ())):

@@ -32,7 +32,7 @@ from typing import Any
 from redis.asyncio.cluster import RedisCluster
 
 from service.store.port import SHARDS, ShardLeases, shard_of
-from service.store.ports.schedule import WakeSignals
+from service.store.ports.coordination import WakeSignals
 from service.store.redis.base import RedisBase
 from service.store.redis.connection import unavailable_on_error
 

@@ -1,9 +1,10 @@
 """RedisStore: the Store contract on Redis (or a Redis Cluster), shared by many server processes.
 
-The store is put together from one class per concern of the port, each in its module with the
-keys it keeps: ``games`` (state, log, hands, retry records, outbox, change channel), ``events``
-(the owners' event streams and publish records), ``schedule`` (the due sets), ``index`` (each
-owner's index, the set of owners) and ``ratelimit`` (token buckets). They share ``base``: the
+The store is put together from one class per port, each in its module with the keys it keeps:
+``games`` (state, log, hands, retry records, outbox, change channel), ``events`` (the owners'
+event streams and publish records), ``index`` (each owner's index, the set of owners), and for
+the coordination port ``schedule`` (the due sets, the sweepers' memberships, leases and presence
+channels) and ``ratelimit`` (token buckets). They share ``base``: the
 clients, the key prefix and hash tags, TTLs and limits, the Lua scripts (``lua/*.lua``, loaded by
 ``scripts``) and the change feed (``feed``). ``connection`` makes the clients, runs the scripts
 (by SHA, sent whole where unknown) and turns every Redis failure into StoreUnavailable.
@@ -31,7 +32,7 @@ __all__ = ["DEFAULT_MAX_CONNECTIONS", "RedisStore", "connect", "connect_cluster"
 log = logging.getLogger(__name__)
 
 
-class RedisStore(RedisGames, RedisEvents, RedisSchedule, RedisIndex, RedisRateLimit):
+class RedisStore(RedisGames, RedisEvents, RedisIndex, RedisSchedule, RedisRateLimit):
     """Store on Redis: atomic Lua compare-and-set, the game's log as a list, shared pub/sub watch."""
 
     async def ping(self) -> None:
@@ -40,15 +41,21 @@ class RedisStore(RedisGames, RedisEvents, RedisSchedule, RedisIndex, RedisRateLi
         with unavailable_on_error("ping"):
             await self._ping_client.ping()
 
-    async def eviction_policy(self) -> str | None:
-        """Redis' ``maxmemory-policy`` (any node's, in a cluster), None when CONFIG GET is not allowed."""
+    async def configuration_warnings(self) -> list[str]:
+        """Warn of a ``maxmemory-policy`` (any node's, in a cluster) other than ``noeviction``: under
+        memory pressure Redis then deletes keys, games in play among them. Nothing when CONFIG GET
+        is not allowed (a managed Redis may refuse it)."""
         try:
             reply = await self._client.config_get("maxmemory-policy")
         except (RedisError, OSError) as exc:
             log.info("cannot read the Redis eviction policy: %s", exc)
-            return None
+            return []
         value = reply.get("maxmemory-policy") or reply.get(b"maxmemory-policy")
-        return value.decode() if isinstance(value, bytes) else value
+        policy = value.decode() if isinstance(value, bytes) else value
+        if policy is None or policy == "noeviction":
+            return []
+        return [f"Redis maxmemory-policy is {policy!r}: under memory pressure it deletes games in play; "
+                "run Redis with maxmemory-policy noeviction"]
 
     async def close(self) -> None:
         """End all watches, drop the pub/sub connection and close the client if owned."""
