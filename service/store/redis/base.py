@@ -11,7 +11,7 @@ schedule shard's under ``{<n>}`` (``schedule``), a rate-limit bucket's under ``{
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from redis.asyncio import Redis
@@ -35,6 +35,7 @@ from service.store.redis.connection import (
     connect_cluster,
     unavailable_on_error,
 )
+from service.store.redis.direct import DirectCommands
 from service.store.redis.feed import PubSubHub, ShardedFeed
 from service.store.redis.presence import Presence
 from service.store.redis.scripts import SCRIPTS, sharded
@@ -119,7 +120,11 @@ class RedisBase:
         self._request_ttl_ms = int(request_ttl_s * 1000)
         self._max_requests = max_requests
         self._sharded = cluster and isinstance(url_or_client, str)  # SPUBLISH, one feed per master
-        self._scripts = {name: Script(self._client, sharded(source) if self._sharded else source)
+        # The commands of a move (a state's HMGET, every script) skip the client's per-command
+        # layers on one Redis (``direct``); a cluster client routes them by their keys itself.
+        self._execute: Callable[..., Awaitable[Any]] = (
+            DirectCommands(self._client) if isinstance(self._client, Redis) else self._client.execute_command)
+        self._scripts = {name: Script(self._execute, sharded(source) if self._sharded else source)
                          for name, source in SCRIPTS.items()}
         self._event_seq_ttl_ms = int(event_seq_ttl_s * 1000)
         self._states_concurrency = states_concurrency

@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from typing import Any
 
 import redis
@@ -156,18 +156,19 @@ def connect_cluster(url: str, *, socket_timeout_s: float = 2.0, connect_timeout_
 class Script:
     """A Lua script run by SHA on the node that owns its keys, or sent whole where it is unknown."""
 
-    def __init__(self, client: Any, source: str) -> None:
-        """Hold the script for ``client``; its SHA is computed once, here."""
-        self._client = client
+    def __init__(self, execute: Callable[..., Awaitable[Any]], source: str) -> None:
+        """Hold the script for ``execute`` (a client's ``execute_command``, or ``DirectCommands``
+        on one Redis); its SHA is computed once, here."""
+        self._execute = execute
         self._source = source.encode()
         self._sha = hashlib.sha1(self._source).hexdigest()
 
     async def __call__(self, keys: Sequence[str], args: Sequence[Any]) -> Any:
         """Run the script with these KEYS and ARGV; return its reply."""
         try:
-            return await self._client.evalsha(self._sha, len(keys), *keys, *args)
+            return await self._execute("EVALSHA", self._sha, len(keys), *keys, *args)
         except NoScriptError:  # the script did not run: sending it whole is safe
-            return await self._client.eval(self._source, len(keys), *keys, *args)
+            return await self._execute("EVAL", self._source, len(keys), *keys, *args)
 
 
 @contextlib.contextmanager

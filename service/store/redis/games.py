@@ -60,7 +60,7 @@ class RedisGames(RedisBase):
         """Return the game's version and state, or None when there is no such game."""
         key = self.key(game_id, "state")
         with unavailable_on_error("load"):
-            version, state = await self._client.hmget(key, ["v", "s"])
+            version, state = await self._execute("HMGET", key, "v", "s")
         if version is None:
             return None
         return Loaded(int(version), state or b"")

@@ -1,0 +1,52 @@
+"""The commands of a move on one Redis, sent without the client's per-command layers.
+
+redis-py's client runs every command through layers this store does not use: its observability
+recorder (looked up twice per command), a retry wrapper (the store never retries), an encoder
+called per argument and the response callbacks. A move's commands (the state's ``HMGET``, the
+commit script's ``EVALSHA``) paid some 250 Python calls each for them. ``DirectCommands`` packs a
+command's RESP itself, sends it on a connection of the client's own pool (so the pool's bound
+and wait, its health checks and socket timeouts hold as for any command) and reads the reply
+with the connection's parser, raising what the client raises: an error reply as ResponseError
+(NoScriptError, OutOfMemoryError ...), a socket failure or timeout as ConnectionError or
+TimeoutError after the connection was dropped, a pool that stayed full as the pool's error.
+
+Only a plain client (one Redis) has such a pool; a cluster client keeps its own routing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from redis.asyncio import Redis
+
+
+def pack(args: Sequence[bytes | str | int]) -> bytes:
+    """The RESP array of a command's arguments (bytes as they are, text in UTF-8, integers in decimal)."""
+    parts = [b"*%d\r\n" % len(args)]
+    add = parts.append
+    for arg in args:
+        if isinstance(arg, str):
+            arg = arg.encode()
+        elif isinstance(arg, int):
+            arg = b"%d" % arg
+        add(b"$%d\r\n%s\r\n" % (len(arg), arg))
+    return b"".join(parts)
+
+
+class DirectCommands:
+    """Commands sent on the pool of a plain redis.asyncio client, replies read raw (bytes, ints, lists)."""
+
+    def __init__(self, client: Redis) -> None:
+        """Use ``client``'s connection pool."""
+        self._pool = client.connection_pool
+
+    async def __call__(self, *args: bytes | str | int) -> Any:
+        """Send one command, return its reply."""
+        pool = self._pool
+        connection = await pool.get_connection()
+        try:
+            await connection.send_packed_command(pack(args))
+            return await connection.read_response()
+        finally:
+            await pool.release(connection)
