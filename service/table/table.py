@@ -308,7 +308,8 @@ class Table:
     async def _commit(self, record: GameRecord, version: int, entries: list[bytes], request_id: str | None,
                       retry: bytes | None, at_ms: int, events: list[bytes], scheduled: int = 0):
         """Commit a change: its entries, the events it emits and the new turn deadline, scheduled
-        for the sweeper before the commit (so a crash after it loses nothing) and published after
+        for the sweeper before the commit, in its round trip on one Redis (``Commit.due_ms``: so a crash
+        after it loses nothing) and published after
         it; scheduled again after it when a sweeper may have swept the game meanwhile.
 
         ``scheduled``: the deadline of the game as it stood before the change (``version``), 0
@@ -322,10 +323,10 @@ class Table:
         due = min([t for t in (record.deadline_ms, at_ms + PUBLISH_GRACE_MS if events else 0) if t], default=0)
         if due and not events and scheduled and due >= scheduled:
             due = 0   # on the schedule already, no later than due
-        prior = await self.store.schedule(record.game_id, due) if due else None
-        result = await self.store.commit(Commit(
+        result = await self.store.commit(Commit(   # scheduled at due first (one Redis: one round trip)
             record.game_id, version, record.to_bytes(), entries, request_id, retry,
-            record.state.phase == Phase.GAME_OVER, record.new_hands(), events))
+            record.state.phase == Phase.GAME_OVER, record.new_hands(), events, due))
+        prior = result.due_before
         if result.ok and due and min(due, prior or due) <= now_ms() + SWEEP_LEASE_MS:
             # The game was due, or under a sweeper's claim (which ends at most a lease from now),
             # while this commit was on its way: that sweeper may have settled it from the game as

@@ -631,6 +631,23 @@ async def test_schedule_only_moves_a_game_earlier(store: Store) -> None:
     assert await store.claim_due((3 + 1) % SHARDS, 10**12, 100, 10) == []  # shards are separate
 
 
+async def test_a_commit_with_a_due_time_schedules_the_game_first(store: Store) -> None:
+    game = game_on_shard(4)
+    await store.create(game, b"s0", [b"e1"])
+    done = await store.commit(Commit(game, 1, b"s1", [b"e2"], due_ms=6_000))
+    assert (done.ok, done.version, done.due_before) == (True, 2, None)
+    done = await store.commit(Commit(game, 2, b"s2", [b"e3"], due_ms=8_000))   # later: the time stays
+    assert (done.ok, done.due_before) == (True, 6_000)
+    lost = await store.commit(Commit(game, 1, b"stale", [b"x"], due_ms=5_000))   # a hint: written all the same
+    assert (lost.ok, lost.version, lost.due_before) == (False, 3, 6_000)
+    assert await store.claim_due(4, 5_000, 100, 10) == [(game, 5_100)]
+    plain = await store.commit(Commit(game, 3, b"s3", [b"e4"]))   # no due time: the schedule untouched
+    assert (plain.ok, plain.due_before) == (True, None)
+    assert await store.next_due(4) == 5_100
+    with pytest.raises(ValueError, match="due_ms"):
+        Commit(game, 4, b"s4", [b"e5"], due_ms=-1)
+
+
 async def test_claims_are_leases_that_end(store: Store) -> None:
     first, second, third = (game_on_shard(5) for _ in range(3))
     for game, at in ((first, 100), (second, 200), (third, 300)):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import engine
 from service.store.checked import checked
 from service.store.memory import MemoryStore
-from service.store.port import shard_of
+from service.store.port import Commit, Committed, shard_of
 from service.table import gamelog
 from service.table import tokens as auth
 from service.table.record import GameRecord, Lifecycle, Seat
@@ -19,7 +19,7 @@ TIMEOUT_MS = 60_000
 
 
 class _Counting:
-    """A store that counts its ``schedule`` calls."""
+    """A store that counts its schedule writes: ``schedule`` calls and commits with a ``due_ms``."""
 
     def __init__(self, inner) -> None:
         self.inner, self.scheduled = inner, []
@@ -30,6 +30,11 @@ class _Counting:
     async def schedule(self, game_id: str, at_ms: int) -> int | None:
         self.scheduled.append(at_ms)
         return await self.inner.schedule(game_id, at_ms)
+
+    async def commit(self, change: Commit) -> Committed:
+        if change.due_ms:
+            self.scheduled.append(change.due_ms)
+        return await self.inner.commit(change)
 
 
 async def _table() -> tuple[Table, _Counting, dict[int, str]]:

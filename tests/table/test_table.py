@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 
 import pytest
 
@@ -191,9 +192,9 @@ async def test_a_failed_index_sweep_or_a_busy_store_keeps_the_sweepers_shards(mo
 
 
 class _SweptMeanwhile:
-    """A store whose next commit waits while a sweeper, a little later, claims and settles the
-    game's due time from the game as it stood (the committer stalled between its schedule and
-    its commit)."""
+    """A store that schedules a commit's due time and then commits (as a store must where the
+    schedule is elsewhere, a Redis Cluster), whose next commit waits in between while a sweeper,
+    a little later, claims and settles the game's due time from the game as it stood."""
 
     def __init__(self, inner, later_ms: int):
         self.inner, self.later_ms, self.sweeper = inner, later_ms, None
@@ -202,13 +203,15 @@ class _SweptMeanwhile:
         return getattr(self.inner, name)
 
     async def commit(self, change):
+        before = await self.inner.schedule(change.game_id, change.due_ms) if change.due_ms else None
         sweeper, self.sweeper = self.sweeper, None
         if sweeper is not None:
             claims = await self.inner.claim_due(shard_of(change.game_id), now_ms() + self.later_ms, LEASE_MS, 10)
             assert [game for game, _ in claims] == [change.game_id]
             for game, claim in claims:
                 await sweeper.attend(game, claim)
-        return await self.inner.commit(change)
+        result = await self.inner.commit(dataclasses.replace(change, due_ms=0))
+        return dataclasses.replace(result, due_before=before)
 
 
 async def test_a_sweep_between_a_schedule_and_its_commit_cannot_drop_the_new_deadline() -> None:

@@ -3,17 +3,26 @@ coordination port in two: the schedule and the rate limits)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from service.store.memory.events import MemoryEvents
 from service.store.memory.games import MemoryGames
 from service.store.memory.index import MemoryIndex
 from service.store.memory.ratelimit import MemoryRateLimit
 from service.store.memory.schedule import MemorySchedule
 from service.store.memory.structures import SortedSet
-from service.store.port import SHARDS
+from service.store.port import SHARDS, Commit, Committed
 
 
 class MemoryStore(MemoryGames, MemoryEvents, MemoryIndex, MemorySchedule, MemoryRateLimit):
     """In-process Store with the same semantics as RedisStore (one event loop only)."""
+
+    async def commit(self, change: Commit) -> Committed:
+        """The game's commit, scheduled first at ``change.due_ms`` when it has one."""
+        if not change.due_ms:
+            return await MemoryGames.commit(self, change)
+        before = await self.schedule(change.game_id, change.due_ms)
+        return dataclasses.replace(await MemoryGames.commit(self, change), due_before=before)
 
     async def ping(self) -> None:
         """Return at once: an in-process store is always reachable until closed."""

@@ -64,6 +64,11 @@ class GameStore(Protocol):
         A request id already recorded (and not yet expired) wins over everything else: nothing
         is written and its retry record comes back in ``Committed.replay``. Events join the
         outbox only with a successful commit; the outbox keeps the latest ``MAX_OUTBOX``.
+
+        With ``change.due_ms`` the game is also scheduled (``Coordination.schedule``), before the
+        write, so no crash leaves a committed game off the schedule; ``Committed.due_before`` is
+        its time before. A store that keeps both sends them together where it can (one Redis:
+        one round trip).
         """
         ...
 

@@ -7,7 +7,14 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from service.store.ports.validation import validate_commit, validate_events, validate_game_id, validate_request_id
+from service.store.ports.limits import MAX_MS
+from service.store.ports.validation import (
+    validate_commit,
+    validate_events,
+    validate_game_id,
+    validate_int,
+    validate_request_id,
+)
 
 
 class StoreUnavailable(Exception):
@@ -52,6 +59,8 @@ class Commit:
     Its log ``entries`` replace the ``state`` if the game is still at ``expected_version``; with
     them go the finished ``hands``, the ``events`` for the outbox and the ``retry`` record of
     ``request_id``. ``finished``: the game is over (it expires after the finished TTL).
+    ``due_ms`` (0: none): the game's next time on the schedule, written as ``Coordination.schedule``
+    writes it, before the change and whether or not the change wins (the schedule is a hint).
     """
 
     game_id: str
@@ -63,9 +72,11 @@ class Commit:
     finished: bool = False
     hands: Sequence[bytes] = ()
     events: Sequence[bytes] = ()
+    due_ms: int = 0
 
     def __post_init__(self) -> None:
         validate_game_id(self.game_id)
+        validate_int("due_ms", self.due_ms, 0, MAX_MS)
         validate_request_id(self.request_id)
         validate_commit(self.expected_version, self.state, self.entries)
         object.__setattr__(self, "events", validate_events(self.events))
@@ -74,11 +85,14 @@ class Commit:
 
 @dataclass(frozen=True)
 class Committed:
-    """Outcome of ``commit``: written, a version conflict, or a request id seen before (its retry record)."""
+    """Outcome of ``commit``: written, a version conflict, or a request id seen before (its retry
+    record); ``due_before``: with a ``due_ms``, the game's time on the schedule before it (as
+    ``Coordination.schedule`` returns it)."""
 
     ok: bool
     version: int
     replay: bytes | None = None
+    due_before: int | None = None
 
 
 class Watcher:

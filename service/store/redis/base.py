@@ -16,6 +16,7 @@ from typing import Any
 
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
+from redis.exceptions import NoScriptError
 
 from service.store.port import (
     DEFAULT_EVENT_SEQ_TTL_S,
@@ -122,8 +123,8 @@ class RedisBase:
         self._sharded = cluster and isinstance(url_or_client, str)  # SPUBLISH, one feed per master
         # The commands of a move (a state's HMGET, every script) skip the client's per-command
         # layers on one Redis (``direct``); a cluster client routes them by their keys itself.
-        self._execute: Callable[..., Awaitable[Any]] = (
-            DirectCommands(self._client) if isinstance(self._client, Redis) else self._client.execute_command)
+        self._direct = DirectCommands(self._client) if isinstance(self._client, Redis) else None
+        self._execute: Callable[..., Awaitable[Any]] = self._direct or self._client.execute_command
         self._scripts = {name: Script(self._execute, sharded(source) if self._sharded else source)
                          for name, source in SCRIPTS.items()}
         self._event_seq_ttl_ms = int(event_seq_ttl_s * 1000)
@@ -156,6 +157,21 @@ class RedisBase:
     async def _run(self, script: str, keys: Sequence[str], args: Sequence[Any]) -> Any:
         """Run the Lua script ``lua/<script>.lua`` on the node of its keys; return its reply."""
         return await self._scripts[script](keys=keys, args=args)
+
+    async def _run_together(self, *runs: tuple[str, Sequence[str], Sequence[Any]]) -> list[Any]:
+        """Run scripts (name, KEYS, ARGV) in order in one round trip (one Redis only: ``_direct``);
+        return their replies. A script the server did not know is sent whole after the others
+        (it did not run; those after it in the round trip did)."""
+        assert self._direct is not None, "scripts run together on one Redis only"
+        replies = await self._direct.together(*(self._scripts[name].by_sha(keys, args) for name, keys, args in runs))
+        for i, reply in enumerate(replies):
+            if isinstance(reply, NoScriptError):
+                name, keys, args = runs[i]
+                replies[i] = await self._run(name, keys, args)
+        for reply in replies:
+            if isinstance(reply, Exception):
+                raise reply
+        return replies
 
     async def _per_game(self, game_ids: Sequence[str], read: Any) -> list[Any]:
         """Run one read per game (each on its game's slot), ``states_concurrency`` at a time, in order."""

@@ -166,9 +166,13 @@ class Script:
     async def __call__(self, keys: Sequence[str], args: Sequence[Any]) -> Any:
         """Run the script with these KEYS and ARGV; return its reply."""
         try:
-            return await self._execute("EVALSHA", self._sha, len(keys), *keys, *args)
+            return await self._execute(*self.by_sha(keys, args))
         except NoScriptError:  # the script did not run: sending it whole is safe
             return await self._execute("EVAL", self._source, len(keys), *keys, *args)
+
+    def by_sha(self, keys: Sequence[str], args: Sequence[Any]) -> list[Any]:
+        """The EVALSHA command that runs the script with these KEYS and ARGV."""
+        return ["EVALSHA", self._sha, len(keys), *keys, *args]
 
 
 @contextlib.contextmanager

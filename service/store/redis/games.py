@@ -76,16 +76,17 @@ class RedisGames(RedisBase):
     async def commit(self, change: Commit) -> Committed:
         """Replace the state and append log entries (and hand records, and outbox events) if the version
         is still ``change.expected_version``."""
-        ttl_ms = self._finished_ttl_ms if change.finished else self._idle_ttl_ms
-        args: list[Any] = [change.expected_version, change.state, ttl_ms, self.key(change.game_id, "changes"),
-                           self._request_ttl_ms, self._max_requests, change.request_id or "", change.retry or b"",
-                           MAX_OUTBOX, len(change.hands), len(change.events), *change.hands, *change.events,
-                           *change.entries]
         with unavailable_on_error("commit"):
-            reply = await self._run("commit", keys=self._keys(change.game_id), args=args)
-        if len(reply) == 3:
-            return Committed(False, int(reply[1]), bytes(reply[2]))
-        return Committed(bool(reply[0]), int(reply[1]), None)
+            reply = await self._run("commit", *self._commit_script(change))
+        return committed(reply)
+
+    def _commit_script(self, change: Commit) -> tuple[list[str], list[Any]]:
+        """The KEYS and ARGV of ``lua/commit.lua`` for a change."""
+        ttl_ms = self._finished_ttl_ms if change.finished else self._idle_ttl_ms
+        return self._keys(change.game_id), [
+            change.expected_version, change.state, ttl_ms, self.key(change.game_id, "changes"), self._request_ttl_ms,
+            self._max_requests, change.request_id or "", change.retry or b"", MAX_OUTBOX, len(change.hands),
+            len(change.events), *change.hands, *change.events, *change.entries]
 
     async def get_retry(self, game_id: str, request_id: str) -> bytes | None:
         """Return the retry record kept for this request id, or None."""
@@ -155,3 +156,10 @@ class RedisGames(RedisBase):
     def _keys(self, game_id: str) -> list[str]:
         """Return the KEYS of a write script: state, log, hands, retry records and outbox."""
         return [self.key(game_id, part) for part in ("state", "log", "hands", "req", "outbox")]
+
+
+def committed(reply: Any, due_before: int | None = None) -> Committed:
+    """The outcome of a change from ``lua/commit.lua``'s reply."""
+    if len(reply) == 3:
+        return Committed(False, int(reply[1]), bytes(reply[2]), due_before)
+    return Committed(bool(reply[0]), int(reply[1]), None, due_before)

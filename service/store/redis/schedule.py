@@ -68,11 +68,14 @@ class RedisSchedule(RedisBase):
         publishing ``at_ms`` on the shard's wake channel when it is the shard's earliest time now;
         a claimed game keeps ``at_ms`` as asked for its claim's settle. The game's time before,
         None if it had none."""
-        shard = shard_of(game_id)
         with unavailable_on_error("schedule"):
-            prior = await self._run("schedule", keys=[self.due_key(shard), self.claims_key(shard)],
-                                    args=[game_id, at_ms, self.wake_channel(shard)])
-        return None if prior is None else int(float(prior))
+            prior = await self._run("schedule", *self._schedule_script(game_id, at_ms))
+        return due_time(prior)
+
+    def _schedule_script(self, game_id: str, at_ms: int) -> tuple[list[str], list[Any]]:
+        """The KEYS and ARGV of ``lua/schedule.lua`` for a game and its time."""
+        shard = shard_of(game_id)
+        return [self.due_key(shard), self.claims_key(shard)], [game_id, at_ms, self.wake_channel(shard)]
 
     async def claim_due(self, shard: int, now_ms: int, lease_ms: int, count: int) -> list[tuple[str, int]]:
         """Lease up to ``count`` games of the shard due at ``now_ms``, earliest first; each is due
@@ -203,3 +206,8 @@ def _pairs(reply: Any) -> list[tuple[Any, Any]]:
     if items and isinstance(items[0], (list, tuple)):
         return [(channel, count) for channel, count in items]
     return list(zip(items[0::2], items[1::2], strict=True))
+
+
+def due_time(reply: Any) -> int | None:
+    """A game's time from a sorted-set score reply (None: not scheduled)."""
+    return None if reply is None else int(float(reply))

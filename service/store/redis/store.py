@@ -16,16 +16,18 @@ Arguments are taken as given: wrap the store with ``service.store.checked.checke
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 
 from redis.exceptions import RedisError
 
+from service.store.port import Commit, Committed
 from service.store.redis.connection import DEFAULT_MAX_CONNECTIONS, connect, connect_cluster, unavailable_on_error
 from service.store.redis.events import RedisEvents
-from service.store.redis.games import RedisGames
+from service.store.redis.games import RedisGames, committed
 from service.store.redis.index import RedisIndex
 from service.store.redis.ratelimit import RedisRateLimit
-from service.store.redis.schedule import RedisSchedule
+from service.store.redis.schedule import RedisSchedule, due_time
 
 __all__ = ["DEFAULT_MAX_CONNECTIONS", "RedisStore", "connect", "connect_cluster", "unavailable_on_error"]
 
@@ -34,6 +36,20 @@ log = logging.getLogger(__name__)
 
 class RedisStore(RedisGames, RedisEvents, RedisIndex, RedisSchedule, RedisRateLimit):
     """Store on Redis: atomic Lua compare-and-set, the game's log as a list, shared pub/sub watch."""
+
+    async def commit(self, change: Commit) -> Committed:
+        """The game's commit, scheduled first at ``change.due_ms`` when it has one: on one Redis both
+        scripts go in one round trip (Redis runs them in order), on a cluster (the schedule's shard
+        is another slot) one after the other."""
+        if not change.due_ms:
+            return await RedisGames.commit(self, change)
+        if self._direct is None:
+            before = await self.schedule(change.game_id, change.due_ms)
+            return dataclasses.replace(await RedisGames.commit(self, change), due_before=before)
+        with unavailable_on_error("commit"):
+            prior, reply = await self._run_together(("schedule", *self._schedule_script(change.game_id, change.due_ms)),
+                                                    ("commit", *self._commit_script(change)))
+        return committed(reply, due_time(prior))
 
     async def ping(self) -> None:
         """Raise StoreUnavailable unless Redis answers PING, sent on the ping's own connection
