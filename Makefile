@@ -63,6 +63,7 @@ test-fast: install
 	CARDGAME_TEST_FAST=1 $(PY) -m pytest -n $(TEST_JOBS) --dist loadfile -m "not redis" $(FAST_TESTS) $(ARGS)
 
 bench: install debian-packages
+	$(PY) -m pip install -q -r requirements-bench.txt
 	$(PY) -m bench
 
 # Moves per second with 1, 2 and 4 server processes on one private Redis and with 2 on a private

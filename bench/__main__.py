@@ -5,6 +5,7 @@ from bench import (
     idle,
     instructions,
     lifecycle,
+    openspiel,
     python_calls,
     redis_bytes,
     service_moves,
@@ -14,6 +15,7 @@ from bench import (
 
 if __name__ == "__main__":
     engine_hands.main()
+    openspiel.main()
     views.main()
     service_moves.main()
     instructions.main()

@@ -20,7 +20,7 @@ import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NoReturn
 
 from .core.actions import DEAL, DEAL_WORD, PLAY_WORD, Action
 from .core.cards import CARD_COUNT, Card, card_name, to_set
@@ -295,8 +295,12 @@ def phase_of(state: TableState) -> PhaseWord:
 
 def legal_actions(state: TableState, seat: Seat) -> Sequence[Action]:
     """Every action ``seat`` may take now (empty when it has none); exchanges come as a lazy sequence."""
-    step = GAMES[state.variant].legal.get(state.phase)
-    if step is None or not 0 <= seat < state.n:
+    steps = GAMES[state.variant].legal
+    try:                             # a phase without a step is rare: no .get() call on the hot path
+        step = steps[state.phase]
+    except KeyError:
+        return []
+    if not 0 <= seat < state.n:
         return []
     return step(state, seat)
 
@@ -308,16 +312,25 @@ def apply(state: TableState, seat: Seat, action: Action, rng: random.Random | No
     Returns the chance outcome the action drew from ``rng`` (None for an action without
     chance); passing that outcome back as ``chance`` replays it without drawing.
     """
-    step = GAMES[state.variant].apply.get(state.phase)
+    steps = GAMES[state.variant].apply
+    try:                             # as in legal_actions: no .get() call on the hot path
+        step: ApplyStep | None = steps[state.phase]
+    except KeyError:
+        step = None                  # refused below, with no KeyError chained to the refusal
     if step is None or not 0 <= seat < state.n:
-        if state.phase == _GAME_OVER:
-            raise IllegalAction(Reason.WRONG_PHASE, "the game is over")
-        if step is None:
-            raise IllegalAction(Reason.WRONG_PHASE, f"nothing can be done in the {phase_of(state).name} phase")
-        raise IllegalAction(Reason.NOT_YOUR_TURN, f"there is no seat {seat}")
+        _refuse(state, step, seat)
     if chance is not None and action == DEAL:
         check_deck(state.variant, chance.cards, options=state.options)
     return step(state, seat, action, rng or _SYSTEM_RANDOM, chance)
+
+
+def _refuse(state: TableState, step: ApplyStep | None, seat: Seat) -> NoReturn:
+    """Why nothing can be applied: the game is over, the phase has no step, or there is no such seat."""
+    if state.phase == _GAME_OVER:
+        raise IllegalAction(Reason.WRONG_PHASE, "the game is over")
+    if step is None:
+        raise IllegalAction(Reason.WRONG_PHASE, f"nothing can be done in the {phase_of(state).name} phase")
+    raise IllegalAction(Reason.NOT_YOUR_TURN, f"there is no seat {seat}")
 
 
 def view(state: TableState, seat: Seat | None) -> View:

@@ -20,6 +20,7 @@ naming one is not a card.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from operator import itemgetter
 
 Card = int
 Suit = int
@@ -160,9 +161,25 @@ def parse_deck(text: str, jokers: bool = False) -> list[Card]:
     return deck
 
 
+_last_text: tuple[list[Card], str] = ([], "")
+
+
 def deck_text(deck: Iterable[Card]) -> str:
-    """An ordered deck written as card names, top first."""
-    return " ".join([CARD_NAMES[c] for c in deck])
+    """An ordered deck written as card names, top first.
+
+    A hand's deck is written twice, for its fairness commitment at the deal and in its record at
+    its end: the last list of cards written is remembered with its text (one pair, replaced
+    whole, so threads never see a list with another's text).
+    """
+    global _last_text
+    if type(deck) is not list:
+        return " ".join([CARD_NAMES[c] for c in deck])
+    last = _last_text
+    if deck == last[0]:
+        return last[1]
+    text = " ".join(itemgetter(*deck)(CARD_NAMES)) if len(deck) > 1 else " ".join([CARD_NAMES[c] for c in deck])
+    _last_text = (deck[:], text)
+    return text
 
 
 EUCHRE_DECK: CardSet = to_set(make_card(r, s) for s in SUITS for r in range(9, 15))

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 
 from .actions import DEAL, Action
 from .cards import BITS, Card
@@ -29,7 +31,7 @@ class Chance:
 _ORDERINGS = {n: math.factorial(n) for n in (24, 52)}
 
 
-def shuffled(cards: list[Card], rng: random.Random) -> list[Card]:
+def shuffled(cards: Sequence[Card], rng: random.Random) -> list[Card]:
     """The cards in a uniformly random order, drawn from a single random integer.
 
     An integer uniform in ``[0, n!)`` (rejection-sampled from ``getrandbits``) is read as a
@@ -50,7 +52,7 @@ def shuffled(cards: list[Card], rng: random.Random) -> list[Card]:
     return deck
 
 
-def deal_chance(state: TableState, cards: list[Card], rng: random.Random) -> Chance:
+def deal_chance(state: TableState, cards: Sequence[Card], rng: random.Random) -> Chance:
     """The deck of the next hand (the next prearranged one, else shuffled) and a fresh salt."""
     deck = state.decks[0] if state.decks else shuffled(cards, rng)
     return Chance(tuple(deck), f"{rng.getrandbits(128):032x}")
@@ -69,7 +71,7 @@ def start_hand(state: TableState, chance: Chance) -> list[Card]:
     return deck
 
 
-def open_hand(state: TableState, seat: Seat, action: Action, cards: list[Card], rng: random.Random,
+def open_hand(state: TableState, seat: Seat, action: Action, cards: Sequence[Card], rng: random.Random,
               chance: Chance | None) -> tuple[list[Card], Chance]:
     """Check a DEAL by the seat in turn, then start the next hand from ``chance`` (drawn if None).
 
@@ -85,6 +87,12 @@ def open_hand(state: TableState, seat: Seat, action: Action, cards: list[Card], 
 def deal_round_robin(state: TableState, deck: list[Card], count: int) -> None:
     """Deal the first ``count`` cards one at a time clockwise, starting left of the dealer."""
     n, first = state.n, state.dealer + 1
+    hands = state.hands
+    if count < 2:
+        for k, c in enumerate(deck[:count]):
+            hands[(first + k) % n] |= BITS[c]
+        return
+    bits = itemgetter(*deck[:count])(BITS)   # each card's bit, in one call
     for k in range(n):
         # seat first+k gets deck[k], deck[k+n], …; distinct bits, so their sum is their union
-        state.hands[(first + k) % n] |= sum(map(BITS.__getitem__, deck[k:count:n]))
+        hands[(first + k) % n] |= sum(bits[k::n])

@@ -50,6 +50,7 @@ def finish_trick(state: TableState, winner_index: int) -> Seat:
     return winner
 
 
+_DEAL, _GAME_OVER = Phase.DEAL, Phase.GAME_OVER   # read once: naming an enum's member looks it up each time
 MAX_HANDS = 500
 """The most hands a game lasts: after the last, the best score wins (a tie is a draw)."""
 
@@ -60,15 +61,15 @@ def end_game_or_pass_deal(state: TableState, high_wins: bool = True) -> None:
     tie for it leaves the game drawn with no winner); else the deal passes to the left."""
     if not state.winner and state.hand_no >= MAX_HANDS:
         state.winner = best_side(state.scores, list(range(state.sides)), high=high_wins)
-        state.phase = Phase.GAME_OVER
+        state.phase = _GAME_OVER
         state.turn = NOBODY
         return
     if state.winner:
-        state.phase = Phase.GAME_OVER
+        state.phase = _GAME_OVER
         state.turn = NOBODY
     else:
         state.dealer = (state.dealer + 1) % state.n
-        state.phase = Phase.DEAL
+        state.phase = _DEAL
         state.turn = state.dealer
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, TypeVar
 
-from ..core.actions import CODE_BITS, CODE_MASK, DEAL, PLAY_CODE, PLAYS_BY_SUIT, Action, kind_of, payload_of, play
+from ..core.actions import CODE_BITS, CODE_MASK, DEAL, PLAY_CODE, PLAYS_BY_SUIT, Action, play
 from ..core.cards import (
     BIG_JOKER,
     BITS,
@@ -54,8 +54,16 @@ DECK = list(range(52))
 BIDS = [bid(n) for n in range(14)]
 SPADE_MASK = SUIT_MASKS[SPADES]
 NON_SPADES = SUIT_MASKS[0] | SUIT_MASKS[1] | SUIT_MASKS[2]
+_NOT_SPADES = ~SPADE_MASK
+_LOWEST_SPADE = 13 * SPADES   # the plain deck's spades are the cards from here to 51
 _CLUB_PLAYS, _DIAMOND_PLAYS, _HEART_PLAYS, _SPADE_PLAYS = PLAYS_BY_SUIT
+_FOLLOW = tuple((13 * (c // 13), PLAYS_BY_SUIT[c // 13]) for c in range(52))
+"""For each card led (the plain deck): where its suit's cards sit in a hand, and the PLAY actions
+of every subset of them."""
 _PLAY, _BID = PLAY_CODE, int(SpadesCode.BID)
+_BID_PHASE, _EXCHANGE_PHASE, _PLAY_PHASE, _EXCHANGE_CODE = Phase.BID, Phase.EXCHANGE, Phase.PLAY, SpadesCode.EXCHANGE
+_BETWEEN_HANDS = (Phase.DEAL, Phase.GAME_OVER)
+"""Read once: an enum's member costs an attribute look-up on its class each time it is named."""
 
 STANDARD = "standard"
 TRUMPS = (STANDARD, "jokers", "jokers_deuces")
@@ -367,7 +375,8 @@ class SpadesSeat:
 # ---- trick play (every Spades game) ----
 
 def legal_play(state: SpadesState, seat: Seat) -> list[Action]:
-    """PLAY actions open to a seat (the hot path of every simulation, so written out flat)."""
+    """PLAY actions open to a seat (the hot path of every simulation, so written out flat: a seat
+    that follows suit takes its actions from one suit's table)."""
     if state.options.trumps != STANDARD:
         return _legal_play_jokers(state, seat)
     if seat != state.turn:
@@ -375,11 +384,18 @@ def legal_play(state: SpadesState, seat: Seat) -> list[Action]:
     hand = state.hands[seat]
     trick = state.trick_cards
     if trick:
-        mask = hand & SUIT_MASKS[trick[0] // 13] or hand
+        shift, plays = _FOLLOW[trick[0]]
+        same = hand >> shift & 8191
+        if same:
+            return list(plays[same])
+        mask = hand
     elif state.broken:
         mask = hand
     else:
-        mask = hand & NON_SPADES or hand
+        mask = hand & NON_SPADES
+        if mask:
+            return [*_CLUB_PLAYS[mask & 8191], *_DIAMOND_PLAYS[mask >> 13 & 8191], *_HEART_PLAYS[mask >> 26]]
+        mask = hand
     return [*_CLUB_PLAYS[mask & 8191], *_DIAMOND_PLAYS[mask >> 13 & 8191], *_HEART_PLAYS[mask >> 26 & 8191],
             *_SPADE_PLAYS[mask >> 39]]
 
@@ -416,23 +432,22 @@ def apply_play(state: SpadesState, seat: Seat, action: Action, rng: random.Rando
     hand = hands[seat]
     if card > 51 or not hand >> card & 1:
         reject(Reason.CARD_NOT_IN_HAND, _not_held(state, seat, card))
-    suit = card // 13
     trick = state.trick_cards
     if trick:
         led = trick[0] // 13
-        if suit != led:
+        if card // 13 != led:
             if hand & SUIT_MASKS[led]:
                 reject(Reason.MUST_FOLLOW_SUIT,
                        f"{card_name(card)} does not follow {'CDHS'[led]} and seat {seat} holds one")
             state.voids |= 1 << (4 * seat + led)      # shown out of the led suit
-            if suit == SPADES:
+            if card >= _LOWEST_SPADE:
                 state.broken = True
-    elif suit == SPADES and not state.broken:
-        if hand & ~SPADE_MASK:
+    elif card >= _LOWEST_SPADE and not state.broken:
+        if hand & _NOT_SPADES:
             reject(SpadesReason.SPADES_NOT_BROKEN, f"{card_name(card)} cannot be led before spades are broken")
         state.broken = True
         state.voids |= 7 << 4 * seat                   # leading an unbroken spade: it holds nothing else
-    bit = 1 << card
+    bit = BITS[card]
     hands[seat] = hand ^ bit
     state.played[seat] |= bit
     state.trick_seats.append(seat)
@@ -441,18 +456,13 @@ def apply_play(state: SpadesState, seat: Seat, action: Action, rng: random.Rando
     if len(trick) < n:
         state.turn = (seat + 1) % n
         return None
-    # the winner: the highest spade, else the highest card of the led suit (cards rank by number)
-    if n == 4:
-        a, b, c, d = trick
-        cards = BITS[a] | BITS[b] | BITS[c] | BITS[d]
-    elif n == 3:
-        a, b, c = trick
-        cards = BITS[a] | BITS[b] | BITS[c]
-    else:
-        a, b = trick
-        cards = BITS[a] | BITS[b]
-    high = cards & SPADE_MASK or cards & SUIT_MASKS[a // 13]
-    finish_trick(state, trick.index(high.bit_length() - 1))
+    # the winner: the highest spade, else the highest card of the led suit (cards rank by number,
+    # and the spades are the highest numbers): the highest card, unless it is off the led suit
+    top = max(trick)
+    if top < _LOWEST_SPADE and top // 13 != trick[0] // 13:
+        led = trick[0] // 13
+        top = max([c for c in trick if c // 13 == led])
+    finish_trick(state, trick.index(top))
     if not any(hands):
         end_hand(state)
     return None
@@ -707,18 +717,18 @@ def bids_allowed(state: SpadesState, seat: Seat) -> list[Action]:
 
 def legal_bid(state: SpadesState, seat: Seat) -> list[Action]:
     """Looking (any seat that has not bid) and bidding (the seat in turn)."""
-    out = []
     looked = state.looked >> seat & 1
-    if not looked and state.bids[seat] == NO_BID:
-        out.append(REVEAL)
-    if seat == state.turn:
-        options = state.options
-        if options.bidding == STANDARD and not options.min_team_bid and not options.blind_nil_when_behind:
-            out.extend(state.BIDS)                     # the sheet's bidding (as bids_allowed gives it)
-            if options.double_nil_allowed and not looked:
-                out.append(DOUBLE_NIL)
-        else:
-            out.extend(bids_allowed(state, seat))
+    may_look = not looked and state.bids[seat] == NO_BID
+    if seat != state.turn:
+        return [REVEAL] if may_look else []
+    options = state.options
+    if options.bidding == STANDARD and not options.min_team_bid and not options.blind_nil_when_behind:
+        bids = state.BIDS                              # the sheet's bidding (as bids_allowed gives it)
+        if options.double_nil_allowed and not looked:
+            return [REVEAL, *bids, DOUBLE_NIL] if may_look else [*bids, DOUBLE_NIL]
+        return [REVEAL, *bids] if may_look else list(bids)
+    out = [REVEAL] if may_look else []
+    out.extend(bids_allowed(state, seat))
     return out
 
 
@@ -746,10 +756,10 @@ def exchange_size(options: SpadesOptions, mine: int, partners: int) -> int:
 
 def exchange_choice(state: SpadesState, seat: Seat) -> tuple[int, int, int, int] | None:
     """(eligible cards, fewest, most, the exchange's code) this seat may give in the exchange, or None."""
-    if state.phase != Phase.EXCHANGE or not state.xneed >> seat & 1:
+    if state.phase != _EXCHANGE_PHASE or not state.xneed >> seat & 1:
         return None
     k = exchange_size(state.options, state.bids[seat], state.bids[seat ^ 2])
-    return state.hands[seat], k, k, SpadesCode.EXCHANGE
+    return state.hands[seat], k, k, _EXCHANGE_CODE
 
 
 def exchange_actions(state: SpadesState, seat: Seat) -> Sequence[Action]:
@@ -771,10 +781,10 @@ def apply_deal(state: SpadesState, seat: Seat, action: Action, rng: random.Rando
     bid Double Nil this hand sees its cards at once."""
     options = state.options
     cards = state.CARDS if options.trumps == STANDARD else TRUMPS_CARDS[options.trumps]
-    deck, chance = open_hand(state, seat, action, list(cards), rng, chance)
+    deck, chance = open_hand(state, seat, action, cards, rng, chance)
     deal_round_robin(state, deck, len(deck))
     n = state.n
-    state.phase = Phase.BID
+    state.phase = _BID_PHASE
     state.turn = (state.dealer + 1) % n
     if not options.double_nil_allowed or options.bidding != STANDARD or options.blind_nil_when_behind:
         state.looked = sum(1 << s for s in range(n) if not blind_nil_possible(state, s))
@@ -785,14 +795,15 @@ def apply_bid(state: SpadesState, seat: Seat, action: Action, rng: random.Random
               chance: Chance | None = None) -> Chance | None:
     """Look at one's hand, or bid in turn (a number, Nil, or Double Nil before looking), as the
     table's settings allow."""
-    kind = kind_of(action)
     if action == REVEAL:
         reveal(state, seat)
         return None
+    kind = action & CODE_MASK
     if kind != _BID and action != DOUBLE_NIL:
         wrong_phase(state, action)
-    require_turn(state, seat)
-    tricks = payload_of(action) if kind == _BID else DOUBLE_NIL_BID
+    if seat != state.turn:
+        require_turn(state, seat)
+    tricks = action >> CODE_BITS if kind == _BID else DOUBLE_NIL_BID
     options = state.options
     plain = options.bidding == STANDARD and not options.min_team_bid and not options.blind_nil_when_behind
     if not (plain and kind == _BID and 0 <= tricks <= state.MOST_BID):   # the sheet's bidding takes any number
@@ -834,7 +845,7 @@ def end_bidding(state: SpadesState) -> None:
             if (mine <= 0 or partners <= 0) and exchange_size(options, mine, partners) > 0:   # a Nil or Double Nil
                 state.xneed |= 1 << a | 1 << (a + 2)
     if state.xneed:
-        state.phase = Phase.EXCHANGE
+        state.phase = _EXCHANGE_PHASE
     else:
         start_play(state, (state.dealer + 1) % n)
 
@@ -842,7 +853,7 @@ def end_bidding(state: SpadesState) -> None:
 def apply_exchange(state: SpadesState, seat: Seat, action: Action, rng: random.Random,
                    chance: Chance | None = None) -> Chance | None:
     """Choose the cards to give one's partner; the swap happens once both have chosen."""
-    if kind_of(action) != SpadesCode.EXCHANGE:
+    if action & CODE_MASK != _EXCHANGE_CODE:
         wrong_phase(state, action)
     if not state.xneed >> seat & 1:
         if state.xgiven[seat] != NO_CARD:
@@ -865,7 +876,7 @@ def apply_exchange(state: SpadesState, seat: Seat, action: Action, rng: random.R
 
 def start_play(state: SpadesState, leader: Seat) -> None:
     """Open trick play with ``leader`` to lead."""
-    state.phase = Phase.PLAY
+    state.phase = _PLAY_PHASE
     state.turn = leader
 
 
@@ -937,7 +948,7 @@ def hidden(view: View) -> Hidden:
     partner_holds = given & ~known if received else 0   # what I gave is in my partner's hand now
     table = trumps_of(view.options)
     deck = game_of(view.variant).deck_for(view.options)
-    unknown = deck & ~known & ~partner_holds if view.phase not in (Phase.DEAL, Phase.GAME_OVER) else 0
+    unknown = deck & ~known & ~partner_holds if view.phase not in _BETWEEN_HANDS else 0
     places = []
     bids = view_bids(view)
     for info in view.seats:
@@ -962,7 +973,7 @@ def hidden(view: View) -> Hidden:
 def _gift_pending(view: View, s: Seat) -> bool:
     """Whether ``s`` has chosen its exchange cards and is waiting for its partner to choose."""
     seats = view.seats
-    return view.phase == Phase.EXCHANGE and seats[s].rules.exchange_done and not seats[s ^ 2].rules.exchange_done
+    return view.phase == _EXCHANGE_PHASE and seats[s].rules.exchange_done and not seats[s ^ 2].rules.exchange_done
 
 
 S = TypeVar("S", bound=SpadesState)
@@ -990,11 +1001,12 @@ def determinize(view: View, places: Hidden, fills: Sequence[Sequence[int]]) -> S
     got = filled(places, fills)
     rules: SpadesRules = view.rules
     given, received = mask(rules.exchange_given), mask(rules.exchange_received)
-    known = public_cards(view) | mask(view.hand)
+    hand = mask(view.hand)
+    known = public_cards(view) | hand
     n = state.n
+    seen = view.hand is not None
     for s in range(n):
-        cards = mask(got.get(("hand", s))) | mask(got.get(("gift", s)))
-        state.hands[s] = mask(view.hand) if s == me and view.hand is not None else cards
+        state.hands[s] = hand if s == me and seen else mask(got.get(("hand", s))) | mask(got.get(("gift", s)))
     if received:
         state.hands[me ^ 2] |= given & ~known
     exchange = exchanging(view)
@@ -1010,7 +1022,7 @@ def determinize(view: View, places: Hidden, fills: Sequence[Sequence[int]]) -> S
             state.xgiven[s], state.xgot[s] = received, given
         else:
             state.xgiven[s] = 0        # swapped between the other two: which cards is never shown
-    if view.phase == Phase.EXCHANGE:
+    if view.phase == _EXCHANGE_PHASE:
         state.xneed = sum(1 << s for s in range(n) if exchange >> s & 1 and not view.seats[s].rules.exchange_done)
     return state
 
