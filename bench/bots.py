@@ -19,15 +19,15 @@ bench would otherwise share the cores and inflate it.
 
 Figures, one ``name value`` per line: for each table ``bots_<label>_strong_win_rate`` (more than
 two sides, as in Buck Euchre: ``_win_share``, where one over the sides is equal play) with
-``_ci95_low`` / ``_ci95_high`` and ``_games``, ``<label>`` being the table's (``spades4``,
-``spades2``, ``buck_euchre``, ``hearts``, ``spades4_mixed``, ``hearts3`` ...); at a table whose
-hands bid Nil, for each bot (``strong``, ``basic``) ``bots_<label>_<bot>_nil_bids`` (Nil and
-Double Nil bids), ``_nil_bid_rate`` (their share of its bids) and ``_nil_made_rate`` (the share
-made); ``bots_think_ms_p50``, ``bots_think_ms_p99``, ``bots_think_moves`` and the same per table;
-``bots_wall_s``, the bench's own wall time. Game counts: ``BENCH_BOTS_<LABEL>``, by default the
-table's (400, but ``BENCH_BOTS_SPADES2`` 800, ``BENCH_BOTS_BUCK_EUCHRE`` 960,
-``BENCH_BOTS_HEARTS3`` 300); 0 leaves a table's win rate out; ``BENCH_BOTS_THINK_GAMES`` (2 per
-table).
+``_ci95_low`` / ``_ci95_high`` after it, and ``bots_<label>_games``, ``<label>`` being the
+table's (``spades4``, ``spades2``, ``buck_euchre``, ``hearts``, ``spades4_mixed``, ``hearts3``
+...); at a table whose hands bid Nil, for each bot (``strong``, ``basic``)
+``bots_<label>_<bot>_nil_bids`` (Nil and Double Nil bids), ``_nil_bid_rate`` (their share of its
+bids) and ``_nil_made_rate`` (the share made); ``bots_think_ms_p50``, ``bots_think_ms_p99``,
+``bots_think_moves`` and the same per table; ``bots_wall_s``, the bench's own wall time. Game
+counts: ``BENCH_BOTS_<LABEL>``, by default the table's (400, but ``BENCH_BOTS_SPADES2`` 800,
+``BENCH_BOTS_BUCK_EUCHRE`` 960, ``BENCH_BOTS_HEARTS3`` 300); 0 leaves a table's win rate out;
+``BENCH_BOTS_THINK_GAMES`` (2 per table).
 """
 
 from __future__ import annotations

@@ -6,8 +6,10 @@ gives every place its number of cards, each card going only where it may be. Wit
 restrictions every deal is equally likely; with them, cards that fit fewer places are dealt first
 and each card goes to a place with probability proportional to the room left there, which keeps
 the deal close to uniform over the consistent deals. Should that dead-end (a card with no room
-left where it may go), it starts again, and after ``ATTEMPTS`` tries a depth-first search finds a
-deal, which exists whenever the view is one the rules can produce.
+left where it may go), it starts again, and after ``ATTEMPTS`` tries it deals each card only to
+a place that leaves the other cards a deal (as when one seat must hold exactly the cards of the
+one suit it has not shown out of), which finds one whenever the view is one the rules can
+produce.
 
 >>> import random
 >>> from engine import Hidden, Place
@@ -27,8 +29,7 @@ from collections.abc import Sequence
 from engine import Hidden
 from engine.core.cards import Card, card_list
 
-ATTEMPTS = 30
-SEARCH_NODES = 20_000
+ATTEMPTS = 8
 
 
 class NoDeal(ValueError):
@@ -51,10 +52,10 @@ def sample_fills(hidden: Hidden, rng: random.Random) -> list[list[Card]]:
         deal = _greedy(sorted(cards, key=lambda c: len(fits[c])), fits, [p.size for p in places], rng)
         if deal is not None:
             return deal
-    deal = _search(cards, fits, [p.size for p in places])
+    deal = _guided(cards, fits, [p.size for p in places], rng)
     if deal is None:
         raise NoDeal("no deal of the unknown cards fits the places")
-    return [_shuffled(part, rng) for part in deal]
+    return deal
 
 
 def _shuffled(cards: list[Card], rng: random.Random) -> list[Card]:
@@ -93,33 +94,47 @@ def _greedy(cards: list[Card], fits: dict[Card, list[int]], sizes: list[int],
     return [_shuffled(part, rng) for part in out]
 
 
-def _search(cards: list[Card], fits: dict[Card, list[int]], sizes: list[int]) -> list[list[Card]] | None:
-    """A deal found depth-first (most restricted cards first), or None; at most SEARCH_NODES steps."""
-    order = sorted(cards, key=lambda c: len(fits[c]))
+def _guided(cards: list[Card], fits: dict[Card, list[int]], sizes: list[int],
+            rng: random.Random) -> list[list[Card]] | None:
+    """A deal that never dead-ends (None only when there is none): the most restricted cards
+    first, each to a place chosen in proportion to the room left among those that leave the
+    rest of the cards a deal (Hall's condition: for every set of places, the cards that fit only
+    there are no more than their room)."""
+    order = sorted(_shuffled(cards, rng), key=lambda c: len(fits[c]))
+    places = len(sizes)
     room = sizes[:]
-    where: list[int] = []
-    nodes = 0
+    left: dict[int, int] = {}                  # remaining cards by the set of places they fit
+    bits = {c: sum(1 << i for i in fits[c]) for c in cards}
+    for c in cards:
+        left[bits[c]] = left.get(bits[c], 0) + 1
+    subsets = range(1, 1 << places)
 
-    def place(k: int) -> bool:
-        nonlocal nodes
-        if k == len(order):
-            return True
-        for i in fits[order[k]]:
-            nodes += 1
-            if nodes > SEARCH_NODES:
+    def feasible() -> bool:
+        for sub in subsets:
+            need = sum(n for m, n in left.items() if m & ~sub == 0)
+            if need > sum(room[i] for i in range(places) if sub >> i & 1):
                 return False
-            if room[i]:
-                room[i] -= 1
-                where.append(i)
-                if place(k + 1):
-                    return True
-                where.pop()
-                room[i] += 1
-        return False
+        return True
 
-    if not place(0):
+    if not feasible():
         return None
     out: list[list[Card]] = [[] for _ in sizes]
-    for c, i in zip(order, where, strict=True):
-        out[i].append(c)
-    return out
+    for c in order:
+        left[bits[c]] -= 1
+        options = [i for i in fits[c] if room[i]]
+        while options:
+            total = sum(room[i] for i in options)
+            pick = int(rng.random() * total)
+            for i in options:
+                pick -= room[i]
+                if pick < 0:
+                    break
+            room[i] -= 1
+            if feasible():
+                out[i].append(c)
+                break
+            room[i] += 1
+            options.remove(i)
+        else:
+            return None
+    return [_shuffled(part, rng) for part in out]

@@ -136,12 +136,20 @@ class SearchBot:
     def _deal(self, view: View, hidden: engine.Hidden, build, policy: Playout, rng: random.Random,
               tries: int) -> TableState:
         """A sampled world, kept with the probability the playout's likelihood gives it (rejection
-        sampling: the kept deals follow how the seats bid), the last one after ``tries`` draws."""
-        for _ in range(tries - 1):
+        sampling: the kept deals follow how the seats bid); when ``tries`` draws keep none, the
+        likeliest of them for a policy that says so (``likeliest``), else one more drawn unweighed."""
+        likeliest = getattr(policy, "likeliest", False)
+        best, most = None, -1.0
+        for _ in range(tries if likeliest else tries - 1):
             world = build(view, hidden, policy.deal(view, hidden, rng))
             u = rng.random()
-            if u < policy.likelihood(view, world, u):
+            weight = policy.likelihood(view, world, u)
+            if u < weight:
                 return world
+            if weight > most:
+                best, most = world, weight
+        if best is not None and likeliest:
+            return best
         return build(view, hidden, policy.deal(view, hidden, rng))
 
 

@@ -13,7 +13,11 @@ mean of the other two players'); winning or losing the game with it counts ``GAM
 
 Under the table settings every seat still plays as the basic bot: it bids within the bids the
 settings allow (as the engine lists them), exchanges the cards the settings ask for, and at a
-table with jokers plays from its view (a joker is a spade there).
+table with jokers plays as from its view (a joker is a spade there; ``bots.spades_play_jokers``).
+
+The search deals the unseen cards as the seats' bids and exchanges say they lie
+(``bots.spades_deals``), and searches the basic bot's own choice first among its candidates, so
+a tie on the sampled deals goes to it.
 """
 
 from __future__ import annotations
@@ -30,9 +34,9 @@ from engine.core.hidden import public_cards
 from engine.core.tricks import SPADES_RULES, TrumpRules
 from engine.games.spades import (
     STANDARD,
+    SUICIDE,
     SpadesState,
     Trumps,
-    allowed_numbers,
     bid_refusal,
     bids_allowed,
     exchange_choice,
@@ -54,16 +58,16 @@ from engine.games.spades_words import (
 )
 
 from . import spades as basic
+from . import spades_deals
 from .playout import equivalent_cards
 from .registry import register_game
-from .sampling import sample_fills
-from .spades_play import is_nil, play_card
+from .spades_deals import bid_for, plain_bidding
+from .spades_play import play_card
+from .spades_play_jokers import play_card_jokers
 
 GAME_VALUE = 250       # points a game won (or lost) with this hand is worth beyond the hand's own
-BID_WINDOW = 2         # bids searched: the basic bot's bid, this many either side, and Nil ...
+BID_WINDOW = 1         # bids searched: the basic bot's bid, this many either side, and Nil ...
 NIL_SEARCH_BELOW = 4.5  # ... when the basic estimate is below this
-BID_LIKELIHOOD = (1.0, 0.45, 0.12, 0.03)   # of a bid 0, 1, 2, 3+ tricks from the basic bot's for the hand
-REDRAW_TRIES = 4
 NO_BID, NO_CARD = -1, -1
 _PLAY_PHASE, _BID_PHASE, _DRAW_PHASE, _EXCHANGE_PHASE = (
     SpadesPhase.PLAY, SpadesPhase.BID, SpadesPhase.DRAW, SpadesPhase.EXCHANGE)
@@ -86,27 +90,6 @@ def bid_action(state: SpadesState, seat: int) -> Action:
             allowed = list(range(14))
         return bid(basic.choose_bid(card_list(state.hands[seat]), state.variant, options, partner_bid, allowed))
     return bid(bid_for(state.hands[seat], state.variant, partner_bid))
-
-
-def plain_bidding(options) -> bool:
-    """Whether the basic bot's bid is the plain one (the sheet's bidding, the plain deck): the one
-    ``bid_for`` remembers."""
-    return (options.trumps == STANDARD and options.bidding == STANDARD and not options.min_team_bid
-            and not options.blind_nil_when_behind)
-
-
-@lru_cache(maxsize=1 << 16)
-def bid_for(cards: int, variant: str, partner_bid: int) -> int:
-    """The tricks the basic bot bids with the hand ``cards`` (0: Nil), its partner having bid
-    ``partner_bid`` (remembered: the same hands come up again and again in a search)."""
-    hand = card_list(cards)
-    est = basic.estimate(hand, variant)
-    if not is_nil(partner_bid) and est < basic.NIL_BELOW[variant] and basic.nil_ok(hand):
-        return 0
-    tricks = max(1, int(est - basic.BID_MARGIN[variant] + 0.5))
-    most = basic.HAND_SIZE[variant]
-    room = most - partner_bid if partner_bid > 0 else most
-    return max(1, min(tricks, room))
 
 
 def draw_action(state: Spades2State, seat: int) -> Action:
@@ -139,17 +122,26 @@ def exchange_action(state: SpadesState, seat: int) -> Action:
     return exchange(sum(1 << c for c in basic.exchange_cards(card_list(cards), fewest, most, high, table)))
 
 
+def card_of(state: SpadesState, seat: int) -> int:
+    """The card the basic bot plays for ``seat`` (in turn in trick play), from the state's bit
+    sets at any table (``bots.spades_play``; with jokers, ``bots.spades_play_jokers``)."""
+    if state.options.trumps != STANDARD:
+        return play_card_jokers(state, seat)
+    return play_card(state, seat)
+
+
 class SpadesPlayout:
     """The playout policy and hand value of both Spades variants."""
 
-    card = staticmethod(play_card)
+    card = staticmethod(card_of)
+    likeliest = True   # a deal no draw keeps is the likeliest drawn: bids and exchanges say much
 
     def act(self, table: TableState, seat: int, rng: random.Random) -> Action:
         """The basic bot's action for ``seat``."""
         state = cast(SpadesState, table)
         phase = state.phase
         if phase == _PLAY_PHASE:
-            return play(play_card(state, seat))
+            return play(card_of(state, seat))
         if phase == _BID_PHASE:
             return bid_action(state, seat)
         if phase == _DRAW_PHASE:
@@ -176,50 +168,26 @@ class SpadesPlayout:
         return v
 
     def deal(self, view: View, hidden: Hidden, rng: random.Random) -> list[list[int]]:
-        """A random deal the view allows; in two-player Spades, the other player's cards (those
-        it holds, played and discarded) paired into the draw turns it took them in and split by
-        the basic bot's keep-or-discard rule, so it holds the spades and high cards a drawer keeps."""
-        fills = sample_fills(hidden, rng)
-        if view.variant == "spades2":
-            return redraw(view, hidden, fills, rng)
-        return fills
+        """A random deal the view allows, as the seats would have come to hold their cards
+        (``bots.spades_deals.deal``: a partner's exchange, the two-player draw)."""
+        return spades_deals.deal(view, hidden, rng)
 
     def likelihood(self, view: View, table: TableState, floor: float = 0.0) -> float:
-        """How well the world's hands explain the bids: each other seat's bid against the basic
-        bot's bid for its hand as dealt (``BID_LIKELIHOOD`` by how far apart they are)."""
-        world = cast(SpadesState, table)
-        me = view.viewer
-        n = world.n
-        first = (world.dealer + 1) % n if n != 2 else 1 - world.dealer
-        order = [(first + i) % n for i in range(n)]
-        weight = 1.0
-        for info in view.seats:
-            s = info.seat
-            if s == me or info.bid is None or world.xgiven[s] != NO_CARD:
-                continue
-            dealt = world.hands[s] | world.played[s]
-            partner = s ^ 2 if n == 4 and order.index(s ^ 2) < order.index(s) else -1
-            partner_bid = world.bids[partner] if partner >= 0 else NO_BID
-            options = world.options
-            if plain_bidding(options):
-                guess = bid_for(dealt, world.variant, partner_bid)
-            else:
-                spades = (dealt & trumps_of(options).spades).bit_count()
-                allowed = allowed_numbers(options, partner_bid, spades, world.MOST_BID) if n != 2 else list(range(14))
-                guess = basic.choose_bid(card_list(dealt), world.variant, options, partner_bid, allowed)
-            weight *= BID_LIKELIHOOD[min(abs(guess - info.bid), len(BID_LIKELIHOOD) - 1)]
-            if weight < floor:
-                break
-        return weight
+        """How well the world's hands explain the bids and exchanges (``bots.spades_deals``)."""
+        return spades_deals.likelihood(view, table, floor)
 
     def candidates(self, view: View, legal: Sequence[Action]) -> list[Action]:
         """Cards once per run of equal cards; bids near the basic bot's, and Nil on weak hands
-        (never a blind Double Nil)."""
+        (never a blind Double Nil). The basic bot's own choice comes first, so that the search
+        keeps to it unless another does better on the deals (a tie goes to the first)."""
         if view.phase == Phase.PLAY:
             hand = sum(1 << c for c in view.hand or [])
             gone = public_cards(view)
             rules = trick_rules(trumps_of(view.options))
-            return [play(c) for c in equivalent_cards([payload_of(a) for a in legal], hand, gone, rules)]
+            cards = [payload_of(a) for a in legal]
+            kept = equivalent_cards(cards, hand, gone, rules)
+            own = basic._play(view, cards)
+            return [play(own)] + [play(c) for c in kept if len(equivalent_cards([c, own], hand, gone, rules)) > 1]
         if view.phase == SpadesPhase.BID:
             return _bid_candidates(view, legal)
         return [a for a in legal if a != DOUBLE_NIL and a != REVEAL]
@@ -235,61 +203,34 @@ class SpadesPlayout:
         return None
 
 
-def keeps(card: int) -> bool:
-    """Whether the basic bot keeps ``card`` when it is offered first in the two-player draw."""
-    return card >= 39 or card % 13 + 2 >= basic.KEEP_RANK
-
-
-def redraw(view: View, hidden: Hidden, fills: list[list[int]], rng: random.Random,
-           tries: int = REDRAW_TRIES) -> list[list[int]]:
-    """Two-player Spades: re-split the other player's drawn cards (its hand's place and its
-    discards' place in ``fills``) as the draw would have: each card it played is kept with a
-    random discard beside it, the rest go in random pairs of which the first is kept if it is
-    a spade or high, else the second. A split that breaks a void (or an exchange that may have
-    drawn from the pile) leaves the uniform deal as it was."""
-    me = view.viewer
-    assert me is not None
-    opp = 1 - me
-    where = {(p.what, p.seat): i for i, p in enumerate(hidden.places)}
-    if ("drawn", opp) in where or ("hand", opp) not in where:
-        return fills
-    hand_i = where[("hand", opp)]
-    pile_i = where.get(("discards", opp), where.get(("pile", -1)))
-    if pile_i is None:
-        return fills
-    allowed = hidden.places[hand_i].allowed
-    pool = fills[hand_i] + fills[pile_i]
-    kept_before = len(view.seats[opp].played)
-    for _ in range(tries):
-        cards = [pool[i] for i in sorted(range(len(pool)), key=lambda _: rng.random())]
-        discards = cards[:kept_before]             # beside the cards it has played
-        rest = cards[kept_before:]
-        hand = []
-        for k in range(0, len(rest) - 1, 2):
-            first, second = rest[k], rest[k + 1]
-            kept, gone = (first, second) if keeps(first) else (second, first)
-            hand.append(kept)
-            discards.append(gone)
-        if len(hand) == hidden.places[hand_i].size and all(allowed >> c & 1 for c in hand):
-            out = [list(f) for f in fills]
-            out[hand_i], out[pile_i] = hand, discards
-            return out
-    return fills
-
-
 def _bid_candidates(view: View, legal: Sequence[Action]) -> list[Action]:
+    """The bids worth searching, the basic bot's first: those within ``BID_WINDOW`` of its
+    estimate less the margin, and Nil on a hand estimated below ``NIL_SEARCH_BELOW``. In Suicide
+    the first of a pair to bid takes Nil or a number as the basic bot does (Nil with the weaker
+    hand of the pair: a search of that choice, over the partner's unseen hand, was measured worse)."""
     hand = view.hand or []
     est = basic.estimate(hand, view.variant, trumps_of(view.options))
     me = view.viewer
     assert me is not None
     partner = view.seats[me ^ 2] if view.variant == "spades" else None
     partner_nil = partner is not None and (partner.bid == 0 or partner.rules.double_nil)
+    own = basic._bid(view, legal)
+    if kind_of(own) != SpadesCode.BID:
+        own = next(a for a in legal if kind_of(a) == SpadesCode.BID)
     centre = int(est - basic.BID_MARGIN[view.variant] + 0.5)
     wanted = {bid(t) for t in range(max(1, centre - BID_WINDOW), centre + BID_WINDOW + 1)}
     if not partner_nil and est < NIL_SEARCH_BELOW:
         wanted.add(bid(0))
-    out = [a for a in legal if a in wanted]
-    return out or [a for a in legal if kind_of(a) == SpadesCode.BID][:1]
+    if partner is not None and partner.bid is None and not partner.rules.double_nil and suicide(view.options):
+        if own == bid(0):
+            return [own]
+        wanted.discard(bid(0))
+    return [own] + [a for a in legal if a in wanted and a != own]
+
+
+def suicide(options) -> bool:
+    """Whether a table bids Suicide (one partner of each pair Nil)."""
+    return getattr(options, "bidding", STANDARD) == SUICIDE
 
 
 @lru_cache(maxsize=8)
