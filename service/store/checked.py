@@ -89,7 +89,6 @@ CHECKS: Mapping[str, Check] = {
     "count": _int("count", 1, MAX_COUNT),
     "version": _position("version"),
     "until": _int("until"),
-    "upto_seq": _int("upto_seq"),
     # the event streams and the index
     "owner": validate_owner,
     "max_len": _int("max_len", 1),

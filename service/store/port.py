@@ -5,9 +5,10 @@ The ports, in ``service.store.ports`` (each module says what its part keeps and 
 writes are atomic):
 
 - ``GameStore`` (``ports/games.py``): the games. create, load, loads, commit, hands, get_retry,
-  log_after, watch, delete, and the outbox's read and trim (``outbox``, ``trim_outbox``).
-- ``EventStreams`` (``ports/events.py``): each owner's event stream. publish, read_events,
-  stream_end, forget; its cursors are opaque strings only the store reads.
+  log_after, watch, delete, and the outbox's read (``outbox``).
+- ``EventStreams`` (``ports/events.py``): each owner's event stream. publish, publish_outbox (a
+  game's outbox to its owner's stream), read_events, stream_end, forget; its cursors are opaque
+  strings only the store reads.
 - ``GameIndex`` (``ports/index.py``): each owner's games by creation time and term.
 - ``Coordination`` (``ports/coordination.py``): the schedule (schedule, claim_due, settle,
   next_due), the sweepers' leases and presence (lease_shards, sweepers_present, release_shards),

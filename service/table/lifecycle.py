@@ -148,8 +148,3 @@ def change_events(record: GameRecord, version: int, now_ms: int) -> list[bytes]:
     if record.state.phase == Phase.GAME_OVER:
         found.append(event(record, GAME_OVER, version, now_ms, standings=_standings(record)))
     return found
-
-
-def sequence_of(raw: bytes) -> int:
-    """The sequence number of a stored event."""
-    return int(raw.split(b" ", 1)[0])

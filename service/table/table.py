@@ -308,9 +308,9 @@ class Table:
     async def _commit(self, record: GameRecord, version: int, entries: list[bytes], request_id: str | None,
                       retry: bytes | None, at_ms: int, events: list[bytes], scheduled: int = 0):
         """Commit a change: its entries, the events it emits and the new turn deadline, scheduled
-        for the sweeper before the commit, in its round trip on one Redis (``Commit.due_ms``: so a crash
-        after it loses nothing) and published after
-        it; scheduled again after it when a sweeper may have swept the game meanwhile.
+        for the sweeper with the commit (``Commit.due_ms``: in its atomic step where the store can,
+        before it otherwise, so a crash after it loses nothing), and published after it; scheduled
+        again after it when the two steps were apart and a sweeper may have swept the game meanwhile.
 
         ``scheduled``: the deadline of the game as it stood before the change (``version``), 0
         for none. The game is on the schedule at that time or earlier: the change that set it
@@ -323,14 +323,14 @@ class Table:
         due = min([t for t in (record.deadline_ms, at_ms + PUBLISH_GRACE_MS if events else 0) if t], default=0)
         if due and not events and scheduled and due >= scheduled:
             due = 0   # on the schedule already, no later than due
-        result = await self.store.commit(Commit(   # scheduled at due first (one Redis: one round trip)
+        result = await self.store.commit(Commit(   # scheduled at due with it
             record.game_id, version, record.to_bytes(), entries, request_id, retry,
             record.state.phase == Phase.GAME_OVER, record.new_hands(), events, due))
         prior = result.due_before
-        if result.ok and due and min(due, prior or due) <= now_ms() + SWEEP_LEASE_MS:
+        if result.ok and due and not result.due_atomic and min(due, prior or due) <= now_ms() + SWEEP_LEASE_MS:
             # The game was due, or under a sweeper's claim (which ends at most a lease from now),
-            # while this commit was on its way: that sweeper may have settled it from the game as
-            # it stood before, dropping this commit's time. It is set again (a lower time always
+            # between the schedule and the commit: that sweeper may have settled it from the game
+            # as it stood before, dropping this commit's time. It is set again (a lower time always
             # wins, so this is safe whatever happened since).
             await self.store.schedule(record.game_id, due)
         if result.ok and events:
@@ -341,10 +341,7 @@ class Table:
         """Publish what the game's outbox holds to its owner's event stream (each event once),
         then trim the outbox; whether it did. A failure is left to the sweeper, which tries again."""
         try:
-            pending = await self.store.outbox(game_id)
-            if pending:
-                await self.store.publish(lifecycle.owner_of(owner), game_id, pending, self.events_max_len)
-                await self.store.trim_outbox(game_id, lifecycle.sequence_of(pending[-1]))
+            await self.store.publish_outbox(lifecycle.owner_of(owner), game_id, self.events_max_len)
         except StoreUnavailable as exc:
             log.warning("events of game %s not published yet (%s); the sweeper retries", game_id, exc)
             return False

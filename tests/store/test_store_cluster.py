@@ -74,6 +74,10 @@ async def test_the_game_lifecycle_works_across_slots(cluster):
             assert await store.outbox(game) == _events(2, 3)
             assert await store.publish(owner_of[game], game, await store.outbox(game), 100) == 2
             assert await store.publish(owner_of[game], game, _events(2, 3), 100) == 0
+            assert await store.publish_outbox(owner_of[game], game, 100) == 0   # published: only trimmed
+            assert await store.outbox(game) == []
+            scheduled = await store.commit(Commit(game, 2, b"s2", [b"e3"], due_ms=900))   # two steps: two slots
+            assert (scheduled.ok, scheduled.due_before, scheduled.due_atomic) == (True, None, False)
             await store.schedule(game, 1_000)
             terms = [f"l:n={shard_of(game) % 2}", "p:everyone"]
             await store.index_game(owner_of[game], game, 10_000 + shard_of(game), terms)

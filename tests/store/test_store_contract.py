@@ -495,19 +495,33 @@ async def test_events_join_the_outbox_only_with_a_successful_commit(store: Store
     assert await store.outbox(other) == []
 
 
-async def test_the_outbox_keeps_the_latest_events_and_trims_by_seq(store: Store) -> None:
-    game = new_id()
+async def test_the_outbox_keeps_the_latest_events_and_publishing_empties_it(store: Store) -> None:
+    game, owner = new_id(), f"o-{uuid.uuid4().hex}"
     await store.create(game, b"s", [b"e"], events=events_of(*range(1, 601)))
     assert (await commit(store, game, 1, b"s", b"e", events=events_of(*range(601, 1201)))).ok
     kept = await store.outbox(game)
     assert len(kept) == MAX_OUTBOX and seqs_of(kept) == list(range(201, 1201))   # the oldest dropped
-    assert await store.trim_outbox(game, 150) == 0
-    assert await store.trim_outbox(game, 1000) == 800
-    assert seqs_of(await store.outbox(game)) == list(range(1001, 1201))
-    assert await store.trim_outbox(game, 1000) == 0
-    assert await store.trim_outbox(game, 10**9) == 200
+    assert await store.publish("o-elsewhere", game, events_of(*range(201, 1001)), 2000) == 800
+    assert await store.publish(owner, game, events_of(*range(201, 1001)), 2000) == 800
+    assert await store.publish_outbox(owner, game, 2000) == 200    # the rest: each event once
     assert await store.outbox(game) == []
-    assert await store.trim_outbox(new_id(), 5) == 0
+    streamed = await store.read_events(owner, "", 2000, 0)
+    assert [seq for seq in seqs_of([event for _, _, event in streamed])] == list(range(201, 1201))
+    assert {found for _, found, _ in streamed} == {game}
+    assert await store.publish_outbox(owner, game, 2000) == 0      # nothing left
+    assert await store.publish_outbox(owner, new_id(), 2000) == 0  # no such game
+    assert (await commit(store, game, 2, b"s", b"e", events=events_of(1201))).ok
+    assert await store.publish_outbox(owner, game, 5) == 1         # later events follow
+    assert seqs_of([event for _, _, event in await store.read_events(owner, streamed[-1][0], 10, 0)]) == [1201]
+
+
+async def test_racing_outbox_publishers_append_each_event_once(store: Store) -> None:
+    game, owner = new_id(), f"o-{uuid.uuid4().hex}"
+    await store.create(game, b"s", [b"e"], events=events_of(*range(1, 41)))
+    added = await asyncio.gather(*(store.publish_outbox(owner, game, 100) for _ in range(8)))
+    assert sum(added) == 40
+    assert seqs_of([event for _, _, event in await store.read_events(owner, "", 100, 0)]) == list(range(1, 41))
+    assert await store.outbox(game) == []
 
 
 async def test_malformed_events_are_rejected_and_write_nothing(store: Store) -> None:
@@ -523,7 +537,7 @@ async def test_malformed_events_are_rejected_and_write_nothing(store: Store) -> 
             await store.publish("o", game, bad, 10)  # type: ignore[arg-type]
     assert await store.load(game) == Loaded(1, b"s1") and await store.outbox(game) == []
     with pytest.raises(ValueError):
-        await store.trim_outbox(game, -1)
+        await store.publish_outbox("o", game, 0)
 
 
 async def test_publish_appends_each_event_once_in_order(store: Store) -> None:
@@ -636,6 +650,8 @@ async def test_a_commit_with_a_due_time_schedules_the_game_first(store: Store) -
     await store.create(game, b"s0", [b"e1"])
     done = await store.commit(Commit(game, 1, b"s1", [b"e2"], due_ms=6_000))
     assert (done.ok, done.version, done.due_before) == (True, 2, None)
+    if isinstance(store.inner, MemoryStore) or redis_of(store) is not None:   # one process, one Redis
+        assert done.due_atomic
     done = await store.commit(Commit(game, 2, b"s2", [b"e3"], due_ms=8_000))   # later: the time stays
     assert (done.ok, done.due_before) == (True, 6_000)
     lost = await store.commit(Commit(game, 1, b"stale", [b"x"], due_ms=5_000))   # a hint: written all the same
@@ -644,6 +660,10 @@ async def test_a_commit_with_a_due_time_schedules_the_game_first(store: Store) -
     plain = await store.commit(Commit(game, 3, b"s3", [b"e4"]))   # no due time: the schedule untouched
     assert (plain.ok, plain.due_before) == (True, None)
     assert await store.next_due(4) == 5_100
+    first = await store.commit(Commit(game, 4, b"s4", [b"e5"], request_id="r-due", retry=b"kept", due_ms=9_000))
+    again = await store.commit(Commit(game, 4, b"s4", [b"e5"], request_id="r-due", retry=b"kept", due_ms=9_000))
+    assert (first.ok, again.ok, again.replay, again.version, again.due_before) == (True, False, b"kept", 5, 5_100)
+    assert await store.load(game) == Loaded(5, b"s4")
     with pytest.raises(ValueError, match="due_ms"):
         Commit(game, 4, b"s4", [b"e5"], due_ms=-1)
 
@@ -928,7 +948,7 @@ async def test_lifecycle_input_is_validated(store: Store) -> None:
         lambda: store.sweep_index("o", "zz-not-mine", 10),
         lambda: store.forget("o", ""),
         lambda: store.delete("a{b"),
-        lambda: store.trim_outbox("", 1),
+        lambda: store.publish_outbox("o", "", 1),
     ]
     for call in calls:
         with pytest.raises(ValueError):
@@ -987,7 +1007,7 @@ async def test_a_checked_store_rejects_a_bad_argument_before_any_backend_call() 
         lambda: store.publish("o{", "g", [b"1 {}"], 10),
         lambda: store.list_index("o", ["t"], (1, "a{b"), 1),
         lambda: store.take_token("b", 1, 0),
-        lambda: store.trim_outbox("g", -1),
+        lambda: store.publish_outbox("o", "g", -1),
         lambda: store.sweep_index("o{", "", 1),
         lambda: store.settle("g", 1, -1),
         lambda: store.schedule("g", True),
@@ -1011,7 +1031,7 @@ async def test_a_checked_store_rejects_a_bad_argument_before_any_backend_call() 
 GOOD: dict[str, object] = {   # a good value of every parameter of the port, by name
     "game_id": "g", "game_ids": ["g"], "state": b"s", "entries": [b"e"], "request_id": "r", "retry": b"x",
     "events": [b"1 {}"], "change": Commit("g", 1, b"s", [b"e"]), "start": 0, "limit": 1, "count": 1, "version": 0,
-    "until": 1, "upto_seq": 0, "owner": "o", "max_len": 10, "after": "", "cursor": "", "block_ms": 0,
+    "until": 1, "owner": "o", "max_len": 10, "after": "", "cursor": "", "block_ms": 0,
     "created_ms": 1, "terms": ["t"], "terms_of": {"g": ["t"]}, "before": None, "at_ms": 1, "shard": 0,
     "now_ms": 1, "lease_ms": 1, "claim": 1, "next_ms": 1, "sweeper": "s", "sweepers": ["s"], "ttl_ms": 1,
     "bucket": "b", "rate_per_s": 1.0, "burst": 1,
@@ -1021,7 +1041,7 @@ BAD: dict[str, list[object]] = {   # bad values of each, which the checker refus
     "entries": [[], [b"e", "e"], b"e"], "request_id": ["", 7], "retry": ["x"],
     "events": [[b"2 {}", b"1 {}"], [b"x"], b"1 {}"], "change": ["not a commit"], "start": [True, "0"],
     "limit": [1.5, 2**53],
-    "count": [0, 10_001, 1.0], "version": ["1", 2**53], "until": [-1], "upto_seq": [-1], "owner": ["", "o{", "x" * 129],
+    "count": [0, 10_001, 1.0], "version": ["1", 2**53], "until": [-1], "owner": ["", "o{", "x" * 129],
     "max_len": [0], "after": ["a b", "x" * 65, "é", 0], "cursor": ["a b", "\n", -1], "block_ms": [-1],
     "created_ms": [-1, MAX_MS + 1], "terms": [["a\nb"], [""], "t"], "terms_of": [{"a{": []}, {"g": ["a\nb"]}, ["g"]],
     "before": [(1, "a{b"), (-1, "g"), (1,)], "at_ms": [True, -1, 1.5], "shard": [SHARDS, -1], "now_ms": [-1],
@@ -1443,6 +1463,7 @@ async def test_any_failure_of_the_redis_client_is_store_unavailable() -> None:
     for call in (store.load(game), store.read_version(game), store.create(game, b"s", [b"e"]),
                  store.commit(Commit(game, 1, b"s", [b"e"], None, None, False)), store.take_token("b", 1, 1),
                  store.outbox(game), store.trim_outbox(game, 1), store.publish("o", game, events_of(1), 9),
+                 store.publish_outbox("o", game, 9),
                  store.read_events("o", "", 1, 0), store.read_events("o", "", 1, 50), store.forget("o", game),
                  store.stream_end("o"), store.next_due(0), store.lease_shards("s", 1, 1), store.release_shards("s"),
                  store.schedule(game, 1), store.claim_due(0, 1, 1, 1), store.settle(game, 1, None),

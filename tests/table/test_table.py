@@ -236,14 +236,19 @@ class _StreamDown:
 
         monkeypatch.setattr(tables, "PUBLISH_GRACE_MS", 20)
         self.down = True
-        publish = store.publish
 
-        async def publishing(*args, **kwargs):
-            if self.down:
-                raise StoreUnavailable("the event stream is down for this test")
-            return await publish(*args, **kwargs)
+        def refusing(name: str):
+            publish = getattr(store, name)
 
-        monkeypatch.setattr(store, "publish", publishing)
+            async def publishing(*args, **kwargs):
+                if self.down:
+                    raise StoreUnavailable("the event stream is down for this test")
+                return await publish(*args, **kwargs)
+
+            monkeypatch.setattr(store, name, publishing)
+
+        refusing("publish")
+        refusing("publish_outbox")
 
 
 async def test_events_a_committer_could_not_publish_are_published_by_the_sweeper_once(monkeypatch) -> None:

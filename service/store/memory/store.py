@@ -11,6 +11,7 @@ from service.store.memory.index import MemoryIndex
 from service.store.memory.ratelimit import MemoryRateLimit
 from service.store.memory.schedule import MemorySchedule
 from service.store.memory.structures import SortedSet
+from service.store.outbox import publish_in_steps
 from service.store.port import SHARDS, Commit, Committed
 
 
@@ -18,11 +19,17 @@ class MemoryStore(MemoryGames, MemoryEvents, MemoryIndex, MemorySchedule, Memory
     """In-process Store with the same semantics as RedisStore (one event loop only)."""
 
     async def commit(self, change: Commit) -> Committed:
-        """The game's commit, scheduled first at ``change.due_ms`` when it has one."""
+        """The game's commit, scheduled first at ``change.due_ms`` when it has one; neither step
+        waits, so nothing else of the event loop runs between them (``due_atomic``)."""
         if not change.due_ms:
             return await MemoryGames.commit(self, change)
         before = await self.schedule(change.game_id, change.due_ms)
-        return dataclasses.replace(await MemoryGames.commit(self, change), due_before=before)
+        return dataclasses.replace(await MemoryGames.commit(self, change), due_before=before, due_atomic=True)
+
+    async def publish_outbox(self, owner: str, game_id: str, max_len: int) -> int:
+        """Publish the game's outbox to the owner's stream and trim it (steps that do not wait, so
+        one atomic step in the event loop)."""
+        return await publish_in_steps(self, owner, game_id, max_len)
 
     async def ping(self) -> None:
         """Return at once: an in-process store is always reachable until closed."""

@@ -1,9 +1,10 @@
 """The owners' event streams: a small port of its own, beside the games.
 
-``publish`` copies a game's outbox events (``service.store.ports.games``) to its owner's event
-stream exactly once each (a per-owner record of the last seq published per game, kept
-``event_seq_ttl_s`` after the owner's last publish), and ``read_events`` reads that stream,
-waiting for new entries if asked. ``forget`` drops a game's publish record.
+``publish_outbox`` copies a game's outbox events (``service.store.ports.games``) to its owner's
+event stream exactly once each (a per-owner record of the last seq published per game, kept
+``event_seq_ttl_s`` after the owner's last publish) and drops them from the outbox; ``publish``
+appends given events the same way. ``read_events`` reads that stream, waiting for new entries if
+asked. ``forget`` drops a game's publish record.
 
 Every entry of a stream has a **cursor**: an opaque string made by the store, which a reader
 hands back to read what comes after it (a WatchEvents client keeps it as ``Event.id``). The port
@@ -15,7 +16,10 @@ The Redis back-end's cursors are Redis Stream ids (``<ms>-<n>``), the in-memory 
 counter of its own form.
 
 Atomicity: a ``publish`` is one atomic step over the owner's stream and publish record, so
-racing publishers of one game append each event once, in seq order.
+racing publishers of one game append each event once, in seq order. ``publish_outbox`` reads the
+outbox, publishes what it read in such a step and then drops from the outbox the events up to the
+last it read; a store may do all three in one step (one Redis does), and racing callers still
+append each event once.
 """
 
 from __future__ import annotations
@@ -32,6 +36,12 @@ class EventStreams(Protocol):
         """Append to the owner's event stream, in order, each event whose seq is above the last one
         published for the game, and record that seq; the stream keeps about ``max_len`` entries
         (at least that many). Returns how many were appended: racing publishers append each once."""
+        ...
+
+    async def publish_outbox(self, owner: str, game_id: str, max_len: int) -> int:
+        """Publish the game's outbox events to the owner's event stream as ``publish`` does, then
+        drop them from the outbox (events that joined it meanwhile stay); return how many were
+        appended (0 for an empty outbox or no such game)."""
         ...
 
     async def read_events(self, owner: str, after: str, count: int, block_ms: int) -> list[tuple[str, str, bytes]]:

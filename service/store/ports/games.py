@@ -9,8 +9,8 @@ stays small); the retry records of the game's latest ``max_requests`` request id
 
 A create or commit may carry events (``b"<seq> <opaque>"``, the seq a per-game decimal number
 chosen by the caller, ascending); they join the game's outbox (at most ``MAX_OUTBOX``, the oldest
-dropped) in the same atomic step as the write, and leave it by ``trim_outbox`` once the caller
-has published them (``service.store.ports.events``).
+dropped) in the same atomic step as the write, and leave it when ``publish_outbox``
+(``service.store.ports.events``) has copied them to their owner's event stream.
 
 A commit of ``n`` entries moves the version from ``v`` to ``v + n``; ``create`` stores the first
 entries, so a game created with ``n`` entries is at version ``n``. Version 0 means "no such game".
@@ -19,8 +19,8 @@ the finished TTL from a commit that finished it. ``delete`` removes a game's own
 entries, publish record and schedule entry stay for their own calls.
 
 Atomicity: ``create``, ``commit`` and ``delete`` are each one atomic step, over every part of the
-game they touch (state, log, hands, retry records, outbox) and the notification of its watchers;
-``trim_outbox`` is atomic over the outbox. Reads see a state some write left whole.
+game they touch (state, log, hands, retry records, outbox) and the notification of its watchers.
+Reads see a state some write left whole.
 """
 
 from __future__ import annotations
@@ -66,9 +66,10 @@ class GameStore(Protocol):
         outbox only with a successful commit; the outbox keeps the latest ``MAX_OUTBOX``.
 
         With ``change.due_ms`` the game is also scheduled (``Coordination.schedule``), before the
-        write, so no crash leaves a committed game off the schedule; ``Committed.due_before`` is
-        its time before. A store that keeps both sends them together where it can (one Redis:
-        one round trip).
+        write or in its atomic step, so no crash leaves a committed game off the schedule;
+        ``Committed.due_before`` is its time before, and ``Committed.due_atomic`` says whether the
+        schedule and the write were one atomic step (one Redis, one process): if not, a sweeper's
+        claim may have read the game between them, and the caller schedules it again.
         """
         ...
 
@@ -102,8 +103,4 @@ class GameStore(Protocol):
 
     async def outbox(self, game_id: str) -> list[bytes]:
         """Return the game's outbox events, oldest first ([] for no such game)."""
-        ...
-
-    async def trim_outbox(self, game_id: str, upto_seq: int) -> int:
-        """Drop the outbox's leading events whose seq is at most ``upto_seq``; return how many."""
         ...

@@ -60,7 +60,8 @@ class Commit:
     them go the finished ``hands``, the ``events`` for the outbox and the ``retry`` record of
     ``request_id``. ``finished``: the game is over (it expires after the finished TTL).
     ``due_ms`` (0: none): the game's next time on the schedule, written as ``Coordination.schedule``
-    writes it, before the change and whether or not the change wins (the schedule is a hint).
+    writes it, before the change or in its atomic step, whether or not the change wins (the
+    schedule is a hint).
     """
 
     game_id: str
@@ -87,12 +88,14 @@ class Commit:
 class Committed:
     """Outcome of ``commit``: written, a version conflict, or a request id seen before (its retry
     record); ``due_before``: with a ``due_ms``, the game's time on the schedule before it (as
-    ``Coordination.schedule`` returns it)."""
+    ``Coordination.schedule`` returns it); ``due_atomic``: the schedule was written in the
+    change's own atomic step (no sweeper can have read the game between the two)."""
 
     ok: bool
     version: int
     replay: bytes | None = None
     due_before: int | None = None
+    due_atomic: bool = False
 
 
 class Watcher:

@@ -16,7 +16,6 @@ from typing import Any
 
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
-from redis.exceptions import NoScriptError
 
 from service.store.port import (
     DEFAULT_EVENT_SEQ_TTL_S,
@@ -157,21 +156,6 @@ class RedisBase:
     async def _run(self, script: str, keys: Sequence[str], args: Sequence[Any]) -> Any:
         """Run the Lua script ``lua/<script>.lua`` on the node of its keys; return its reply."""
         return await self._scripts[script](keys=keys, args=args)
-
-    async def _run_together(self, *runs: tuple[str, Sequence[str], Sequence[Any]]) -> list[Any]:
-        """Run scripts (name, KEYS, ARGV) in order in one round trip (one Redis only: ``_direct``);
-        return their replies. A script the server did not know is sent whole after the others
-        (it did not run; those after it in the round trip did)."""
-        assert self._direct is not None, "scripts run together on one Redis only"
-        replies = await self._direct.together(*(self._scripts[name].by_sha(keys, args) for name, keys, args in runs))
-        for i, reply in enumerate(replies):
-            if isinstance(reply, NoScriptError):
-                name, keys, args = runs[i]
-                replies[i] = await self._run(name, keys, args)
-        for reply in replies:
-            if isinstance(reply, Exception):
-                raise reply
-        return replies
 
     async def _per_game(self, game_ids: Sequence[str], read: Any) -> list[Any]:
         """Run one read per game (each on its game's slot), ``states_concurrency`` at a time, in order."""

@@ -19,7 +19,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from redis.asyncio import Redis
-from redis.exceptions import ResponseError
 
 
 def pack(args: Sequence[bytes | str | int]) -> bytes:
@@ -51,21 +50,3 @@ class DirectCommands:
             return await connection.read_response()
         finally:
             await pool.release(connection)
-
-    async def together(self, *commands: Sequence[bytes | str | int]) -> list[Any]:
-        """Send several commands in one write (Redis runs them in order), return their replies in
-        order: each a value, or the ResponseError its error reply raised (the replies after it
-        are read all the same, so the connection stays in step)."""
-        pool = self._pool
-        connection = await pool.get_connection()
-        replies: list[Any] = []
-        try:
-            await connection.send_packed_command(b"".join([pack(command) for command in commands]))
-            for _ in commands:
-                try:
-                    replies.append(await connection.read_response())
-                except ResponseError as error:
-                    replies.append(error)
-        finally:
-            await pool.release(connection)
-        return replies

@@ -158,8 +158,8 @@ class RedisGames(RedisBase):
         return [self.key(game_id, part) for part in ("state", "log", "hands", "req", "outbox")]
 
 
-def committed(reply: Any, due_before: int | None = None) -> Committed:
+def committed(reply: Any) -> Committed:
     """The outcome of a change from ``lua/commit.lua``'s reply."""
     if len(reply) == 3:
-        return Committed(False, int(reply[1]), bytes(reply[2]), due_before)
-    return Committed(bool(reply[0]), int(reply[1]), None, due_before)
+        return Committed(False, int(reply[1]), bytes(reply[2]))
+    return Committed(bool(reply[0]), int(reply[1]))

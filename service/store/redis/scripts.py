@@ -5,7 +5,10 @@ that is not one) say what it takes in KEYS and ARGV and what it returns; they ar
 and not sent. When the first of them reads ``-- include: <fragment> ...``, the text of each named
 ``lua/include/<fragment>.lua`` (read the same way, without its own leading comments) goes before
 the script's, in the order named: the retry records (``retry``: ``remember``, ``recall`` and the
-clock ``now``), the outbox (``outbox``: ``append_outbox``) and the index (``unindex``).
+clock ``now``), the outbox (``outbox``: ``append_outbox``), the index (``unindex``), the commit
+(``commit``: ``commit_change``, after ``retry`` and ``outbox``), the schedule (``schedule``:
+``schedule_game``) and the event streams (``publish``: ``publish_events``). So a script that does
+two scripts' work (``commit_due``, ``publish_outbox``) shares their code.
 """
 
 from __future__ import annotations

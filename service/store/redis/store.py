@@ -21,10 +21,11 @@ import logging
 
 from redis.exceptions import RedisError
 
+from service.store.outbox import publish_in_steps
 from service.store.port import Commit, Committed
 from service.store.redis.connection import DEFAULT_MAX_CONNECTIONS, connect, connect_cluster, unavailable_on_error
 from service.store.redis.events import RedisEvents
-from service.store.redis.games import RedisGames, committed
+from service.store.redis.games import RedisGames
 from service.store.redis.index import RedisIndex
 from service.store.redis.ratelimit import RedisRateLimit
 from service.store.redis.schedule import RedisSchedule, due_time
@@ -38,18 +39,31 @@ class RedisStore(RedisGames, RedisEvents, RedisIndex, RedisSchedule, RedisRateLi
     """Store on Redis: atomic Lua compare-and-set, the game's log as a list, shared pub/sub watch."""
 
     async def commit(self, change: Commit) -> Committed:
-        """The game's commit, scheduled first at ``change.due_ms`` when it has one: on one Redis both
-        scripts go in one round trip (Redis runs them in order), on a cluster (the schedule's shard
-        is another slot) one after the other."""
+        """The game's commit, scheduled at ``change.due_ms`` when it has one: on one Redis in the
+        commit's own script (``lua/commit_due.lua``: one atomic step, ``due_atomic``), on a cluster
+        (the schedule's shard is another slot) by the schedule script first."""
         if not change.due_ms:
             return await RedisGames.commit(self, change)
         if self._direct is None:
             before = await self.schedule(change.game_id, change.due_ms)
             return dataclasses.replace(await RedisGames.commit(self, change), due_before=before)
+        keys, args = self._commit_script(change)
+        (due, claims), (game_id, at_ms, channel) = self._schedule_script(change.game_id, change.due_ms)
         with unavailable_on_error("commit"):
-            prior, reply = await self._run_together(("schedule", *self._schedule_script(change.game_id, change.due_ms)),
-                                                    ("commit", *self._commit_script(change)))
-        return committed(reply, due_time(prior))
+            ok, version, replay, prior = await self._run("commit_due", keys=[*keys, due, claims],
+                                                         args=[*args[:11], game_id, at_ms, channel, *args[11:]])
+        return Committed(bool(ok), int(version), None if replay is None else bytes(replay), due_time(prior), True)
+
+    async def publish_outbox(self, owner: str, game_id: str, max_len: int) -> int:
+        """Publish the game's outbox to the owner's stream and empty it: on one Redis in one script
+        (``lua/publish_outbox.lua``), on a cluster (the outbox and the stream are in different
+        slots) by reading the outbox, publishing and trimming it (``service.store.outbox``)."""
+        if self._direct is None:
+            return await publish_in_steps(self, owner, game_id, max_len)
+        stream = self.events_key(owner)
+        with unavailable_on_error("publish_outbox"):
+            return int(await self._run("publish_outbox", keys=[self.key(game_id, "outbox"), stream, stream + ":seq"],
+                                       args=[game_id, max_len, self._event_seq_ttl_ms]))
 
     async def ping(self) -> None:
         """Raise StoreUnavailable unless Redis answers PING, sent on the ping's own connection
