@@ -30,8 +30,7 @@ class Access:
         game's state then, the record's by default), with what the service knows beyond the rules;
         filled into ``into`` (an empty GameView, such as a response's ``view``) if given."""
         message = convert.view_message(engine.view(state or record.state, seat), record.game_id, version,
-                                       [s.name for s in record.seats], [s.kind for s in record.seats], into,
-                                       lifecycle_messages.players(record))
+                                       lifecycle_messages.players(record), into)
         return lifecycle_messages.decorate(message, record, seat)
 
     def viewer(self, record: GameRecord, context) -> int | None:

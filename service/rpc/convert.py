@@ -79,12 +79,12 @@ def _cards_entry(variant: str, code: int) -> dict[str, Any]:
             "word": word.word, "shape": enums.ACTION_SHAPE_CARDS, "title": word.title}
 
 
-def view_message(v: View, game_id: str, version: int, names: list[str], kinds: list[int],
-                 into: view_pb2.GameView | None = None,
-                 players: Sequence[Mapping[str, Any]] = ()) -> view_pb2.GameView:
+def view_message(v: View, game_id: str, version: int, players: Sequence[Mapping[str, Any]],
+                 into: view_pb2.GameView | None = None) -> view_pb2.GameView:
     """A GameView message from an engine view, filled into ``into`` (an empty GameView, such as a
-    response's ``view``, which spares a copy) or into a new message; ``players``: more SeatView
-    fields of each seat, by field name (what the service knows of its player)."""
+    response's ``view``, which spares a copy) or into a new message; ``players``: the SeatView
+    fields the service knows of each seat's player, by field name (``name`` and ``kind`` at
+    least), one mapping per seat."""
     adapter = wire.adapter_of(v.variant)
     m = view_pb2.GameView() if into is None else into
     phase, m.phase_name, m.phase_title = _phase(v.variant, v.phase)
@@ -103,9 +103,8 @@ def view_message(v: View, game_id: str, version: int, names: list[str], kinds: l
         m.viewer_seat = v.viewer
     seat_rules, add_seat = adapter.seat_rules, m.seats.add
     for s in v.seats:
-        seat = add_seat(seat=s.seat, name=names[s.seat], kind=kinds[s.seat], tricks_won=s.tricks_won,
-                        card_count=s.card_count, last_call=s.last_call, **seat_rules(s.rules),
-                        **(players[s.seat] if players else {}))
+        seat = add_seat(seat=s.seat, tricks_won=s.tricks_won, card_count=s.card_count, last_call=s.last_call,
+                        **seat_rules(s.rules), **players[s.seat])
         if s.bid is not None:
             seat.bid_tricks = s.bid
         if s.played:

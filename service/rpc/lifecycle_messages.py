@@ -100,10 +100,10 @@ def status(record: GameRecord) -> enums.GameStatus:
 
 
 def players(record: GameRecord) -> list[dict[str, Any]]:
-    """What the service knows of each seat's player beyond the rules, as SeatView fields: the
+    """What the service knows of each seat's player, as SeatView fields: its name and kind, the
     backend's player id, its presence and its turns timed out in a row."""
-    return [{"external_player_id": held.external_id, "timeouts": held.timeouts, "presence": held.presence}
-            for held in record.seats]
+    return [{"name": held.name, "kind": held.kind, "external_player_id": held.external_id,
+             "timeouts": held.timeouts, "presence": held.presence} for held in record.seats]
 
 
 def decorate(message: view_pb2.GameView, record: GameRecord, viewer: int | None) -> view_pb2.GameView:

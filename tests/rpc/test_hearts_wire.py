@@ -13,7 +13,7 @@ from cardgame.v1 import hearts_pb2, options_pb2
 from service.rpc import convert, requests, wire
 from tests.engine.engine_helpers import finish_hand
 
-NAMES_KINDS = (["South", "West", "North", "East"], [enums.PLAYER_KIND_HUMAN] * 4)
+PLAYERS = [{"name": name, "kind": enums.PLAYER_KIND_HUMAN} for name in ("South", "West", "North", "East")]
 
 
 def _dealt(seed: int = 3):
@@ -24,16 +24,16 @@ def _dealt(seed: int = 3):
 
 def test_the_pass_is_one_card_choice_that_only_its_seat_sees():
     state = _dealt()
-    view = convert.view_message(engine.view(state, 1), "g", 2, *NAMES_KINDS)
+    view = convert.view_message(engine.view(state, 1), "g", 2, PLAYERS)
     assert view.phase == enums.PHASE_EXCHANGE and view.hearts.pass_direction == "left"
     [choice] = view.legal_actions
     assert (choice.kind, choice.notation, choice.min_cards, choice.max_cards) == (enums.ACTION_KIND_PASS, "pass", 3, 3)
     assert sorted(choice.cards) == sorted(view.hand) and len(view.hand) == 13
     given = list(view.hand[:3])
     engine.apply(state, 1, engine.parse_notation("hearts", " ".join(["pass", *given])), random.Random(0))
-    mine = convert.view_message(engine.view(state, 1), "g", 3, *NAMES_KINDS)
+    mine = convert.view_message(engine.view(state, 1), "g", 3, PLAYERS)
     assert list(mine.hearts.pass_given) == sorted(given, key=engine.parse_card) and not mine.legal_actions
-    spectator = convert.view_message(engine.view(state, None), "g", 3, *NAMES_KINDS)
+    spectator = convert.view_message(engine.view(state, None), "g", 3, PLAYERS)
     assert not spectator.hearts.pass_given and spectator.seats[1].hearts.passed
     assert not spectator.seats[0].hearts.passed
 
@@ -74,8 +74,8 @@ def test_three_players_and_the_jack_cross_the_wire():
     assert back.settings["players"] == "3" and back.settings["jack_of_diamonds"] == "true"
     state = engine.new_game("hearts", options, random.Random(4), 0)
     engine.apply(state, 0, engine.DEAL, random.Random(4))
-    names, kinds = NAMES_KINDS[0][:3], NAMES_KINDS[1][:3]
-    view = convert.view_message(engine.view(state, 2), "g", 2, names, kinds)
+    three = PLAYERS[:3]
+    view = convert.view_message(engine.view(state, 2), "g", 2, three)
     assert len(view.seats) == 3 and len(view.hand) == 17 and list(view.hearts.points_taken) == [0, 0, 0]
     assert not view.hearts.HasField("jack_of_diamonds_by")
     rng = random.Random(4)
@@ -83,7 +83,7 @@ def test_three_players_and_the_jack_cross_the_wire():
         seat = state.turn if state.turn >= 0 else next(s for s in range(3) if engine.legal_actions(state, s))
         legal = engine.legal_actions(state, seat)
         engine.apply(state, seat, legal[rng.randrange(len(legal))], rng)
-    view = convert.view_message(engine.view(state, None), "g", 3, names, kinds)
+    view = convert.view_message(engine.view(state, None), "g", 3, three)
     assert view.hearts.jack_of_diamonds_by == state.jack and -10 in view.hearts.points_taken
     finish_hand(state)
     hand = convert.score_message(state, None).hands[0]

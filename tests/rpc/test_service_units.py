@@ -297,8 +297,8 @@ def test_views_carry_played_cards_voids_and_the_discard_to_the_dealer_alone():
     engine.apply(state, 0, engine.DEAL, rng)
     engine.apply(state, 1, ORDER_UP, rng)
     engine.apply(state, 0, discard_action(1 << deck[3]), rng)  # a card the dealer was dealt
-    names_kinds = ["A", "B", "C", "D"], [enums.PLAYER_KIND_HUMAN] * 4
-    views = {seat: convert.view_message(engine.view(state, seat), "g1", 4, *names_kinds) for seat in (None, 0, 1, 2, 3)}
+    players = [{"name": name, "kind": enums.PLAYER_KIND_HUMAN} for name in "ABCD"]
+    views = {seat: convert.view_message(engine.view(state, seat), "g1", 4, players) for seat in (None, 0, 1, 2, 3)}
     discard = names[3]
     assert views[0].buck_euchre.dealer_discard == discard and discard not in views[0].hand
     assert all(views[seat].buck_euchre.dealer_discard == "" for seat in (None, 1, 2, 3))
@@ -306,7 +306,7 @@ def test_views_carry_played_cards_voids_and_the_discard_to_the_dealer_alone():
     view = engine.view(state, 2)
     view.seats[1].played = [engine.parse_card("JD"), engine.parse_card("AS")]
     view.seats[1].void_suits = (0, 2)
-    message = convert.view_message(view, "g1", 4, *names_kinds)
+    message = convert.view_message(view, "g1", 4, players)
     assert list(message.seats[1].played_cards) == ["JD", "AS"]
     assert list(message.seats[1].void_suits) == [enums.SUIT_CLUBS, enums.SUIT_HEARTS]
     assert [list(s.played_cards) + list(s.void_suits) for i, s in enumerate(message.seats) if i != 1] == [[]] * 3

@@ -22,7 +22,7 @@ from service.rpc import convert, requests
 from tests.engine.engine_helpers import bid_round, finish_hand, spades_game
 from tests.support.players import auth, reason_of, send, tokens_of
 
-NAMES_KINDS = ["A", "B", "C", "D"], [enums.PLAYER_KIND_HUMAN] * 4
+PLAYERS = [{"name": name, "kind": enums.PLAYER_KIND_HUMAN} for name in "ABCD"]
 SPADES = engine.game_of("spades")
 
 
@@ -85,11 +85,11 @@ def test_a_view_names_the_jokers_in_the_views_order_and_shows_a_forced_bid():
                             first_dealer=3)
     engine.apply(state, 3, engine.DEAL, random.Random(2))
     holder = next(s for s in range(4) if state.hands[s] & engine.core.cards.JOKERS)
-    view = convert.view_message(engine.view(state, holder), "g", 2, *NAMES_KINDS)
+    view = convert.view_message(engine.view(state, holder), "g", 2, PLAYERS)
     assert view.hand_visible and view.hand[0] in ("BJ", "LJ") and view.options.spades.trumps == "jokers"
-    [only] = [a.notation for a in convert.view_message(engine.view(state, 0), "g", 2, *NAMES_KINDS).legal_actions]
+    [only] = [a.notation for a in convert.view_message(engine.view(state, 0), "g", 2, PLAYERS).legal_actions]
     engine.apply(state, 0, engine.parse_notation("spades", only))
-    after = convert.view_message(engine.view(state, 1), "g", 3, *NAMES_KINDS)
+    after = convert.view_message(engine.view(state, 1), "g", 3, PLAYERS)
     assert after.seats[0].spades.bid_forced and not after.seats[1].spades.bid_forced
 
 
@@ -105,7 +105,7 @@ def test_a_hand_score_tells_what_the_settings_did():
     mirror = engine.new_game("spades", SpadesOptions(bidding="mirror", nil_exchange=1), rng=random.Random(6),
                              first_dealer=3)
     engine.apply(mirror, 3, engine.DEAL, random.Random(6))
-    table = engine.games.spades.trumps_of(mirror.options)
+    table = engine.games.spades_deck.trumps_of(mirror.options)
     bid_round(mirror, [(mirror.hands[s] & table.spades).bit_count() for s in range(4)])
     finish_hand(mirror)
     hand = convert.score_message(mirror).hands[0]

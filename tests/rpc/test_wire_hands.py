@@ -26,7 +26,7 @@ from service.rpc import convert, lifecycle_messages, requests, wire
 from tests.engine.engine_helpers import finish_hand
 from tests.support.players import auth, create, send, tokens_of
 
-NAMES_KINDS = ["A", "B", "C", "D"], [enums.PLAYER_KIND_HUMAN] * 4
+PLAYERS = [{"name": name, "kind": enums.PLAYER_KIND_HUMAN} for name in "ABCD"]
 
 
 def _score(state) -> pb.GetScoreResponse:
@@ -71,7 +71,7 @@ def test_a_game_without_an_adapter_gets_the_common_part_of_every_message(whist):
     assert wire.adapter_of("whist") is wire.GENERIC
     state = engine.new_game("whist", first_dealer=0, rng=random.Random(1))
     engine.apply(state, 0, DEAL, random.Random(1))
-    view = convert.view_message(engine.view(state, 1), "g", 2, *NAMES_KINDS)
+    view = convert.view_message(engine.view(state, 1), "g", 2, PLAYERS)
     assert view.WhichOneof("rules") is None and view.variant == enums.VARIANT_UNSPECIFIED
     assert view.variant_title == "Whist" and view.hand_visible and len(view.hand) == 13
     assert {seat.WhichOneof("rules") for seat in view.seats} == {None} and view.options.WhichOneof("variant") is None
@@ -209,10 +209,10 @@ def test_hand_visible_is_false_between_hands(variant):
         optional = [a for a in engine.legal_actions(state, seat) if engine.game_of(variant).vocabulary.is_optional(a)]
         if optional:   # look at the cards (Spades' reveal) where a seat must ask to see them
             engine.apply(state, seat, optional[0], random.Random(2))
-    assert convert.view_message(engine.view(state, 0), "g", 2, *NAMES_KINDS).hand_visible
+    assert convert.view_message(engine.view(state, 0), "g", 2, PLAYERS).hand_visible
     finish_hand(state)
     for seat in range(state.n):
-        view = convert.view_message(engine.view(state, seat), "g", 3, *NAMES_KINDS)
+        view = convert.view_message(engine.view(state, seat), "g", 3, PLAYERS)
         assert view.phase in (enums.PHASE_DEAL, enums.PHASE_GAME_OVER)
         assert not view.hand_visible and not view.hand and view.seats[seat].card_count == 0
     assert view.variant_title == engine.game_of(variant).title

@@ -67,3 +67,32 @@ async def test_a_script_the_server_lost_is_sent_whole(redis_url: str, redis_pref
     finally:
         await store.delete("direct-1")
         await store.close()
+
+
+async def test_kept_connections_stay_in_step_and_within_a_quarter_of_the_pool(redis_url: str,
+                                                                              redis_prefix: str) -> None:
+    client = connect(redis_url, max_connections=8, pool_wait_s=5)
+    direct = DirectCommands(client)
+    pool = client.connection_pool
+    key = f"{redis_prefix}:kept"
+    try:
+        replies = await asyncio.gather(*(direct("INCR", key) for _ in range(40)))   # more than the pool at once
+        assert sorted(replies) == list(range(1, 41))
+        assert len(pool._in_use_connections) <= 2   # a quarter of 8 kept; the rest back in the pool
+        assert await client.get(key) == b"40"      # the client's own commands find the pool free
+        with pytest.raises(ResponseError, match="WRONGTYPE"):
+            await direct("LPUSH", key, b"x")
+        assert await direct("GET", key) == b"40"   # a kept connection after an error reply: in step
+        for _ in range(3):   # cancel while a kept connection waits for a reply that comes later
+            waiting = asyncio.ensure_future(direct("BLPOP", f"{key}:list", 5))
+            await asyncio.sleep(0.1)
+            waiting.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await waiting
+            await direct("RPUSH", f"{key}:list", b"late")
+            assert await direct("LPOP", f"{key}:list") == b"late"   # nobody else's reply
+        assert await asyncio.gather(*(direct("GET", key) for _ in range(10))) == [b"40"] * 10
+        assert len(pool._in_use_connections) <= 2
+        await direct("DEL", key, f"{key}:list")
+    finally:
+        await client.aclose()
