@@ -57,7 +57,7 @@ test: install clients
 # The edit loop: the engine, bots and unit tests, with a tenth of the property tests' examples
 # (under a minute; no server, no Redis).
 FAST_TESTS := tests/engine tests/bots/test_bots.py tests/bots/test_bots_search.py tests/bots/test_bots_hearts.py \
-	tests/table/test_table.py tests/rpc/test_service_units.py tests/table/test_bot_turns.py tests/clients/test_render.py \
+	tests/table/test_table.py tests/rpc/test_wire_conversion.py tests/table/test_records_and_tokens.py tests/rpc/test_apikeys.py tests/table/test_bot_turns.py tests/clients/test_render.py \
 	tests/clients/test_render_hearts.py tests/clients/test_cli.py engine bots
 test-fast: install
 	CARDGAME_TEST_FAST=1 $(PY) -m pytest -n $(TEST_JOBS) --dist loadfile -m "not redis" $(FAST_TESTS) $(ARGS)
