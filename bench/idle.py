@@ -32,11 +32,9 @@ import os
 import shutil
 import signal
 import statistics
-import sys
 import time
 import uuid
 from contextlib import ExitStack
-from pathlib import Path
 
 import grpc
 import redis
@@ -44,9 +42,7 @@ import redis
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from testkit.launcher import ServerProcess
-
-sys.path.append(str(Path(__file__).resolve().parents[1] / "tests"))  # last: tests/ has a service/ too
-from redis_server import PrivateRedis  # noqa: E402
+from testkit.redis_server import PrivateRedis
 
 WINDOW_S = float(os.environ.get("BENCH_IDLE_WINDOW_S", "60"))   # an idle count: a sweeper's renewal period
 WATCH_WINDOW_S = WINDOW_S / 3

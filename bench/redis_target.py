@@ -7,14 +7,10 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sys
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 
-# appended, not put first: tests/ has a service/ of its own, which must not shadow the package
-sys.path.append(str(Path(__file__).resolve().parents[1] / "tests"))
-from redis_server import DEFAULT_URL, PrivateRedis, delete_keys, redis_answers  # noqa: E402
+from testkit.redis_server import DEFAULT_URL, PrivateRedis, delete_keys, redis_answers
 
 __all__ = ["PrivateRedis", "delete_keys", "redis_target", "redis_url"]
 

@@ -28,11 +28,9 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
-from pathlib import Path
 
 import grpc
 import psutil
@@ -41,10 +39,7 @@ import redis
 from bench import service_moves
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from testkit.launcher import ServerProcess
-
-# appended, not put first: tests/ has a service/ of its own, which must not shadow the package
-sys.path.append(str(Path(__file__).resolve().parents[1] / "tests"))
-from redis_server import PrivateRedis, PrivateRedisCluster  # noqa: E402
+from testkit.redis_server import PrivateRedis, PrivateRedisCluster
 
 SECONDS = float(os.environ.get("SCALE_SECONDS", "8"))
 LOADERS = int(os.environ.get("SCALE_LOADERS", "2"))

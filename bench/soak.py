@@ -28,7 +28,6 @@ import random
 import sys
 import time
 import uuid
-from pathlib import Path
 
 import grpc
 
@@ -40,9 +39,7 @@ from engine import Phase
 from engine.core.cards import card_name, deck_text
 from engine.games.spades_words import DOUBLE_NIL, REVEAL
 from testkit.launcher import ServerProcess
-
-sys.path.append(str(Path(__file__).resolve().parents[1] / "tests"))  # last: tests/ has a service/ too
-from redis_server import PrivateRedis  # noqa: E402
+from testkit.redis_server import PrivateRedis
 
 SECONDS = float(os.environ.get("SOAK_SECONDS", "120"))
 INSTANCES = 3

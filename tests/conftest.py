@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # tests/ itself stays off the path: its folders bots/, http/... would shadow packages
     sys.path.insert(0, str(ROOT))
 
-from tests.redis_server import DEFAULT_URL, PrivateRedis, delete_keys, find_redis_server, redis_answers  # noqa: E402
+from testkit.redis_server import DEFAULT_URL, PrivateRedis, delete_keys, find_redis_server, redis_answers  # noqa: E402
 
 ASYNC_TEST_TIMEOUT_S = 120.0
 REDIS_FIXTURES = {"redis_url", "redis_prefix", "private_redis"}

@@ -17,7 +17,7 @@ from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from testkit.launcher import ServerProcess
-from tests.redis_server import PrivateRedis
+from testkit.redis_server import PrivateRedis
 from tests.support.players import acting_seat, auth, choose, code_of, create, request_for, send, tokens_of
 
 

@@ -19,7 +19,7 @@ from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from service.store.outages import outlasting
 from service.store.redis.store import RedisStore
 from testkit.launcher import ServerProcess
-from tests.redis_server import PrivateRedisCluster
+from testkit.redis_server import PrivateRedisCluster
 
 PREFIX = "faults"
 BOTS = 3  # PLAYER_KIND_BOT_BASIC

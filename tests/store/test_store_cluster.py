@@ -10,7 +10,7 @@ import pytest
 
 from service.store.port import SHARDS, Commit, shard_of
 from service.store.redis.store import RedisStore
-from tests.redis_server import PrivateRedisCluster
+from testkit.redis_server import PrivateRedisCluster
 
 
 @pytest.fixture(scope="module")

@@ -17,9 +17,9 @@ import psutil
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from testkit import redis_server
 from testkit.launcher import ServerProcess, closed_port
-from tests import redis_server
-from tests.redis_server import PrivateRedis, PrivateRedisCluster, served_by
+from testkit.redis_server import PrivateRedis, PrivateRedisCluster, served_by
 
 
 def _serving(server: ServerProcess) -> bool:
