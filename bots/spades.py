@@ -24,8 +24,10 @@ from engine import Phase
 from engine.core.actions import Action, kind_of, payload_of, play
 from engine.core.cards import SPADES, Card
 from engine.core.views import View
-from engine.games.spades import STANDARD, SUICIDE, Trumps, trailing, trumps_of
+from engine.games.spades_bidding import trailing
+from engine.games.spades_deck import Trumps, trumps_of
 from engine.games.spades_scoring import DOUBLE_NIL_BID
+from engine.games.spades_state import STANDARD, SUICIDE
 from engine.games.spades_words import (
     DOUBLE_NIL,
     DRAW_DISCARD,

@@ -27,16 +27,11 @@ from typing import cast
 from engine import Hidden, Place, TableState, View
 from engine.core.cards import SPADES, card_list
 from engine.core.hidden import mask
-from engine.games.spades import (
-    STANDARD,
-    SpadesState,
-    Trumps,
-    allowed_numbers,
-    exchange_size,
-    trumps_of,
-    view_bids,
-)
+from engine.games.spades_bidding import allowed_numbers, exchange_size
+from engine.games.spades_deck import Trumps, trumps_of
+from engine.games.spades_determinize import view_bids
 from engine.games.spades_scoring import DOUBLE_NIL_BID
+from engine.games.spades_state import STANDARD, SpadesState
 
 from . import spades as basic
 from .sampling import NoDeal, sample_fills

@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from engine.core.cards import CARD_COUNT, SPADES, Card
 from engine.core.views import View
-from engine.games.spades import Trumps, trumps_of
+from engine.games.spades_deck import Trumps, trumps_of
 
 # Weights of the hand features (fitted by least squares on self-play of this bot,
 # tricks actually won when every seat tries to win), one table per variant.

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 
 import engine
 from engine.core.cards import SPADES, SUIT_MASKS, card_list
-from engine.games.spades import STANDARD, SpadesState
 from engine.games.spades_scoring import DOUBLE_NIL_BID
+from engine.games.spades_state import STANDARD, SpadesState
 
 from . import spades as basic
 

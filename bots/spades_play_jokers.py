@@ -10,7 +10,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from engine.core.cards import SPADES, card_list
-from engine.games.spades import SpadesState, Trumps, trumps_of
+from engine.games.spades_deck import Trumps, trumps_of
+from engine.games.spades_state import SpadesState
 
 from .spades_hand import ranks_of
 from .spades_play import COVER, DUCK, WIN, _mode, is_nil

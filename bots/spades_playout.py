@@ -32,20 +32,13 @@ from engine.core.actions import DEAL, kind_of, payload_of, play
 from engine.core.cards import SPADES, card_list
 from engine.core.hidden import public_cards
 from engine.core.tricks import SPADES_RULES, TrumpRules
-from engine.games.spades import (
-    STANDARD,
-    SUICIDE,
-    SpadesState,
-    Trumps,
-    bid_refusal,
-    bids_allowed,
-    exchange_choice,
-    trailing,
-    trumps_of,
-)
+from engine.games.spades import exchange_choice
 from engine.games.spades2 import Spades2State
 from engine.games.spades2 import exchange_choice as exchange_choice_two
+from engine.games.spades_bidding import bid_refusal, bids_allowed, trailing
+from engine.games.spades_deck import Trumps, trumps_of
 from engine.games.spades_scoring import DOUBLE_NIL_BID
+from engine.games.spades_state import STANDARD, SUICIDE, SpadesState
 from engine.games.spades_words import (
     DOUBLE_NIL,
     DRAW_DISCARD,

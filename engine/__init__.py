@@ -52,7 +52,7 @@ from .game import (
 )
 from .games import BUILTIN
 from .games.buck_euchre import BuckEuchreOptions
-from .games.spades import SpadesOptions
+from .games.spades_state import SpadesOptions
 
 for _game in BUILTIN:
     register(_game)

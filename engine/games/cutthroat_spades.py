@@ -5,8 +5,9 @@ four-player Spades but nobody exchanges (there is no partner); each player score
 two-player Spades. Hands are withheld until looked at and Double Nil is bid in turn by a seat
 that has not looked, as in four-player Spades (a seat that may not declare it sees its hand from
 the deal). The deal, the looking and bidding, the play, the scoring, the views and the search
-bot's hooks are four-player Spades' own code (``engine.games.spades``) run for three seats, each a
-side of its own: this module says only what differs, in its state class and its ``Game``.
+bot's hooks are four-player Spades' own code (``engine.games.spades``, ``engine.games.spades_play``,
+``engine.games.spades_determinize``) run for three seats, each a side of its own: this module says
+only what differs, in its state class and its ``Game``.
 
 Its settings are the Spades settings declared for every Spades game: the target, the bag limit
 and penalty, the Nil and Double Nil values, Double Nil allowed, ``blind_nil_when_behind`` (the
@@ -30,21 +31,10 @@ from ..core.actions import Action
 from ..core.cards import CLUBS, make_card
 from ..core.table import Seat
 from ..game import ApplyStep, Game, LegalStep
-from .spades import (
-    SpadesHandRecord,
-    SpadesOptions,
-    SpadesReason,
-    SpadesState,
-    apply_bid,
-    apply_deal,
-    apply_play,
-    determinize,
-    hidden,
-    legal_bid,
-    legal_deal,
-    legal_play,
-    view,
-)
+from .spades import apply_bid, apply_deal, legal_bid, legal_deal, view
+from .spades_determinize import determinize, hidden
+from .spades_play import apply_play, legal_play
+from .spades_state import SpadesHandRecord, SpadesOptions, SpadesReason, SpadesState
 from .spades_words import PHASES_CUTTHROAT, WORDS_CUTTHROAT, bid
 from .spades_words import SpadesPhase as Phase
 

@@ -16,26 +16,12 @@ from ..core.rules import check_cards, reject, require_turn, wrong_phase
 from ..core.table import NO_BID, NO_CARD, Seat
 from ..core.views import View
 from ..game import ApplyStep, Game, LegalStep
-from .spades import (
-    BIDS,
-    DECK,
-    FULL_DECK,
-    SpadesHandRecord,
-    SpadesOptions,
-    SpadesReason,
-    SpadesRules,
-    SpadesState,
-    apply_play,
-    behind_enough,
-    exchange_actions_for,
-    exchanged,
-    legal_play,
-    not_behind_message,
-    restore_spades,
-    spades_view,
-    start_play,
-)
+from .spades import exchange_actions_for, exchanged, spades_view, start_play
+from .spades_bidding import behind_enough, not_behind_message
+from .spades_determinize import FULL_DECK, restore_spades
+from .spades_play import apply_play, legal_play
 from .spades_scoring import DOUBLE_NIL_BID
+from .spades_state import BIDS, DECK, SpadesHandRecord, SpadesOptions, SpadesReason, SpadesRules, SpadesState
 from .spades_words import DOUBLE_NIL, DRAW_DISCARD, DRAW_KEEP, PHASES_TWO_PLAYER, WORDS_TWO_PLAYER, SpadesCode
 from .spades_words import SpadesPhase as Phase
 

@@ -17,7 +17,8 @@ from bots import spades as basic
 from bots.search import Budget, SearchBot
 from engine import Phase, SpadesOptions
 from engine.core.cards import card_list, parse_cards
-from engine.games.spades import BIDDING, TRUMPS, trumps_of
+from engine.games.spades_deck import trumps_of
+from engine.games.spades_state import BIDDING, TRUMPS
 from engine.games.spades_words import DOUBLE_NIL, REVEAL, SpadesPhase, bid
 from tests.engine.engine_helpers import examples, round_robin_deck
 

@@ -19,7 +19,7 @@ from bots.spades_play_jokers import play_card_jokers
 from bots.spades_playout import PLAYOUT
 from engine import Phase, SpadesOptions
 from engine.core.cards import card_list, parse_cards
-from engine.games.spades import trumps_of
+from engine.games.spades_deck import trumps_of
 from engine.games.spades_words import REVEAL, SpadesPhase, bid
 from tests.bots.test_bots_spades_settings import dealt, random_options
 from tests.engine.engine_helpers import examples

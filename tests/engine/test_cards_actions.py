@@ -32,7 +32,7 @@ from engine.core.cards import card_list
 from engine.core.options import GameOptions
 from engine.games.buck_euchre import BUCK_EUCHRE_RANGES
 from engine.games.buck_euchre_words import DROP_OUT, ORDER_UP, PASS, STAY_IN, BuckCode, BuckPhase, discard, name_suit
-from engine.games.spades import SPADES_RANGES
+from engine.games.spades_state import SPADES_RANGES
 from engine.games.spades_words import (
     DOUBLE_NIL,
     DRAW_DISCARD,

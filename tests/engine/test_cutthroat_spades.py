@@ -22,8 +22,8 @@ from engine.core.cards import SPADES, SUIT_MASKS
 from engine.core.hidden import mask, public_cards
 from engine.games import cutthroat_spades
 from engine.games.cutthroat_spades import DECK, NAME, CutthroatState
-from engine.games.spades import SpadesHandRecord, SpadesReason, SpadesRules, SpadesSeat
 from engine.games.spades_scoring import DOUBLE_NIL_BID
+from engine.games.spades_state import SpadesHandRecord, SpadesReason, SpadesRules, SpadesSeat
 from engine.games.spades_words import DOUBLE_NIL, REVEAL, SpadesCode
 from engine.games.spades_words import SpadesPhase as Phase
 

@@ -14,8 +14,8 @@ from engine import DEAL, Phase
 from engine.core.cards import card_list, parse_card
 from engine.games import BUILTIN, buck_euchre, spades
 from engine.games.buck_euchre_words import ORDER_UP, PASS
-from engine.games.spades import SpadesHandRecord
 from engine.games.spades_scoring import spades_side
+from engine.games.spades_state import SpadesHandRecord
 from engine.games.spades_words import DOUBLE_NIL, REVEAL, bid
 from tests.engine.engine_helpers import finish_hand
 

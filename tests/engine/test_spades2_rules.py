@@ -11,7 +11,7 @@ from engine_helpers import C, act, cl, cs, draw_all_keep, draw_deck, new, reject
 import engine
 from engine import DEAL, Reason, play
 from engine.core.cards import card_list
-from engine.games.spades import SpadesReason
+from engine.games.spades_state import SpadesReason
 from engine.games.spades_words import DOUBLE_NIL, DRAW_DISCARD, DRAW_KEEP, bid, exchange, exchange_of
 from engine.games.spades_words import SpadesPhase as Phase
 

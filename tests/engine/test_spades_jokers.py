@@ -16,7 +16,9 @@ from bots.sampling import sample_fills
 from engine import LogEntry, Reason, SpadesOptions, play
 from engine.core.cards import BIG_JOKER, JOKERS, LITTLE_JOKER, SPADES, card_list, cards_text, deck_text, parse_card
 from engine.core.hidden import mask
-from engine.games.spades import SpadesReason, spades_in_hand, trumps_of
+from engine.games.spades_bidding import spades_in_hand
+from engine.games.spades_deck import trumps_of
+from engine.games.spades_state import SpadesReason
 from engine.games.spades_words import SpadesPhase as Phase
 from engine.games.spades_words import bid, exchange
 

@@ -11,7 +11,7 @@ import engine
 from engine import DEAL, Reason, play
 from engine.core.cards import card_list
 from engine.games.buck_euchre_words import ORDER_UP, PASS
-from engine.games.spades import SpadesReason
+from engine.games.spades_state import SpadesReason
 from engine.games.spades_words import DOUBLE_NIL, REVEAL, SpadesCode, bid, exchange, exchange_of
 from engine.games.spades_words import SpadesPhase as Phase
 

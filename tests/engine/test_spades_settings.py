@@ -13,8 +13,9 @@ from engine_helpers import act, bid_round, cs, deal, new, rejects, side_result, 
 
 import engine
 from engine import Reason, SpadesOptions
-from engine.games.spades import SpadesHandRecord, SpadesReason, SpadesState, exchange_size
+from engine.games.spades_bidding import exchange_size
 from engine.games.spades_scoring import DOUBLE_NIL_BID, spades_side
+from engine.games.spades_state import SpadesHandRecord, SpadesReason, SpadesState
 from engine.games.spades_words import DOUBLE_NIL, DRAW_KEEP, REVEAL, SpadesCode, bid, exchange
 from engine.games.spades_words import SpadesPhase as Phase
 

@@ -28,8 +28,10 @@ from test_properties import (
 import engine
 from bots.sampling import sample_fills
 from engine import PLAY_CODE, IllegalAction, Phase, SpadesOptions, TableState, kind_of, payload_of
-from engine.games.spades import BIDDING, TRUMPS, bid_refusal, exchange_size, trumps_of
+from engine.games.spades_bidding import bid_refusal, exchange_size
+from engine.games.spades_deck import trumps_of
 from engine.games.spades_scoring import DOUBLE_NIL_BID
+from engine.games.spades_state import BIDDING, TRUMPS
 from engine.games.spades_words import DOUBLE_NIL, REVEAL, SpadesCode, SpadesPhase, bid
 
 MAX_HANDS = 20

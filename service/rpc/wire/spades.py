@@ -9,8 +9,8 @@ from functools import lru_cache
 
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import score_pb2, view_pb2
-from engine.games.spades import SpadesHandRecord, SpadesRules, SpadesSeat
 from engine.games.spades_scoring import DOUBLE_NIL_BID, NilScore
+from engine.games.spades_state import SpadesHandRecord, SpadesRules, SpadesSeat
 
 from .base import SHARED_ACTION_KINDS, SHARED_PHASES, WireAdapter, names
 
