@@ -15,7 +15,7 @@ from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import options_pb2
 from engine.core.cards import FULL_DECK
 from engine.core.errors import Reason
-from engine.core.vocabulary import VOCABULARIES, Vocabulary, card_set_of
+from engine.core.vocabulary import DUPLICATE_FLAG, VOCABULARIES, Vocabulary, card_set_of
 from service.errors import IllegalMove, InvalidArgument
 from service.rpc import wire
 from service.rpc.wire import SUITS, VARIANTS
@@ -113,7 +113,8 @@ class LegacyAction:
         game = engine.game_of(variant)
         for word, kind in wire.adapter_of(variant).action_kinds.items():
             if kind == self.kind and word in game.vocabulary.by_word:
-                return engine.action_of(game.vocabulary.by_word[word].code, self.payload)
+                action = engine.action_of(game.vocabulary.by_word[word].code, self.payload)
+                return _at_this_table(game, state, action)
         raise IllegalMove(f"{self.request} is not possible in {game.name}: send Act with a legal action's notation",
                           Reason.WRONG_PHASE.value)
 
@@ -150,8 +151,13 @@ def exchange_action(request: pb.ExchangeRequest) -> LegacyAction:
     """The action of an Exchange request (a card listed twice makes it invalid)."""
     if len(request.cards) > MAX_LISTED_CARDS:
         raise InvalidArgument(f"at most {MAX_LISTED_CARDS} cards can be listed")
-    cards = card_set_of([card(text, "cards[]") for text in request.cards])
+    cards = card_set_of([card(text, "cards[]", jokers=True) for text in request.cards])
     return LegacyAction(enums.ACTION_KIND_EXCHANGE, cards, "Exchange")
+
+
+def play_action(request: pb.PlayRequest) -> LegacyAction:
+    """The action of a Play request (a joker, ``BJ`` or ``LJ``, is a card at a table with jokers)."""
+    return LegacyAction(enums.ACTION_KIND_PLAY, card(request.card, jokers=True), "Play")
 
 
 REVEAL = LegacyAction(enums.ACTION_KIND_REVEAL, 0, "RevealHand")
@@ -201,7 +207,14 @@ def act_action(text: str, state: engine.TableState) -> int:
             # another game's well-formed notation: no move of this game (as the rules refuse it)
             raise IllegalMove(f"{head.lower()} is not possible in {variant}", Reason.WRONG_PHASE.value) from None
         raise InvalidArgument(f"{exc}; send a legal action's notation, e.g. 'play AS'") from None
-    foreign = _cards_named(words, action) & ~game.deck_for(state.options) & ~FULL_DECK
+    return _at_this_table(game, state, action)
+
+
+def _at_this_table(game: engine.Game, state: engine.TableState, action: int) -> int:
+    """The action, unless it names a card that exists only at other tables of the game (a joker
+    where the table plays none: InvalidArgument). A standard card that left this table's deck is
+    the rules' to refuse (CARD_NOT_IN_HAND)."""
+    foreign = _cards_named(game.vocabulary, action) & ~game.deck_for(state.options) & ~FULL_DECK
     if foreign:
         raise InvalidArgument(f"{engine.cards_text(foreign)} is no card at this table; send a legal action's "
                               "notation, e.g. 'play AS'")
@@ -216,4 +229,4 @@ def _cards_named(words: Vocabulary, action: int) -> int:
     payload = engine.payload_of(action)
     if word.shape is engine.Shape.CARD:
         return 1 << payload
-    return payload if word.shape is engine.Shape.CARDS else 0
+    return payload & ~DUPLICATE_FLAG if word.shape is engine.Shape.CARDS else 0   # the cards, not the flag

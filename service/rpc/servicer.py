@@ -150,7 +150,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
     @rpc
     async def Play(self, request, context, call):
         """(deprecated: Act) Play one card."""
-        return await self._move(request, context, call, "Play", engine.play(requests.card(request.card)))
+        return await self._move(request, context, call, "Play", requests.play_action(request))
 
     # ---- the lifecycle (service.rpc.lifecycle_rpcs) ----
 

@@ -136,6 +136,26 @@ def test_create_game_takes_the_settings_typed_and_plays_with_jokers(stub):
     with pytest.raises(grpc.RpcError) as refused:   # a joker's name is a card at this table: no move now
         send(stub, "Act", pb.ActRequest(game_id=created.game_id, action="play BJ"), token)
     assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION and reason_of(refused.value) == "WRONG_PHASE"
+    for method, request in (("Play", pb.PlayRequest(game_id=created.game_id, card="BJ")),   # the older RPCs too
+                            ("Exchange", pb.ExchangeRequest(game_id=created.game_id, cards=["LJ", "3C"]))):
+        with pytest.raises(grpc.RpcError) as refused:
+            send(stub, method, request, token)
+        assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION and reason_of(refused.value) == "WRONG_PHASE"
+
+
+def test_the_older_play_and_exchange_rpcs_name_a_joker_only_at_a_table_with_jokers(stub):
+    created = stub.CreateGame(pb.CreateGameRequest(variant=enums.VARIANT_SPADES, seats=_seats(), first_dealer=0))
+    token = tokens_of(created)[0]
+    send(stub, "Act", pb.ActRequest(game_id=created.game_id, action="deal"), token)
+    for method, request in (("Play", pb.PlayRequest(game_id=created.game_id, card="BJ")),
+                            ("Exchange", pb.ExchangeRequest(game_id=created.game_id, cards=["LJ", "3C"]))):
+        with pytest.raises(grpc.RpcError) as refused:
+            send(stub, method, request, token)
+        assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert "no card at this table" in refused.value.details()
+    with pytest.raises(grpc.RpcError) as refused:
+        send(stub, "Play", pb.PlayRequest(game_id=created.game_id, card="XJ"), token)
+    assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
 
 
 @pytest.mark.parametrize("options,words", [

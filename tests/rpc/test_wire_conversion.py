@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import engine
 from cardgame.v1 import enums_pb2 as enums
@@ -14,6 +16,7 @@ from cardgame.v1 import options_pb2
 from engine.games import BUILTIN
 from engine.games.buck_euchre_words import ORDER_UP
 from engine.games.buck_euchre_words import discard as discard_action
+from engine.core.vocabulary import VOCABULARIES
 from engine.games.spades_words import SpadesCode, exchange
 from service.errors import IllegalMove, InvalidArgument, Unauthenticated
 from service.rpc import checks, convert, requests, wire
@@ -44,6 +47,10 @@ def test_request_conversion_rejects_malformed_input():
     duplicate = requests.exchange_action(pb.ExchangeRequest(cards=["2C", "2C", "3C"]))(SPADES_TABLE)
     assert engine.kind_of(duplicate) == SpadesCode.EXCHANGE
     assert engine.payload_of(duplicate) & engine.core.actions.DUPLICATE_FLAG
+    listed_twice = requests.act_action("exchange 2C 2C 3C", SPADES_TABLE)   # the rules' to refuse, not malformed
+    assert listed_twice == duplicate
+    jokers = engine.new_game("spades", engine.SpadesOptions(trumps="jokers"), first_dealer=0)
+    assert engine.payload_of(requests.act_action("exchange LJ LJ 3C", jokers)) & engine.core.actions.DUPLICATE_FLAG
     with pytest.raises(IllegalMove) as refused:   # a kind of request the game has no word for
         requests.exchange_action(pb.ExchangeRequest(cards=["2C", "3C", "4C"]))(HEARTS_TABLE)
     assert refused.value.reason == "WRONG_PHASE"
@@ -181,3 +188,30 @@ def test_history_redacts_an_open_hand_by_the_games_own_hook(monkeypatch):
     assert hidden == ["deal"] + ["play"] * (len(hidden) - 1)
     finished = [e.action for e in played(13).entries]   # the hand is over: everything shows
     assert len(finished) == 53 and all(a.startswith("play ") and len(a) > 5 for a in finished[1:])
+
+
+CARD_TEXTS = [*engine.core.cards.CARD_NAMES, "BJ", "LJ", "XJ", "1C", ""]
+TABLES = [SPADES_TABLE, HEARTS_TABLE, BUCK_TABLE,
+          engine.new_game("spades", engine.SpadesOptions(trumps="jokers"), first_dealer=0),
+          engine.new_game("euchre", first_dealer=0), engine.new_game("spades2", first_dealer=0)]
+
+
+WORDS = sorted({w for v in VOCABULARIES.values() for w in v.by_word} | {"bid"})
+CARD_WORDS = sorted({w for v in VOCABULARIES.values() for w, word in v.by_word.items()
+                     if word.shape in (engine.Shape.CARD, engine.Shape.CARDS)})
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(TABLES), st.one_of(st.sampled_from(CARD_WORDS), st.sampled_from(WORDS)),
+       st.lists(st.one_of(st.sampled_from(["2C", "3C", "BJ", "LJ"]), st.sampled_from(CARD_TEXTS)), max_size=5),
+       st.sampled_from([" ", ", ", "  "]))
+def test_any_notation_is_an_action_or_a_clear_refusal(table, word, cards, separator):
+    """Whatever words and card names an Act carries (cards listed twice, jokers at any table, another
+    game's word), the conversion gives an action or refuses it as malformed (INVALID_ARGUMENT) or as
+    no move of this game (IllegalMove): never another error."""
+    text = f"{word} {separator.join(cards)}".strip() or word
+    try:
+        action = requests.act_action(text, table)
+    except (InvalidArgument, IllegalMove):
+        return
+    assert isinstance(action, int)
