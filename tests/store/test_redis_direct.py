@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from redis.exceptions import ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from service.store.port import Commit
 from service.store.redis.connection import connect
@@ -95,4 +96,27 @@ async def test_kept_connections_stay_in_step_and_within_a_quarter_of_the_pool(re
         assert len(pool._in_use_connections) <= 2
         await direct("DEL", key, f"{key}:list")
     finally:
+        await client.aclose()
+
+
+async def test_a_hung_server_times_a_command_out_and_the_connection_is_replaced(private_redis) -> None:
+    """The pool's socket timeout bounds each direct command, write and reply together; the timed-out
+    connection is dropped, and once the server answers again commands go through on a fresh one
+    with the pool's timeout back on every connection the pool holds."""
+    client = connect(private_redis.url, max_connections=8, pool_wait_s=5, socket_timeout_s=0.5)
+    direct = DirectCommands(client)
+    pool = client.connection_pool
+    try:
+        assert await direct("SET", "hung", b"1") == b"OK"
+        private_redis.pause()
+        started = asyncio.get_running_loop().time()
+        with pytest.raises(RedisTimeoutError, match="of GET"):
+            await direct("GET", "hung")
+        assert asyncio.get_running_loop().time() - started < 2.0
+        private_redis.resume()
+        assert await direct("GET", "hung") == b"1"
+        assert all(c.socket_timeout == 0.5 for c in pool._available_connections)
+        assert await client.get("hung") == b"1"   # the client's own commands, on the pool's connections
+    finally:
+        private_redis.resume()
         await client.aclose()

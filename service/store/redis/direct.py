@@ -15,11 +15,13 @@ Only a plain client (one Redis) has such a pool; a cluster client keeps its own 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from typing import Any
 
 from redis.asyncio import Redis
 from redis.exceptions import ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 
 def pack(args: Sequence[bytes | str | int]) -> bytes:
@@ -45,6 +47,11 @@ class DirectCommands:
     lock) are for connections whose last reply nobody can vouch for. One that failed in any other
     way than an error reply (a cancel in mid-reply, a timeout, a lost socket) is disconnected and
     handed back to the pool, which reconnects it before its next use.
+
+    The pool's socket timeout bounds a whole command, its write and its reply together, by one
+    ``asyncio.timeout``: a connection in use here has no timeout of its own (the client's bounds
+    its write by a task of ``asyncio.wait_for``, a task per command), and gets the pool's back when
+    it returns to the pool. A command that runs out of time raises the client's TimeoutError.
     """
 
     KEEP = 8
@@ -53,21 +60,29 @@ class DirectCommands:
         """Use ``client``'s connection pool."""
         self._pool = client.connection_pool
         self._keep = min(self.KEEP, self._pool.max_connections // 4)
+        self._timeout: float | None = self._pool.connection_kwargs.get("socket_timeout")
         self._idle: list[Any] = []
 
     async def __call__(self, *args: bytes | str | int) -> Any:
         """Send one command, return its reply."""
         idle = self._idle
-        connection = idle.pop() if idle else await self._pool.get_connection()
+        if idle:
+            connection = idle.pop()
+        else:
+            connection = await self._pool.get_connection()
+            connection.socket_timeout = None   # the command's own timeout bounds it (see above)
         try:
-            await connection.send_packed_command(pack(args))
-            reply = await connection.read_response()
+            async with asyncio.timeout(self._timeout):
+                await connection.send_packed_command(pack(args))
+                reply = await connection.read_response()
         except ResponseError:
             await self._done(connection)   # an error reply, read whole: the connection is in step
             raise
+        except TimeoutError:
+            await self._drop(connection)
+            raise RedisTimeoutError(f"Timeout after {self._timeout} s of {_name(args)}") from None
         except BaseException:
-            await connection.disconnect()
-            await self._pool.release(connection)
+            await self._drop(connection)
             raise
         await self._done(connection)
         return reply
@@ -77,4 +92,17 @@ class DirectCommands:
         if len(self._idle) < self._keep:
             self._idle.append(connection)
         else:
+            connection.socket_timeout = self._timeout
             await self._pool.release(connection)
+
+    async def _drop(self, connection: Any) -> None:
+        """Disconnect a connection that may be out of step and give it back to the pool."""
+        connection.socket_timeout = self._timeout
+        await connection.disconnect()
+        await self._pool.release(connection)
+
+
+def _name(args: Sequence[bytes | str | int]) -> str:
+    """The command's name, for an error (never its arguments, which may hold a game)."""
+    name = args[0]
+    return name.decode(errors="replace") if isinstance(name, bytes) else str(name)
