@@ -19,13 +19,23 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any
 
+from hiredis import pack_command
 from redis.asyncio import Redis
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 
 def pack(args: Sequence[bytes | str | int]) -> bytes:
-    """The RESP array of a command's arguments (bytes as they are, text in UTF-8, integers in decimal)."""
+    """The RESP array of a command's arguments (bytes as they are, text in UTF-8, integers in
+    decimal), packed by hiredis in C; an argument it does not take (a bool) is packed here."""
+    try:
+        return pack_command(tuple(args))
+    except TypeError:
+        return _pack(args)
+
+
+def _pack(args: Sequence[bytes | str | int]) -> bytes:
+    """``pack`` in Python."""
     parts = [b"*%d\r\n" % len(args)]
     add = parts.append
     for arg in args:
