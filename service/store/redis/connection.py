@@ -20,10 +20,9 @@ send again. Connections dropped by a restarted server are replaced by the pool o
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import logging
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import redis
@@ -175,25 +174,38 @@ class Script:
         return ["EVALSHA", self._sha, len(keys), *keys, *args]
 
 
-@contextlib.contextmanager
-def unavailable_on_error(operation: str) -> Iterator[None]:
+class unavailable_on_error:   # lower case: read as a phrase, ``with unavailable_on_error("load"):``
     """Turn any failure of the Redis client call inside the block into StoreUnavailable (StoreBusy
     when the pool had no free connection, StoreFull when Redis refused a write for lack of memory).
 
     Redis and socket errors are the expected ones. Anything else the client raises (its cluster
     code has raised IndexError and KeyError while its topology changed) is logged with its
-    traceback and answered the same way: the call may be retried, and never becomes INTERNAL.
+    traceback and answered the same way: the call may be retried, and never becomes INTERNAL. A
+    cancel (not an Exception) goes through as it is. A class, not a generator: every store call
+    enters one.
     """
-    try:
-        yield
-    except (RedisError, OSError) as exc:
-        if out_of_memory(exc):   # its text is Redis' own, never a command's arguments
-            raise StoreFull(f"redis {operation}: out of memory (maxmemory reached): {exc}") from exc
-        if pool_exhausted(exc):
-            raise StoreBusy(f"redis {operation}: every connection of the pool stayed in use: {exc}") from exc
-        raise StoreUnavailable(f"redis {operation} failed: {type(exc).__name__}: {exc}") from exc
-    except Exception as exc:
-        log.warning("the redis client failed unexpectedly in %s", operation, exc_info=True)
+
+    __slots__ = ("operation",)
+
+    def __init__(self, operation: str) -> None:
+        """Name the store operation the block runs, for the error."""
+        self.operation = operation
+
+    def __enter__(self) -> None:
+        """Run the block."""
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: Any) -> None:
+        """Raise the store's error for the block's failure, if it had one that is an Exception."""
+        if exc is None or not isinstance(exc, Exception):
+            return
+        operation = self.operation
+        if isinstance(exc, RedisError | OSError):
+            if out_of_memory(exc):   # its text is Redis' own, never a command's arguments
+                raise StoreFull(f"redis {operation}: out of memory (maxmemory reached): {exc}") from exc
+            if pool_exhausted(exc):
+                raise StoreBusy(f"redis {operation}: every connection of the pool stayed in use: {exc}") from exc
+        else:
+            log.warning("the redis client failed unexpectedly in %s", operation, exc_info=exc)
         raise StoreUnavailable(f"redis {operation} failed: {type(exc).__name__}: {exc}") from exc
 
 

@@ -29,7 +29,7 @@ def pack(args: Sequence[bytes | str | int]) -> bytes:
     """The RESP array of a command's arguments (bytes as they are, text in UTF-8, integers in
     decimal), packed by hiredis in C; an argument it does not take (a bool) is packed here."""
     try:
-        return pack_command(tuple(args))
+        return pack_command(tuple(args))   # type: ignore[arg-type]  # its stub types a tuple of one item
     except TypeError:
         return _pack(args)
 
