@@ -295,12 +295,13 @@ def phase_of(state: TableState) -> PhaseWord:
 
 def legal_actions(state: TableState, seat: Seat) -> Sequence[Action]:
     """Every action ``seat`` may take now (empty when it has none); exchanges come as a lazy sequence."""
-    steps = GAMES[state.variant].legal
     try:                             # a phase without a step is rare: no .get() call on the hot path
-        step = steps[state.phase]
+        step = GAMES[state.variant].legal[state.phase]
     except KeyError:
+        if state.variant not in GAMES:
+            raise                    # an unregistered game fails loudly
         return []
-    if not 0 <= seat < state.n:
+    if seat < 0 or seat >= state.n:
         return []
     return step(state, seat)
 
@@ -312,12 +313,13 @@ def apply(state: TableState, seat: Seat, action: Action, rng: random.Random | No
     Returns the chance outcome the action drew from ``rng`` (None for an action without
     chance); passing that outcome back as ``chance`` replays it without drawing.
     """
-    steps = GAMES[state.variant].apply
     try:                             # as in legal_actions: no .get() call on the hot path
-        step: ApplyStep | None = steps[state.phase]
+        step: ApplyStep | None = GAMES[state.variant].apply[state.phase]
     except KeyError:
+        if state.variant not in GAMES:
+            raise                    # an unregistered game fails loudly
         step = None                  # refused below, with no KeyError chained to the refusal
-    if step is None or not 0 <= seat < state.n:
+    if step is None or seat < 0 or seat >= state.n:
         _refuse(state, step, seat)
     if chance is not None and action == DEAL:
         check_deck(state.variant, chance.cards, options=state.options)

@@ -32,6 +32,10 @@ _FOLLOW = tuple((13 * (c // 13), PLAYS_BY_SUIT[c // 13]) for c in range(52))
 """For each card led (the plain deck): where its suit's cards sit in a hand, and the PLAY actions
 of every subset of them."""
 _PLAY = PLAY_CODE
+_BIT_OF = BITS.__getitem__
+"""A card's bit, as a function (for ``map``)."""
+_SUIT = tuple(c // 13 for c in range(52))
+"""The suit of each card of the plain deck (a tuple look-up is cheaper than a division)."""
 
 
 # ---- trick play (every Spades game) ----
@@ -49,7 +53,7 @@ def legal_play(state: SpadesState, seat: Seat) -> list[Action]:
         shift, plays = _FOLLOW[trick[0]]
         same = hand >> shift & 8191
         if same:
-            return list(plays[same])
+            return [*plays[same]]
         mask = hand
     elif state.broken:
         mask = hand
@@ -92,12 +96,12 @@ def apply_play(state: SpadesState, seat: Seat, action: Action, rng: random.Rando
         return None
     hands = state.hands
     hand = hands[seat]
-    if card > 51 or not hand >> card & 1:
+    if not hand >> card & 1:                        # (a plain deck's hand holds no card above 51)
         reject(Reason.CARD_NOT_IN_HAND, _not_held(state, seat, card))
     trick = state.trick_cards
     if trick:
-        led = trick[0] // 13
-        if card // 13 != led:
+        led = _SUIT[trick[0]]
+        if _SUIT[card] != led:
             if hand & SUIT_MASKS[led]:
                 reject(Reason.MUST_FOLLOW_SUIT,
                        f"{card_name(card)} does not follow {'CDHS'[led]} and seat {seat} holds one")
@@ -121,9 +125,10 @@ def apply_play(state: SpadesState, seat: Seat, action: Action, rng: random.Rando
     # the winner: the highest spade, else the highest card of the led suit (cards rank by number,
     # and the spades are the highest numbers): the highest card, unless it is off the led suit
     top = max(trick)
-    if top < _LOWEST_SPADE and top // 13 != trick[0] // 13:
-        led = trick[0] // 13
-        top = max([c for c in trick if c // 13 == led])
+    if top < _LOWEST_SPADE and _SUIT[top] != _SUIT[trick[0]]:
+        # no spade, and the highest card is a discard: the highest of the led suit, read from the
+        # trick's cards as a set (their bits' sum), with no comprehension's call on the hot path
+        top = (sum(map(_BIT_OF, trick)) & SUIT_MASKS[_SUIT[trick[0]]]).bit_length() - 1
     finish_trick(state, trick.index(top))
     if not any(hands):
         end_hand(state)
@@ -182,28 +187,30 @@ def _not_held(state: SpadesState, seat: Seat, card: int) -> str:
 def end_hand(state: SpadesState) -> None:
     """Score the finished hand, record it, and either end the game or pass the deal."""
     options = state.options
-    sides = []
-    for side in range(state.sides):
+    bids, tricks, scores, bags, n = state.bids, state.tricks, state.scores, state.bags, state.n
+    rules = (options.bag_limit, options.bag_penalty, options.nil_value, options.double_nil_value,
+             options.failed_nil_tricks_count)
+    sides, points = [], []
+    for side in range(state.sides):         # (no comprehensions: each would be a call of its own)
         seats = state.seats_of(side)
-        result = spades_side([state.bids[s] for s in seats], [state.tricks[s] for s in seats],
-                             state.scores[side], state.bags[side], options.bag_limit, options.bag_penalty,
-                             options.nil_value, options.double_nil_value, options.failed_nil_tricks_count)
+        result = spades_side(list(map(bids.__getitem__, seats)), list(map(tricks.__getitem__, seats)),
+                             scores[side], bags[side], *rules)
         for nil, s in zip(result.nils, seats, strict=True):
             nil.seat = s
         result.side, result.seats = side, seats
-        state.scores[side] = result.total_after
-        state.bags[side] = result.bags_after
+        scores[side] = result.total_after
+        bags[side] = result.bags_after
         sides.append(result)
-    bids = state.bids
-    exchanges = [ExchangeRecord(s, _text(state.xgiven[s]), _text(state.xgot[s]),
-                                state.n == 4 and DOUBLE_NIL_BID not in (bids[s], bids[s ^ 2]))
-                 for s in range(state.n) if state.xgiven[s] != NO_CARD]
+        points.append(result.hand_points)
+    xgiven = state.xgiven
+    exchanges = [ExchangeRecord(s, _text(xgiven[s]), _text(state.xgot[s]),
+                                n == 4 and DOUBLE_NIL_BID not in (bids[s], bids[s ^ 2]))
+                 for s in range(n) if xgiven[s] != NO_CARD] if xgiven.count(NO_CARD) != n else []
     losing, forced = options.losing_score, state.forced
     state.records.append(SpadesHandRecord(
-        **record_base(state), points=[r.hand_points for r in sides], totals=state.scores[:],
-        bids=bids[:], exchanges=exchanges, sides=sides,
-        forced=[bool(forced >> s & 1) for s in range(state.n)] if forced else [False] * state.n,
-        losing_sides=[side for side in range(state.sides) if state.scores[side] <= -losing] if losing else []))
+        **record_base(state), points=points, totals=scores[:], bids=bids[:], exchanges=exchanges, sides=sides,
+        forced=[bool(forced >> s & 1) for s in range(n)] if forced else [False] * n,
+        losing_sides=[side for side in range(state.sides) if scores[side] <= -losing] if losing else []))
     state.winner = spades_winners(state.scores, options.target_score, losing)
     end_game_or_pass_deal(state)
 
