@@ -16,6 +16,14 @@ the games. Printed: ``python_calls_per_act`` (every call cProfile sees, built-in
 divided by the Acts), ``python_calls_per_act_redis`` (those of functions in redis-py's package)
 and ``python_calls_per_act_untimed`` (the same without a turn timer).
 
+``python_instructions_per_act``: the same timed Acts without cProfile, in a process run under
+valgrind's callgrind (Debian's valgrind, which ``make bench`` installs), which counts every
+instruction it executes: the run is made twice, with ``INSTRUCTION_ACTS`` Acts and with five
+times as many, and the figure is the difference of the two totals over the difference of Acts
+(so start-up, imports and the games' creation cancel out). It is the server's own work for a
+move without gRPC: unlike ``bench.instructions``' per-call counts, no idle thread's work is
+shared out over the calls, so it does not move with the machine's speed or load.
+
     .venv/bin/python -m bench.python_calls
 """
 
@@ -24,6 +32,10 @@ from __future__ import annotations
 import cProfile
 import os
 import pstats
+import re
+import shutil
+import subprocess
+import sys
 import uuid
 
 import uvloop
@@ -41,6 +53,7 @@ from service.store.backends import open_store
 GAMES = 8
 WARM_MOVES = 20
 MOVES = int(os.environ.get("BENCH_PYTHON_CALLS_MOVES", "400"))
+INSTRUCTION_ACTS = 100
 
 
 class Context:
@@ -107,6 +120,43 @@ async def counted(store: Store, turn_timeout_ms: int) -> tuple[float, float]:
     return stats.total_calls / MOVES, redis_calls / MOVES   # type: ignore[attr-defined]
 
 
+async def acts(redis_url: str, prefix: str, count: int) -> None:
+    """Play ``count`` timed Acts after the warm-up, unprofiled (the process callgrind counts)."""
+    store = open_store(redis_url, prefix=prefix)
+    try:
+        servicer = GameServicer(store, Settings(allow_seeded_shuffle=True))
+        games = [Game(servicer, i, service_moves.TIMED_TURN_MS) for i in range(GAMES)]
+        for game in games:
+            await game.start()
+        for _ in range(WARM_MOVES):
+            for game in games:
+                await game.move()
+        for game in games:   # no game restarts (a CreateGame) among the Acts
+            if len(game.script.moves) - game.next < 5 * INSTRUCTION_ACTS // GAMES + 1:
+                await game.start()
+        for i in range(count):
+            await games[i % GAMES].move()
+    finally:
+        await store.close()
+
+
+def instructions_per_act(redis_url: str, prefix: str) -> float:
+    """Instructions per timed Act, counted by callgrind over two runs of ``acts`` (see the module)."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        raise RuntimeError("valgrind not found: run `make debian-packages` (Debian's valgrind)")
+    totals = []
+    for count in (INSTRUCTION_ACTS, 5 * INSTRUCTION_ACTS):
+        done = subprocess.run([valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+                               "-m", "bench.python_calls", "--acts", str(count), redis_url, f"{prefix}-{count}"],
+                              capture_output=True, text=True, timeout=900, check=True)
+        found = re.search(r"Collected : (\d+)", done.stderr)
+        if found is None:
+            raise RuntimeError(f"callgrind printed no total: {done.stderr[-500:]}")
+        totals.append(int(found.group(1)))
+    return (totals[1] - totals[0]) / (4 * INSTRUCTION_ACTS)
+
+
 async def measure(redis_url: str, prefix: str) -> dict[str, float]:
     store = open_store(redis_url, prefix=prefix)
     try:
@@ -119,9 +169,14 @@ async def measure(redis_url: str, prefix: str) -> dict[str, float]:
 
 
 def main() -> None:
-    """Count an Act's Python calls on Redis; print the figures."""
+    """Count an Act's Python calls and instructions on Redis; print the figures (with ``--acts N
+    URL PREFIX``: play N Acts there for ``instructions_per_act``, printing nothing)."""
+    if sys.argv[1:2] == ["--acts"]:
+        uvloop.run(acts(sys.argv[3], sys.argv[4], int(sys.argv[2])))
+        return
     with redis_target() as (redis_url, prefix):
         figures = uvloop.run(measure(redis_url, prefix))
+        figures["python_instructions_per_act"] = instructions_per_act(redis_url, prefix)
     for name, value in figures.items():
         print(f"{name} {value:.0f}", flush=True)
 
