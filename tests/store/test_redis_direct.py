@@ -9,6 +9,7 @@ import hiredis
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -119,4 +120,25 @@ async def test_a_hung_server_times_a_command_out_and_the_connection_is_replaced(
         assert await client.get("hung") == b"1"   # the client's own commands, on the pool's connections
     finally:
         private_redis.resume()
+        await client.aclose()
+
+
+async def test_after_a_redis_restart_reads_find_a_live_connection_and_writes_are_not_sent_twice(private_redis) -> None:
+    """Kept connections the restarted server closed: a read on one is sent again on a connection
+    from the pool (which reconnects), so no read fails; a write on one fails (it may not be sent
+    twice) and its connection is replaced."""
+    client = connect(private_redis.url, max_connections=8, pool_wait_s=5)
+    direct = DirectCommands(client)
+    try:
+        await direct("HSET", "game", "v", b"1")
+        await asyncio.gather(*(direct("HMGET", "game", "v") for _ in range(6)))   # two connections kept
+        assert len(direct._idle) == 2
+        private_redis.stop()
+        private_redis.start()
+        with pytest.raises(RedisConnectionError):   # a write on a connection the server closed
+            await direct("HSET", "game", "v", b"2")
+        assert await direct("HMGET", "game", "v") == [None]   # the other kept one: read again, fresh
+        assert await asyncio.gather(*(direct("HMGET", "game", "v") for _ in range(4))) == [[None]] * 4
+        assert await direct("HSET", "game", "v", b"3") == 1
+    finally:
         await client.aclose()

@@ -21,6 +21,7 @@ from typing import Any
 
 from hiredis import pack_command
 from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -45,6 +46,10 @@ def _pack(args: Sequence[bytes | str | int]) -> bytes:
             arg = b"%d" % arg
         add(b"$%d\r\n%s\r\n" % (len(arg), arg))
     return b"".join(parts)
+
+
+READS = frozenset({"HMGET"})
+"""The commands sent here that change nothing, so may be sent again (the state's read)."""
 
 
 class DirectCommands:
@@ -74,13 +79,26 @@ class DirectCommands:
         self._idle: list[Any] = []
 
     async def __call__(self, *args: bytes | str | int) -> Any:
-        """Send one command, return its reply."""
-        idle = self._idle
-        if idle:
-            connection = idle.pop()
-        else:
-            connection = await self._pool.get_connection()
-            connection.socket_timeout = None   # the command's own timeout bounds it (see above)
+        """Send one command, return its reply. A read (``READS``) that fails on a kept connection as
+        a lost connection does (the server closed it meanwhile: a Redis restart) is sent once more,
+        on a connection from the pool; a write is never sent twice."""
+        if self._idle and args[0] in READS:
+            try:
+                return await self._send(self._idle.pop(), args)
+            except (RedisConnectionError, ConnectionError):
+                pass   # dropped: the pool's next connection is checked, reconnected if need be
+        elif self._idle:
+            return await self._send(self._idle.pop(), args)
+        return await self._send(await self._from_pool(), args)
+
+    async def _from_pool(self) -> Any:
+        """A connection of the pool (checked by it), without a timeout of its own (see above)."""
+        connection = await self._pool.get_connection()
+        connection.socket_timeout = None
+        return connection
+
+    async def _send(self, connection: Any, args: Sequence[bytes | str | int]) -> Any:
+        """Send one command on ``connection``, return its reply; keep the connection or drop it."""
         try:
             async with asyncio.timeout(self._timeout):
                 await connection.send_packed_command(pack(args))
