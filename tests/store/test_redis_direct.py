@@ -137,8 +137,13 @@ async def test_after_a_redis_restart_reads_find_a_live_connection_and_writes_are
         private_redis.start()
         with pytest.raises(RedisConnectionError):   # a write on a connection the server closed
             await direct("HSET", "game", "v", b"2")
-        assert await direct("HMGET", "game", "v") == [None]   # the other kept one: read again, fresh
+        assert direct._idle == []   # the other kept one went back to the pool with it, to be checked
         assert await asyncio.gather(*(direct("HMGET", "game", "v") for _ in range(4))) == [[None]] * 4
         assert await direct("HSET", "game", "v", b"3") == 1
+        await asyncio.gather(*(direct("HMGET", "game", "v") for _ in range(6)))   # two kept again
+        private_redis.stop()
+        private_redis.start()
+        assert await direct("HMGET", "game", "v") == [None]   # a read on a closed one: sent again, fresh
+        assert await direct("HSET", "game", "v", b"4") == 1   # and the other closed one was given back
     finally:
         await client.aclose()

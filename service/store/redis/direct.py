@@ -79,17 +79,29 @@ class DirectCommands:
         self._idle: list[Any] = []
 
     async def __call__(self, *args: bytes | str | int) -> Any:
-        """Send one command, return its reply. A read (``READS``) that fails on a kept connection as
-        a lost connection does (the server closed it meanwhile: a Redis restart) is sent once more,
-        on a connection from the pool; a write is never sent twice."""
-        if self._idle and args[0] in READS:
-            try:
-                return await self._send(self._idle.pop(), args)
-            except (RedisConnectionError, ConnectionError):
-                pass   # dropped: the pool's next connection is checked, reconnected if need be
-        elif self._idle:
+        """Send one command, return its reply.
+
+        A kept connection that fails as a lost connection does (the server closed it meanwhile: a
+        Redis restart) is dropped with every other kept one, made before the same restart: they go
+        back to the pool, which checks each before its next use. A read (``READS``) is then sent
+        once more, on a connection from the pool; a write is never sent twice (its error stands).
+        """
+        if not self._idle:
+            return await self._send(await self._from_pool(), args)
+        try:
             return await self._send(self._idle.pop(), args)
+        except (RedisConnectionError, ConnectionError):
+            await self._give_back_kept()
+            if args[0] not in READS:
+                raise
         return await self._send(await self._from_pool(), args)
+
+    async def _give_back_kept(self) -> None:
+        """Hand every kept connection back to the pool (with the pool's timeout)."""
+        kept, self._idle = self._idle, []
+        for connection in kept:
+            connection.socket_timeout = self._timeout
+            await self._pool.release(connection)
 
     async def _from_pool(self) -> Any:
         """A connection of the pool (checked by it), without a timeout of its own (see above)."""
