@@ -13,10 +13,10 @@ import engine
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import options_pb2
+from engine.core.vocabulary import VOCABULARIES
 from engine.games import BUILTIN
 from engine.games.buck_euchre_words import ORDER_UP
 from engine.games.buck_euchre_words import discard as discard_action
-from engine.core.vocabulary import VOCABULARIES
 from engine.games.spades_words import SpadesCode, exchange
 from service.errors import IllegalMove, InvalidArgument, Unauthenticated
 from service.rpc import checks, convert, requests, wire
