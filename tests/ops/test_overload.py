@@ -39,7 +39,17 @@ SERVING, NOT_SERVING = health_pb2.HealthCheckResponse.SERVING, health_pb2.Health
 
 
 async def _create(stub) -> str:
+    """A game to read, made as a client would: a RESOURCE_EXHAUSTED answer (a pool the server's own
+    work keeps busy for a moment, under a test's tiny pool) is retried, 50 times at most."""
     seats = [pb.SeatConfig(name=f"P{i}") for i in range(4)]
+    for _ in range(49):
+        try:
+            return (await stub.CreateGame(pb.CreateGameRequest(variant_name="spades", seats=seats),
+                                          timeout=10)).game_id
+        except grpc.aio.AioRpcError as exc:
+            if exc.code() is not grpc.StatusCode.RESOURCE_EXHAUSTED:
+                raise
+            await asyncio.sleep(0.02)
     return (await stub.CreateGame(pb.CreateGameRequest(variant_name="spades", seats=seats), timeout=10)).game_id
 
 
