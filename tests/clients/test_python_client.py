@@ -359,6 +359,33 @@ def test_a_slow_server_is_deadline_exceeded_after_retries():
         slow.stop(0)
 
 
+def test_a_call_a_stopping_server_cancelled_is_sent_again():
+    """A gRPC server that stops cancels the calls it has received and not yet begun: the client
+    sends such a call again (to another instance behind a balancer), as it does UNAVAILABLE."""
+    calls = []
+
+    def cancelled_once(request, context):
+        """Answer CANCELLED the first time, as a stopping server does, then the score."""
+        calls.append(request.game_id)
+        if len(calls) == 1:
+            context.abort(grpc.StatusCode.CANCELLED, "Server Shutdown")
+        return pb.GetScoreResponse()
+
+    handler = grpc.method_handlers_generic_handler("cardgame.v1.GameService", {
+        "GetScore": grpc.unary_unary_rpc_method_handler(
+            cancelled_once, request_deserializer=pb.GetScoreRequest.FromString,
+            response_serializer=pb.GetScoreResponse.SerializeToString)})
+    stopping = grpc.server(futures.ThreadPoolExecutor(max_workers=2), handlers=[handler])
+    port = stopping.add_insecure_port("127.0.0.1:0")
+    stopping.start()
+    try:
+        with GameClient(f"127.0.0.1:{port}", retries=1) as client:
+            assert client.get_score("0" * 24) == pb.GetScoreResponse()
+        assert calls == ["0" * 24] * 2
+    finally:
+        stopping.stop(0)
+
+
 # ---- request ids and retries ----
 
 class LoseFirstAnswer(grpc.UnaryUnaryClientInterceptor):

@@ -75,7 +75,10 @@ SEAT_FIELDS = frozenset({"name", "kind", "external_player_id", "fallback"})
 SUITS = {"C": enums.SUIT_CLUBS, "D": enums.SUIT_DIAMONDS, "H": enums.SUIT_HEARTS, "S": enums.SUIT_SPADES}
 SUIT_LETTERS: dict[int, str] = {value: letter for letter, value in SUITS.items()}
 RETRYABLE = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED,
-                       grpc.StatusCode.RESOURCE_EXHAUSTED})
+                       grpc.StatusCode.RESOURCE_EXHAUSTED, grpc.StatusCode.CANCELLED})
+# CANCELLED: this client never cancels a call, but a gRPC server that stops cancels the calls it had
+# received and not yet begun (grpc/grpc#41785), so another instance may take it (request ids make
+# every call safe to send again).
 # Codes after which a watch stream is reopened: the server went away or the connection broke.
 RECONNECTABLE = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED, grpc.StatusCode.INTERNAL,
                            grpc.StatusCode.UNKNOWN, grpc.StatusCode.DEADLINE_EXCEEDED})
@@ -296,9 +299,9 @@ class GameClient:
         return metadata + [("x-api-key", self.api_key)] if self.api_key else metadata
 
     def send(self, method: str, request, *, timeout: float | None = None):
-        """Call ``method`` with ``request``, retrying UNAVAILABLE / DEADLINE_EXCEEDED, and RESOURCE_EXHAUSTED
-        that carries a RetryInfo delay (a limit that waiting lifts), with jittered exponential backoff;
-        returns the response.
+        """Call ``method`` with ``request``, retrying UNAVAILABLE / DEADLINE_EXCEEDED / CANCELLED (a server
+        that stopped), and RESOURCE_EXHAUSTED that carries a RetryInfo delay (a limit that waiting
+        lifts), with jittered exponential backoff; returns the response.
 
         A mutating request without a ``request_id`` gets a fresh one, the same on every retry.
         """
