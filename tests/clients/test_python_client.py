@@ -3,6 +3,7 @@ with their reasons, request ids reused on retry, and a watch that survives a ser
 
 from __future__ import annotations
 
+import contextlib
 import random
 import threading
 import time
@@ -333,6 +334,22 @@ def test_unreachable_server_and_deadlines():
                                                "api_key": None, "retry_policy": DEFAULT_RETRY_POLICY}
 
 
+@contextlib.contextmanager
+def get_score_server(answer):
+    """A server of GetScore alone, answering with ``answer(request, context)``; its address."""
+    handler = grpc.method_handlers_generic_handler("cardgame.v1.GameService", {
+        "GetScore": grpc.unary_unary_rpc_method_handler(
+            answer, request_deserializer=pb.GetScoreRequest.FromString,
+            response_serializer=pb.GetScoreResponse.SerializeToString)})
+    made = grpc.server(futures.ThreadPoolExecutor(max_workers=4), handlers=[handler])
+    port = made.add_insecure_port("127.0.0.1:0")
+    made.start()
+    try:
+        yield f"127.0.0.1:{port}"
+    finally:
+        made.stop(0)
+
+
 def test_a_slow_server_is_deadline_exceeded_after_retries():
     calls = []
 
@@ -342,21 +359,12 @@ def test_a_slow_server_is_deadline_exceeded_after_retries():
         time.sleep(1.0)
         return pb.GetScoreResponse()
 
-    handler = grpc.method_handlers_generic_handler("cardgame.v1.GameService", {
-        "GetScore": grpc.unary_unary_rpc_method_handler(
-            slow_get_score, request_deserializer=pb.GetScoreRequest.FromString,
-            response_serializer=pb.GetScoreResponse.SerializeToString)})
-    slow = grpc.server(futures.ThreadPoolExecutor(max_workers=4), handlers=[handler])
-    port = slow.add_insecure_port("127.0.0.1:0")
-    slow.start()
-    try:
+    with get_score_server(slow_get_score) as address:
         started = time.monotonic()
-        with GameClient(f"127.0.0.1:{port}", timeout=0.3, retries=1) as hurried:
+        with GameClient(address, timeout=0.3, retries=1) as hurried:
             error = raises(errors.DeadlineExceeded, hurried.get_score, "0" * 24)
         assert error.code == grpc.StatusCode.DEADLINE_EXCEEDED and 0.6 <= time.monotonic() - started < 5
         assert calls == ["0" * 24] * 2
-    finally:
-        slow.stop(0)
 
 
 def test_a_call_a_stopping_server_cancelled_is_sent_again():
@@ -371,19 +379,9 @@ def test_a_call_a_stopping_server_cancelled_is_sent_again():
             context.abort(grpc.StatusCode.CANCELLED, "Server Shutdown")
         return pb.GetScoreResponse()
 
-    handler = grpc.method_handlers_generic_handler("cardgame.v1.GameService", {
-        "GetScore": grpc.unary_unary_rpc_method_handler(
-            cancelled_once, request_deserializer=pb.GetScoreRequest.FromString,
-            response_serializer=pb.GetScoreResponse.SerializeToString)})
-    stopping = grpc.server(futures.ThreadPoolExecutor(max_workers=2), handlers=[handler])
-    port = stopping.add_insecure_port("127.0.0.1:0")
-    stopping.start()
-    try:
-        with GameClient(f"127.0.0.1:{port}", retries=1) as client:
-            assert client.get_score("0" * 24) == pb.GetScoreResponse()
-        assert calls == ["0" * 24] * 2
-    finally:
-        stopping.stop(0)
+    with get_score_server(cancelled_once) as address, GameClient(address, retries=1) as client:
+        assert client.get_score("0" * 24) == pb.GetScoreResponse()
+    assert calls == ["0" * 24] * 2
 
 
 # ---- request ids and retries ----
