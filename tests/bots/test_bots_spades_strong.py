@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import statistics
+from collections.abc import Iterator, Sequence
 
 import bots
 import engine
@@ -104,6 +105,16 @@ def test_suicide_the_first_of_a_pair_takes_nil_as_the_basic_bot_does():
     assert len(searched) > 1
 
 
+def turns_of_two_hands(state: engine.TableState) -> Iterator[tuple[int, Sequence[int]]]:
+    """Each (seat, legal actions) of the game's first two hands, in turn order; the caller applies
+    the seat's action before the next is asked for."""
+    seats = set(range(state.n))
+    while state.phase != Phase.GAME_OVER and state.hand_no <= 2:
+        seat = bots.bot_seat_to_act(state, seats)
+        assert seat is not None
+        yield seat, engine.legal_actions(state, seat)
+
+
 def test_the_search_tries_the_basic_bots_own_choice_first():
     """The search keeps the first of the best candidates, so the basic bot's own card or bid
     wins every tie."""
@@ -112,11 +123,7 @@ def test_the_search_tries_the_basic_bots_own_choice_first():
         rng = random.Random(seed)
         options = random_options(rng, True)
         state = engine.new_game("spades", options, rng=rng, first_dealer=seed % 4)
-        seats = set(range(4))
-        while state.phase != Phase.GAME_OVER and state.hand_no <= 2:
-            seat = bots.bot_seat_to_act(state, seats)
-            assert seat is not None
-            legal = engine.legal_actions(state, seat)
+        for seat, legal in turns_of_two_hands(state):
             view = engine.view(state, seat)
             if state.phase in (Phase.PLAY, SpadesPhase.BID) and len(legal) > 1 and REVEAL not in legal:
                 searched = PLAYOUT.candidates(view, legal)
@@ -134,11 +141,7 @@ def test_at_a_table_with_jokers_the_playout_plays_each_card_as_the_basic_bot():
         options = SpadesOptions(trumps=rng.choice(["jokers", "jokers_deuces"]),
                                 bidding=rng.choice(["standard", "suicide", "whiz"]), nil_exchange=rng.randrange(3))
         state = engine.new_game("spades", options, rng=rng, first_dealer=seed % 4)
-        seats = set(range(4))
-        while state.phase != Phase.GAME_OVER and state.hand_no <= 2:
-            seat = bots.bot_seat_to_act(state, seats)
-            assert seat is not None
-            legal = engine.legal_actions(state, seat)
+        for seat, legal in turns_of_two_hands(state):
             if state.phase == Phase.PLAY and len(legal) > 1:
                 mine = basic._play(engine.view(state, seat), [engine.payload_of(a) for a in legal])
                 assert play_card_jokers(state, seat) == mine, options

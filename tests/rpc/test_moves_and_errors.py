@@ -8,13 +8,11 @@ import uuid
 
 import grpc
 import pytest
-from google.rpc import error_details_pb2
-from grpc_status import rpc_status
 
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from engine.games import BUILTIN
-from tests.support.players import acting_seat, auth, choose, code_of, create, request_for, send, tokens_of
+from tests.support.players import acting_seat, auth, choose, code_of, create, reason_of, request_for, send, tokens_of
 
 HANDS = {  # with dealer 0, the deck deals seat 1 first
     1: "2C 3C 4C 5C 2S 3S 4S 5S 2D 3D 4D 5D 2H",
@@ -29,13 +27,6 @@ def version_of(stub, game_id: str) -> int:
     return stub.GetGame(pb.GetGameRequest(game_id=game_id)).view.version
 
 
-def reason_of(exc: grpc.RpcError) -> str | None:
-    status = rpc_status.from_call(exc)
-    for detail in status.details if status else ():
-        info = error_details_pb2.ErrorInfo()
-        if detail.Unpack(info):
-            return info.reason
-    return None
 
 
 @pytest.fixture

@@ -9,8 +9,6 @@ import random
 import grpc
 import orjson
 import pytest
-from google.rpc import error_details_pb2
-from grpc_status import rpc_status
 
 import engine
 from cardgame.v1 import enums_pb2 as enums
@@ -24,7 +22,7 @@ from engine.games.spades_words import DOUBLE_NIL, bid
 from service.errors import InvalidArgument
 from service.rpc import convert, lifecycle_messages, requests, wire
 from tests.engine.engine_helpers import finish_hand
-from tests.support.players import auth, create, send, tokens_of
+from tests.support.players import auth, create, reason_of, send, tokens_of
 
 PLAYERS = [{"name": name, "kind": enums.PLAYER_KIND_HUMAN} for name in "ABCD"]
 
@@ -235,13 +233,6 @@ def test_create_game_takes_any_spelling_a_game_declares():
 
 # ---- Act "bid -1" ----
 
-def _reason(exc: grpc.RpcError) -> str | None:
-    status = rpc_status.from_call(exc)
-    for detail in status.details if status else ():
-        info = error_details_pb2.ErrorInfo()
-        if detail.Unpack(info):
-            return info.reason
-    return None
 
 
 def test_act_bid_minus_one_is_a_bid_the_rules_refuse():
@@ -266,6 +257,6 @@ def test_act_bid_minus_one_answers_as_the_bid_rpc_does(stub):
                             ("Bid", pb.BidRequest(game_id=created.game_id, kind=pb.BID_KIND_TRICKS, tricks=-1))]:
         with pytest.raises(grpc.RpcError) as info:
             send(stub, method, request, tokens[1])
-        answers.append((info.value.code(), _reason(info.value)))
+        answers.append((info.value.code(), reason_of(info.value)))
     assert answers == [(grpc.StatusCode.FAILED_PRECONDITION, "INVALID_BID")] * 2
     assert stub.GetGame(pb.GetGameRequest(game_id=created.game_id), metadata=auth(None)).view.version == version
