@@ -2,11 +2,12 @@
 
 redis-py's client runs every command through layers this store does not use: its observability
 recorder (looked up twice per command), a retry wrapper (the store never retries), an encoder
-called per argument and the response callbacks. A move's commands (the state's ``HMGET``, the
-commit script's ``EVALSHA``) paid some 250 Python calls each for them. ``DirectCommands`` packs a
-command's RESP itself, sends it on a connection of the client's own pool (so the pool's bound
-and wait, its health checks and socket timeouts hold as for any command) and reads the reply
-with the connection's parser, raising what the client raises: an error reply as ResponseError
+called per argument, the response callbacks, and the pool's checks of a connection at every
+hand-over. A move's commands (the state's ``HMGET``, the commit script's ``EVALSHA``) paid some
+250 Python calls each for them. ``DirectCommands`` packs a command with hiredis, sends it on a
+connection of the client's own pool (so the pool's bound and wait and its health checks hold as
+for any command), bounds it by the pool's socket timeout and reads the reply with the
+connection's parser, raising what the client raises: an error reply as ResponseError
 (NoScriptError, OutOfMemoryError ...), a socket failure or timeout as ConnectionError or
 TimeoutError after the connection was dropped, a pool that stayed full as the pool's error.
 
@@ -28,24 +29,8 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 def pack(args: Sequence[bytes | str | int]) -> bytes:
     """The RESP array of a command's arguments (bytes as they are, text in UTF-8, integers in
-    decimal), packed by hiredis in C; an argument it does not take (a bool) is packed here."""
-    try:
-        return pack_command(tuple(args))   # type: ignore[arg-type]  # its stub types a tuple of one item
-    except TypeError:
-        return _pack(args)
-
-
-def _pack(args: Sequence[bytes | str | int]) -> bytes:
-    """``pack`` in Python."""
-    parts = [b"*%d\r\n" % len(args)]
-    add = parts.append
-    for arg in args:
-        if isinstance(arg, str):
-            arg = arg.encode()
-        elif isinstance(arg, int):
-            arg = b"%d" % arg
-        add(b"$%d\r\n%s\r\n" % (len(arg), arg))
-    return b"".join(parts)
+    decimal), packed by hiredis in C."""
+    return pack_command(tuple(args))   # type: ignore[arg-type]  # its stub types a tuple of one item
 
 
 READS = frozenset({"HMGET"})
