@@ -32,6 +32,10 @@ from service.store.port import MAX_OUTBOX, Commit, Committed, GameExists, Loaded
 from service.store.redis.base import RedisBase
 from service.store.redis.connection import unavailable_on_error
 
+COMMIT_ARGS = 11
+"""How many fixed arguments ``lua/commit.lua`` takes before the hands, events and entries (which
+``lua/commit_due.lua`` puts its schedule's arguments between)."""
+
 
 class RedisGames(RedisBase):
     """The games, each in its keys ``P:{<game_id>}:<part>`` (``read_version`` is on the base: the feed reads it)."""
@@ -81,7 +85,8 @@ class RedisGames(RedisBase):
         return committed(reply)
 
     def _commit_script(self, change: Commit) -> tuple[list[str], list[Any]]:
-        """The KEYS and ARGV of ``lua/commit.lua`` for a change."""
+        """The KEYS and ARGV of ``lua/commit.lua`` for a change: ``COMMIT_ARGS`` fixed arguments,
+        then the hands, events and entries."""
         ttl_ms = self._finished_ttl_ms if change.finished else self._idle_ttl_ms
         return self._keys(change.game_id), [
             change.expected_version, change.state, ttl_ms, self.key(change.game_id, "changes"), self._request_ttl_ms,
