@@ -2,8 +2,10 @@
 memory > 'maxmemory'``, from a command or from inside a Lua script) is RESOURCE_EXHAUSTED
 ``STORE_FULL`` with RetryInfo, logged at WARNING once per refused call and counted in
 ``cardgame_store_full_total``; health stays SERVING (reads still work), and once memory is freed
-the same request succeeds. Against a real server process on a private redis-server whose
-``maxmemory`` is tiny (``noeviction``), filled by the test under its own keys."""
+the same request succeeds. Against a real server process on a private redis-server (``noeviction``)
+whose ``maxmemory`` the test sets below the memory Redis uses, by a margin that Redis' own
+housekeeping (idle clients' query buffers shrunk, expired keys deleted) cannot make up, and raises
+again afterwards."""
 
 from __future__ import annotations
 
@@ -30,8 +32,6 @@ from tests.conftest import SERVER_TEST_FLAGS
 from tests.support.players import auth, tokens_of
 
 PREFIX = "storefull"
-FILLER = f"{PREFIX}:filler"          # the test's own keys, under its own prefix
-MAXMEMORY = 2 * 1024 * 1024
 SERVING = health_pb2.HealthCheckResponse.SERVING
 NO_RETRIES = [("grpc.enable_retries", 0)]
 
@@ -62,40 +62,35 @@ def _health(address: str) -> int:
         return health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=5).status
 
 
-class Filler:
-    """Fills Redis up to its maxmemory with keys of the test's own, and frees them again."""
+class Limit:
+    """Holds Redis out of memory: its ``maxmemory`` below the memory it uses, and lifted again."""
+
+    MARGIN = 512 * 1024
 
     def __init__(self, client: redis.Redis):
         self.client = client
-        self.keys: list[str] = []
+        self.client.config_set("maxmemory-policy", "noeviction")
 
     def fill(self) -> None:
-        """SET values, from large to small, until Redis refuses even a small one."""
-        for size in (64 * 1024, 4096, 256, 16):
-            while True:
-                key = f"{FILLER}:{len(self.keys)}"
-                try:
-                    self.client.set(key, b"x" * size)
-                except OutOfMemoryError:
-                    break
-                self.keys.append(key)
-                assert len(self.keys) < 100_000, "Redis never ran out of memory"
+        used = int(self.client.info("memory")["used_memory"])
+        self.client.config_set("maxmemory", max(1, used - self.MARGIN))
+        try:
+            self.client.set(f"{PREFIX}:probe", b"x")
+        except OutOfMemoryError:
+            return
+        raise AssertionError("Redis accepted a write above its maxmemory")
 
     def free(self) -> None:
-        while self.keys:
-            self.client.delete(*self.keys[-500:])
-            del self.keys[-500:]
+        self.client.config_set("maxmemory", 0)
 
 
-def _refused(call, filler: Filler) -> grpc.RpcError:
-    """Call until the store refuses it (more filler after each success, which is possible while
-    Redis' memory is just at its limit); the refusal."""
-    for _ in range(20):
-        filler.fill()
-        try:
-            call()
-        except grpc.RpcError as exc:
-            return exc
+def _refused(call, limit: Limit) -> grpc.RpcError:
+    """The call's refusal by the full store."""
+    limit.fill()
+    try:
+        call()
+    except grpc.RpcError as exc:
+        return exc
     raise AssertionError("the call never found the store full")
 
 
@@ -112,10 +107,7 @@ def test_oom_errors_become_store_full_and_other_errors_stay_store_unavailable():
 
 def test_a_full_redis_is_resource_exhausted_store_full_counted_logged_and_health_stays_serving(private_redis):
     client = redis.Redis.from_url(private_redis.url)
-    used = int(client.info("memory")["used_memory"])
-    client.config_set("maxmemory-policy", "noeviction")
-    client.config_set("maxmemory", max(MAXMEMORY, used + 1024 * 1024))
-    filler = Filler(client)
+    limit = Limit(client)
     flags = (*SERVER_TEST_FLAGS, "--metrics-port", "0")
     try:
         with ServerProcess(*flags, redis_url=private_redis.url, prefix=PREFIX) as server, \
@@ -132,7 +124,7 @@ def test_a_full_redis_is_resource_exhausted_store_full_counted_logged_and_health
             refusals = []
             for name, call in (("CreateGame", lambda: stub.CreateGame(create, timeout=10)),
                                ("Act", lambda: stub.Act(deal, metadata=auth(dealer), timeout=10))):
-                error = _refused(call, filler)
+                error = _refused(call, limit)
                 assert error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED, (name, error)
                 assert "out of memory" in (error.details() or ""), error.details()
                 reason, delay = _details(error)
@@ -150,12 +142,12 @@ def test_a_full_redis_is_resource_exhausted_store_full_counted_logged_and_health
             assert [w["level"] for w in warnings] == ["WARNING"] * len(refusals)
             assert all("redis://" not in json.dumps(w) for w in warnings)
 
-            filler.free()
+            limit.free()
             again = stub.CreateGame(create, timeout=10)
             assert again.game_id
             dealt = stub.Act(deal, metadata=auth(dealer), timeout=10)
             assert dealt.view.version == 2
             assert _store_full_total(server.metrics_port) == len(refusals)
     finally:
-        filler.free()
+        limit.free()
         client.close()
