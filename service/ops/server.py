@@ -184,11 +184,17 @@ async def serve(config: Config, stop: asyncio.Event | None = None) -> None:
     await health.enter_graceful_shutdown()
     await asyncio.sleep(config.drain_s)  # let load balancers see NOT_SERVING and move traffic away
     # Streams never finish by themselves: end them now (both ports), UNAVAILABLE, so that their
-    # clients resume at once on another instance; new calls are refused from here on. The grace
-    # only bounds the calls in flight: both servers return as soon as those have finished.
+    # clients resume at once on another instance. New calls are refused UNAVAILABLE from here on
+    # (clients send them again; stopping the gRPC server at once would answer CANCELLED to those
+    # it had received and not begun) while the calls in flight finish, within the grace; then
+    # both servers stop, with what is left of the grace for any call begun in between.
     ended = servicer.streams.close()
+    calls = servicer.settings.call_cap
+    calls.close()
     stopped = time.monotonic()
-    await asyncio.gather(server.stop(config.grace_s), *([http.stop()] if http else []))
+    await calls.settled(config.grace_s)
+    left = max(0.0, config.grace_s - (time.monotonic() - stopped))
+    await asyncio.gather(server.stop(left), *([http.stop()] if http else []))
     log.info("stopped: %d open streams ended, in-flight calls finished in %.2f s", ended,
              time.monotonic() - stopped, extra={"streams_ended": ended})
     await servicer.lifecycle.event_feed.close()

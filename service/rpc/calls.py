@@ -20,6 +20,7 @@ import grpc
 
 from service.errors import ResourceExhausted, ServiceError, Unavailable, jittered, to_status
 from service.rpc import checks
+from service.rpc.stream_gate import SHUTTING_DOWN
 from service.store import StoreBusy, StoreFull, StoreUnavailable
 from service.telemetry import metrics, tracing
 
@@ -29,6 +30,7 @@ MAX_LOGGED_ID = 256  # characters of a request id that a log line shows
 STORE_BUSY_RETRY_S = 0.25  # the RetryInfo delay (jittered) of a call that found the store's connections busy
 STORE_FULL_RETRY_S = 5.0  # the RetryInfo delay (jittered) of a call refused by a store out of memory
 CAP_RETRY_S = 0.1  # the RetryInfo delay (jittered) of a call refused at the cap on calls in progress
+SETTLE_POLL_S = 0.01  # how often a stopping server looks whether its calls in progress have finished
 BUSY_LOG_INTERVAL_S = 1.0  # at most one warning a second about a busy pool (each call has its log line)
 _busy_logged_at = -BUSY_LOG_INTERVAL_S
 
@@ -36,18 +38,42 @@ _busy_logged_at = -BUSY_LOG_INTERVAL_S
 class CallCap:
     """The calls of the API one server handles at once (unary calls and open streams, over gRPC
     and HTTP together); beyond ``limit``, RESOURCE_EXHAUSTED with a message and RetryInfo. None
-    = no cap (the server sets it from ``--max-concurrent-rpcs``, in its Settings)."""
+    = no cap (the server sets it from ``--max-concurrent-rpcs``, in its Settings).
 
-    __slots__ = ("limit", "active")
+    A stopping server closes it (:meth:`close`): every call from then on is refused UNAVAILABLE
+    ``SHUTTING_DOWN``, which every client sends again (to another instance), while the calls in
+    progress finish (:meth:`settled`). A gRPC server that stops cancels the calls it has received
+    and not yet begun; a closed cap has begun and refused them by then, so no client is told
+    CANCELLED for a call it did not cancel."""
+
+    __slots__ = ("limit", "active", "closed")
 
     def __init__(self, limit: int | None = None) -> None:
         self.limit = limit
         self.active = 0
+        self.closed = False
 
-    def refusal(self) -> ResourceExhausted:
-        """The answer to a call that finds the cap reached."""
+    def refusal(self) -> ServiceError:
+        """The answer to a call that finds the cap reached (or the cap closed)."""
+        if self.closed:
+            return Unavailable(SHUTTING_DOWN, "SHUTTING_DOWN")
         return ResourceExhausted(f"this server handles at most {self.limit} calls at once and is at that limit; "
                                  "retry shortly", "CONCURRENCY_LIMIT", jittered(CAP_RETRY_S))
+
+    def close(self) -> None:
+        """Refuse every call from now on, UNAVAILABLE ``SHUTTING_DOWN`` (a limit of none at all: the
+        calls' one check of the cap is all it costs them)."""
+        self.closed = True
+        self.limit = 0
+
+    async def settled(self, timeout_s: float) -> bool:
+        """Wait, at most ``timeout_s``, until no call is in progress; whether none is. Polled every
+        ``SETTLE_POLL_S``: meanwhile the server goes on beginning (and, closed, refusing) the calls
+        it receives."""
+        deadline = time.monotonic() + timeout_s
+        while self.active and time.monotonic() < deadline:
+            await asyncio.sleep(SETTLE_POLL_S)
+        return not self.active
 
 
 def store_busy() -> ResourceExhausted:

@@ -18,6 +18,7 @@ from service.http.adapter import CallGate
 from service.http.app import build_app
 from service.rpc.calls import Call, CallCap, handled
 from service.rpc.settings import Settings
+from tests.support.calls import CallContext
 
 
 class OneMethod(pb_grpc.GameServiceServicer):
@@ -157,39 +158,22 @@ async def test_header_bytes_that_are_not_utf8_are_refused_before_the_servicer(tm
     assert status == 200 and OneMethod.calls == 1
 
 
-class _Context:
-    """What ``calls.handled`` asks of a call's context: its metadata, peer, and how it ends."""
-
-    def __init__(self):
-        self.status = None
-
-    def invocation_metadata(self):
-        return ()
-
-    def peer(self):
-        return "ipv4:127.0.0.1:40000"
-
-    async def abort_with_status(self, status):
-        self.status = status
-        raise grpc.aio.AbortError()
-
-
 async def test_each_server_caps_its_own_calls():
     """Two servers in one process: the one at its cap refuses with RESOURCE_EXHAUSTED and RetryInfo,
     the other still admits, and a call that ends frees its place."""
     full, other = Settings(call_cap=CallCap(1)), Settings(call_cap=CallCap(1))
     assert Settings().call_cap is not Settings().call_cap and Settings().call_cap.limit is None
-    async with handled("GetGame", Call(), _Context(), full.call_cap):
-        refused = _Context()
+    async with handled("GetGame", Call(), CallContext(), full.call_cap):
+        refused = CallContext()
         with pytest.raises(grpc.aio.AbortError):
             async with handled("GetGame", Call(), refused, full.call_cap):
                 pytest.fail("admitted beyond the cap")
         assert refused.status.code == grpc.StatusCode.RESOURCE_EXHAUSTED and "at most 1 calls" in refused.status.details
         assert any(key == "grpc-status-details-bin" for key, _ in refused.status.trailing_metadata)
-        async with handled("GetGame", Call(), _Context(), other.call_cap):
+        async with handled("GetGame", Call(), CallContext(), other.call_cap):
             assert (full.call_cap.active, other.call_cap.active) == (1, 1)
     assert (full.call_cap.active, other.call_cap.active) == (0, 0)
-    async with handled("GetGame", Call(), _Context(), full.call_cap):
+    async with handled("GetGame", Call(), CallContext(), full.call_cap):
         assert full.call_cap.active == 1
 
 

@@ -1,5 +1,6 @@
 """SIGTERM: after ``--drain`` the server ends every open stream at once with UNAVAILABLE (clients
-resume on another instance) and exits as soon as its calls in flight are done, not after ``--grace``.
+resume on another instance), refuses every new call UNAVAILABLE while its calls in flight finish,
+and exits as soon as they are done, not after ``--grace``.
 
 A rolling restart of three instances on one Redis under a stream of moves and WatchGame streams
 loses no move and no version, and each instance is gone well before its grace would run out.
@@ -22,9 +23,11 @@ from cardgame.client import CHANNEL_OPTIONS, GameClient
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from service.errors import Unavailable
+from service.rpc.calls import Call, CallCap, handled
 from service.rpc.stream_gate import StreamGate, StreamLimits
 from testkit.launcher import ServerProcess
-from tests.support.players import choose, create
+from tests.support.calls import CallContext
+from tests.support.players import choose, create, reason_of
 
 DRAIN_S = 0.2
 GRACE_S = 10.0
@@ -54,6 +57,67 @@ async def test_closing_the_stream_gate_ends_open_streams_as_unavailable_and_refu
     assert gate.open == 0
     with pytest.raises(Unavailable), gate.admit("ipv4:127.0.0.1:4"):
         pass
+
+
+async def test_a_closed_call_cap_refuses_calls_unavailable_while_the_calls_in_flight_finish():
+    cap = CallCap()
+    release = asyncio.Event()
+
+    async def in_flight() -> None:
+        async with handled("Act", Call(), CallContext(), cap):
+            await release.wait()
+
+    task = asyncio.ensure_future(in_flight())
+    await asyncio.sleep(0)
+    assert cap.active == 1
+    cap.close()
+    refused = CallContext()
+    with pytest.raises(grpc.aio.AbortError):
+        async with handled("GetGame", Call(), refused, cap):
+            pytest.fail("a closed cap admitted a call")
+    assert refused.status.code == grpc.StatusCode.UNAVAILABLE and refused.status.details == SHUTTING_DOWN
+    assert cap.active == 1
+    assert not await cap.settled(0.05)        # the call in flight holds it
+    release.set()
+    assert await cap.settled(5.0)
+    await task
+    assert cap.active == 0
+
+
+def test_a_call_arriving_while_the_calls_in_flight_finish_is_refused_unavailable_and_they_finish(private_redis):
+    """A GetGame waits on a frozen Redis when SIGTERM comes; past the drain, a new call is refused
+    UNAVAILABLE ``SHUTTING_DOWN`` at once (not cancelled, not left to the closing port), the GetGame
+    in flight is answered once Redis wakes, and then the server exits."""
+    server = ServerProcess(*FLAGS, redis_url=private_redis.url, prefix="drain-in-flight").start()
+    try:
+        with server.channel() as chan:
+            stub = pb_grpc.GameServiceStub(chan)
+            game_id = create(stub, "spades").game_id
+            stub.GetCatalog(pb.GetCatalogRequest(), timeout=5)
+            private_redis.pause()
+            try:
+                waiting = stub.GetGame.future(pb.GetGameRequest(game_id=game_id), timeout=15)
+                time.sleep(0.1)
+                assert server.proc is not None
+                server.proc.send_signal(signal.SIGTERM)
+                refused = None
+                for _ in range(100):     # the drain first: until then every call is answered
+                    try:
+                        stub.GetCatalog(pb.GetCatalogRequest(), timeout=5)
+                    except grpc.RpcError as exc:
+                        refused = exc
+                        break
+                    time.sleep(0.02)
+                assert refused is not None, "no call was refused after the drain"
+                assert refused.code() == grpc.StatusCode.UNAVAILABLE, refused
+                assert refused.details() == SHUTTING_DOWN and reason_of(refused) == "SHUTTING_DOWN"
+                assert server.proc.poll() is None and not waiting.done()
+            finally:
+                private_redis.resume()
+            assert waiting.result().view.game_id == game_id
+            assert server.proc.wait(GRACE_S + 5) == 0, server.log_text()[-2000:]
+    finally:
+        server.stop()
 
 
 def targets(first: ServerProcess, servers: list[ServerProcess]) -> str:
