@@ -193,11 +193,14 @@ def end_hand(state: SpadesState) -> None:
     sides, points = [], []
     for side in range(state.sides):         # (no comprehensions: each would be a call of its own)
         seats = state.seats_of(side)
-        result = spades_side(list(map(bids.__getitem__, seats)), list(map(tricks.__getitem__, seats)),
-                             scores[side], bags[side], *rules)
-        for nil, s in zip(result.nils, seats, strict=True):
-            nil.seat = s
-        result.side, result.seats = side, seats
+        if len(seats) == 2:                  # a partnership
+            first, second = seats
+            result = spades_side([bids[first], bids[second]], [tricks[first], tricks[second]], scores[side],
+                                 bags[side], *rules, side=side, seats=seats)
+        else:                                # a player on its own
+            only = seats[0]
+            result = spades_side([bids[only]], [tricks[only]], scores[side], bags[side], *rules, side=side,
+                                 seats=seats)
         scores[side] = result.total_after
         bags[side] = result.bags_after
         sides.append(result)

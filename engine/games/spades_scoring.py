@@ -56,12 +56,14 @@ class SideScore(Record):
 
 
 def spades_side(bids: list[int], tricks: list[int], score: int, bags: int, bag_limit: int, bag_penalty: int,
-                nil_value: int, double_nil_value: int, failed_nil_count: bool = False) -> SideScore:
+                nil_value: int, double_nil_value: int, failed_nil_count: bool = False, *, side: int = -1,
+                seats: list[int] | None = None) -> SideScore:
     """Score one Spades side (a partnership's members, or one player) for a hand.
 
     ``bids`` and ``tricks`` are per member; a bid is 0 (Nil), ``DOUBLE_NIL_BID`` or 1..13. The
     tricks of a failed Nil are bags, unless ``failed_nil_count`` and a member has a contract:
-    then they count toward it (and past it as bags, short of it as nothing).
+    then they count toward it (and past it as bags, short of it as nothing). ``side`` and
+    ``seats`` (the members' seats, in the order of ``bids``) go into the record as they are.
 
     >>> r = spades_side([5], [7], 0, 0, 10, 100, 100, 200)
     >>> r.contract_points, r.bags_gained, r.hand_points
@@ -75,19 +77,24 @@ def spades_side(bids: list[int], tricks: list[int], score: int, bags: int, bag_l
     """
     contract = counted = nil_points = failed_nil_tricks = 0
     nils = []
-    for b, t in zip(bids, tricks, strict=True):
+    if len(tricks) != len(bids):
+        raise ValueError(f"{len(bids)} bids for {len(tricks)} members' tricks")
+    for i, b in enumerate(bids):
+        t = tricks[i]
+        seat = seats[i] if seats is not None else -1
         if b > 0:
             contract += b
             counted += t
-            nils.append(NilScore(False, NIL_NONE, 0))
+            nils.append(NilScore(False, NIL_NONE, 0, seat))
         elif b == 0 or b == DOUBLE_NIL_BID:
             value = nil_value if b == 0 else double_nil_value
             made = t == 0
             nil_points += value if made else -value
             failed_nil_tricks += t
-            nils.append(NilScore(b == DOUBLE_NIL_BID, NIL_MADE if made else NIL_FAILED, value if made else -value))
+            nils.append(NilScore(b == DOUBLE_NIL_BID, NIL_MADE if made else NIL_FAILED, value if made else -value,
+                                 seat))
         else:
-            nils.append(NilScore(False, NIL_NONE, 0))
+            nils.append(NilScore(False, NIL_NONE, 0, seat))
     if failed_nil_count and contract > 0 and failed_nil_tricks:
         counted += failed_nil_tricks
         for nil, t in zip(nils, tricks, strict=True):
@@ -109,7 +116,7 @@ def spades_side(bids: list[int], tricks: list[int], score: int, bags: int, bag_l
     penalty = -penalties * bag_penalty
     hand_points = contract_points + bags_gained + nil_points + penalty
     return SideScore(contract, counted, contract_points, bags_gained, nils, nil_points, penalty, hand_points,
-                     score + hand_points, bags_after)
+                     score + hand_points, bags_after, side, seats)
 
 
 def spades_winners(scores: list[int], target: int, losing: int = 0) -> list[int]:
