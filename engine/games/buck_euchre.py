@@ -10,10 +10,10 @@ from enum import StrEnum
 from typing import NoReturn
 
 from ..core.actions import DEAL, PLAY_CODE, Action, kind_of, payload_of, play_actions
-from ..core.cards import CLUBS, EUCHRE_DECK, SUIT_LETTERS, SUITS, card_list, card_name, cards_text
+from ..core.cards import CLUBS, SUIT_LETTERS, SUITS, card_list, card_name, cards_text
 from ..core.dealing import Chance, deal_round_robin, open_hand
 from ..core.errors import Reason
-from ..core.hidden import Hidden, Place, filled, mask, public_cards, restore_table, shown_out
+from ..core.hidden import Hidden, public_cards
 from ..core.options import GameOptions, Setting
 from ..core.records import HandRecord, Record, record_base
 from ..core.rules import (
@@ -32,6 +32,7 @@ from .buck_euchre_words import DROP_OUT, ORDER_UP, PASS, PHASES, STAY_IN, WORDS,
 from .buck_euchre_words import BuckPhase as Phase
 from .euchre_cards import DEALT, DECK, HAND_SIZE, effective_suit, play_card, playable
 from .euchre_cards import rules as euchre_rules
+from .euchre_hidden import TURN_UP_DISCARDED, TURN_UP_IN_HAND, between_hands, fill_state, hidden_places
 
 NAME = "buck_euchre"
 NO_TRUMP = 4  # trump settled as "no trump"
@@ -415,9 +416,6 @@ def view(state: BuckEuchreState, seat: Seat | None) -> View:
 
 # ---- determinizing: the hidden cards of a seat's view, and states built from a view ----
 
-KITTY_SIZE = 3
-
-
 def _turn_up_taken(view: View) -> bool:
     """Whether the dealer took the turn-up into its hand (ordered up, or a club turn-up)."""
     return view.phase in (Phase.DEALER_DISCARD, Phase.DROP_OUT, Phase.PLAY) and not view.rules.turn_up_turned_down
@@ -431,75 +429,34 @@ def _turn_up_place(view: View) -> str:
     if not _turn_up_taken(view) or view.viewer == view.dealer or public_cards(view) >> up & 1:
         return ""
     if view.phase == Phase.DEALER_DISCARD:
-        return "hand"
+        return TURN_UP_IN_HAND
     dealer = view.seats[view.dealer]
     out = effective_suit(up, view.rules.trump) in dealer.void_suits or not dealer.card_count
-    return "discard" if out else "hand"
+    return TURN_UP_DISCARDED if out else TURN_UP_IN_HAND
 
 
 def hidden(view: View) -> Hidden:
     """The cards the viewer cannot see: the other hands (those who dropped out included), the
     kitty, and the dealer's discard."""
-    me = view.viewer
-    assert me is not None
-    if view.phase in (Phase.DEAL, Phase.GAME_OVER):
+    if between_hands(view):
         return Hidden(0, ())
-    rules: BuckEuchreRules = view.rules
-    up = rules.turn_up
-    assert up is not None    # every view of a hand in play shows the turn-up
-    known = mask(view.hand) | public_cards(view) | 1 << up
-    if rules.dealer_discard is not None:
-        known |= 1 << rules.dealer_discard
-    unknown = EUCHRE_DECK & ~known
-    trump_rules = euchre_rules(rules.trump)
     where = _turn_up_place(view)
-    places = []
-    for info in view.seats:
-        s = info.seat
-        if s == me:
-            continue
-        count = info.card_count - (s == view.dealer and where == "hand")
-        places.append(Place("hand", s, count, unknown & ~shown_out(view, s, trump_rules.masks)))
-    places.append(Place("kitty", -1, KITTY_SIZE, unknown))
-    if view.phase in (Phase.DROP_OUT, Phase.PLAY) and _turn_up_taken(view) and me != view.dealer and where != "discard":
-        places.append(Place("discard", view.dealer, 1, unknown))
-    return Hidden(unknown, tuple(p for p in places if p.size))
+    discard_hidden = (view.phase in (Phase.DROP_OUT, Phase.PLAY) and _turn_up_taken(view)
+                      and view.viewer != view.dealer and where != TURN_UP_DISCARDED)
+    return hidden_places(view, euchre_rules(view.rules.trump).masks, where, discard_hidden)
 
 
 def determinize(view: View, places: Hidden, fills: Sequence[Sequence[int]]) -> BuckEuchreState:
     """The Buck Euchre state of ``view`` with the places of ``places`` (its ``hidden``) holding ``fills``."""
-    me = view.viewer
-    assert me is not None
     state = new_state(view.options, view.dealer)
-    restore_table(state, view)
-    state.hands[me] = mask(view.hand)
-    state.looked = 15 if view.hand is not None else 0
-    if view.phase in (Phase.DEAL, Phase.GAME_OVER):
+    if not fill_state(state, view, places, fills, _turn_up_place(view)):
         return state
-    got = filled(places, fills)
     rules: BuckEuchreRules = view.rules
-    for s in range(4):
-        if s != me:
-            state.hands[s] = mask(got.get(("hand", s)))
-    up = rules.turn_up
-    assert up is not None
-    where = _turn_up_place(view)
-    if where == "hand":
-        state.hands[view.dealer] |= 1 << up
-    state.turnup = up
     trump = rules.trump
     state.trump = trump if trump is not None else NO_TRUMP if rules.no_trump else NO_CARD
     state.maker = rules.maker if rules.maker is not None else NOBODY
     state.active = 15 & ~sum(1 << info.seat for info in view.seats if info.rules.dropped_out)
-    state.kitty = mask(got.get(("kitty", -1)))
-    state.turned_down = rules.turn_up_turned_down
-    state.clubs = up // 13 == CLUBS and view.options.club_turn_up_forces_clubs
-    if rules.dealer_discard is not None:
-        state.dealer_discard = rules.dealer_discard
-    elif where == "discard":
-        state.dealer_discard = up
-    elif ("discard", view.dealer) in got:
-        state.dealer_discard = got[("discard", view.dealer)][0]
+    state.clubs = state.turnup // 13 == CLUBS and view.options.club_turn_up_forces_clubs
     return state
 
 

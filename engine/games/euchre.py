@@ -26,10 +26,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from ..core.actions import DEAL, PLAY_CODE, Action, kind_of, payload_of, play_actions
-from ..core.cards import EUCHRE_DECK, SUIT_NAMES, SUITS, card_list, card_name, cards_text
+from ..core.cards import SUIT_NAMES, SUITS, card_list, card_name, cards_text
 from ..core.dealing import Chance, deal_round_robin, open_hand
 from ..core.errors import Reason
-from ..core.hidden import Hidden, Place, filled, mask, public_cards, restore_table, shown_out
+from ..core.hidden import Hidden, public_cards
 from ..core.options import GameOptions, Setting
 from ..core.records import HandRecord, record_base
 from ..core.rules import check_cards, end_game_or_pass_deal, finish_trick, reject, require_turn, wrong_phase
@@ -37,6 +37,7 @@ from ..core.table import NO_CARD, NOBODY, Seat, TableState
 from ..core.views import View, in_hand, table_view
 from ..game import ApplyStep, Game, LegalStep
 from .euchre_cards import DEALT, DECK, HAND_SIZE, play_card, playable, rules
+from .euchre_hidden import TURN_UP_IN_HAND, between_hands, fill_state, hidden_places
 from .euchre_words import (
     DEFEND_ALONE,
     ORDER,
@@ -52,7 +53,6 @@ from .euchre_words import (
 )
 
 NAME = "euchre"
-KITTY_SIZE = 3
 MAKERS_NEED = 3        # tricks the makers must win
 MARCH = 1              # the makers' points for 3 or 4 tricks (alone too)
 MARCH_ALL = 2          # for all 5 tricks
@@ -464,75 +464,39 @@ _SEATS = {False: EuchreSeat(False), True: EuchreSeat(True)}
 
 # ---- determinizing: the hidden cards of a seat's view, and states built from a view ----
 
-def _turn_up_with_dealer(view: View) -> bool:
-    """Whether the viewer knows the turn-up is in the dealer's hand without seeing that hand: the
-    dealer took it (and must keep it), has not played it, and is not the viewer."""
+def _turn_up_place(view: View) -> str:
+    """"hand" when the viewer knows the turn-up is in the dealer's hand without seeing that hand:
+    the dealer took it (and must keep it), has not played it, and is not the viewer; else "" (it is
+    in sight, played, or in the kitty)."""
     rules_: EuchreRules = view.rules
     up = rules_.turn_up
-    return rules_.turn_up_taken and view.viewer != view.dealer and up is not None and not public_cards(view) >> up & 1
+    with_dealer = (rules_.turn_up_taken and view.viewer != view.dealer and up is not None
+                   and not public_cards(view) >> up & 1)
+    return TURN_UP_IN_HAND if with_dealer else ""
 
 
 def hidden(view: View) -> Hidden:
     """The cards the viewer cannot see: the other hands (those sitting out included), the kitty,
     and the dealer's discard (the turn-up is known: in the kitty, or in the dealer's hand)."""
-    me = view.viewer
-    assert me is not None
-    if view.phase in (Phase.DEAL, Phase.GAME_OVER):
+    if between_hands(view):
         return Hidden(0, ())
     info: EuchreRules = view.rules
-    up = info.turn_up
-    assert up is not None    # every view of a hand in play shows the turn-up
-    known = mask(view.hand) | public_cards(view) | 1 << up
-    if info.dealer_discard is not None:
-        known |= 1 << info.dealer_discard
-    unknown = EUCHRE_DECK & ~known
-    masks = rules(info.trump).masks
-    with_dealer = _turn_up_with_dealer(view)
-    places = []
-    for seat in view.seats:
-        s = seat.seat
-        if s == me:
-            continue
-        count = seat.card_count - (s == view.dealer and with_dealer)
-        places.append(Place("hand", s, count, unknown & ~shown_out(view, s, masks)))
-    places.append(Place("kitty", -1, KITTY_SIZE, unknown))
-    if info.turn_up_taken and me != view.dealer and view.phase != Phase.DEALER_DISCARD:
-        places.append(Place("discard", view.dealer, 1, unknown))
-    return Hidden(unknown, tuple(p for p in places if p.size))
+    discard_hidden = info.turn_up_taken and view.viewer != view.dealer and view.phase != Phase.DEALER_DISCARD
+    return hidden_places(view, rules(info.trump).masks, _turn_up_place(view), discard_hidden)
 
 
 def determinize(view: View, places: Hidden, fills: Sequence[Sequence[int]]) -> EuchreState:
     """The Euchre state of ``view`` with the places of ``places`` (its ``hidden``) holding ``fills``."""
-    me = view.viewer
-    assert me is not None
     state = new_state(view.options, view.dealer)
-    restore_table(state, view)
-    state.hands[me] = mask(view.hand)
-    state.looked = 15 if view.hand is not None else 0
-    if view.phase in (Phase.DEAL, Phase.GAME_OVER):
+    if not fill_state(state, view, places, fills, _turn_up_place(view)):
         return state
-    got = filled(places, fills)
     info: EuchreRules = view.rules
-    for s in range(4):
-        if s != me:
-            state.hands[s] = mask(got.get(("hand", s)))
-    up = info.turn_up
-    assert up is not None
-    if _turn_up_with_dealer(view):
-        state.hands[view.dealer] |= 1 << up
-    state.turnup = up
     state.trump = info.trump if info.trump is not None else NO_CARD
     state.maker = info.maker if info.maker is not None else NOBODY
     state.alone = info.alone
     state.defender = info.defender_alone if info.defender_alone is not None else NOBODY
     state.active = 15 & ~sum(1 << s for s in info.sitting_out)
-    state.kitty = mask(got.get(("kitty", -1)))
-    state.turned_down = info.turn_up_turned_down
     state.taken = info.turn_up_taken
-    if info.dealer_discard is not None:
-        state.dealer_discard = info.dealer_discard
-    elif ("discard", view.dealer) in got:
-        state.dealer_discard = got[("discard", view.dealer)][0]
     return state
 
 
