@@ -20,7 +20,6 @@ from ..core.rules import (
     best_side,
     check_cards,
     end_game_or_pass_deal,
-    finish_trick,
     reject,
     require_turn,
     wrong_phase,
@@ -30,7 +29,7 @@ from ..core.views import View, in_hand, table_view
 from ..game import ApplyStep, Game, LegalStep
 from .buck_euchre_words import DROP_OUT, ORDER_UP, PASS, PHASES, STAY_IN, WORDS, BuckCode, discard, name_suit
 from .buck_euchre_words import BuckPhase as Phase
-from .euchre_cards import DEALT, DECK, HAND_SIZE, effective_suit, play_card, playable
+from .euchre_cards import DEALT, DECK, HAND_SIZE, effective_suit, next_active, play_to_trick, playable
 from .euchre_cards import rules as euchre_rules
 from .euchre_hidden import TURN_UP_DISCARDED, TURN_UP_IN_HAND, between_hands, fill_state, hidden_places
 
@@ -210,14 +209,6 @@ def _may_name(state: BuckEuchreState, suit: int) -> bool:
     return suit != state.turnup // 13 or state.options.turned_down_suit_may_be_named
 
 
-def _next_active(state: BuckEuchreState, seat: Seat) -> Seat:
-    for i in range(1, 5):
-        s = (seat + i) % 4
-        if state.active >> s & 1:
-            return s
-    return NOBODY
-
-
 def apply_deal(state: BuckEuchreState, seat: Seat, action: Action, rng: random.Random,
                chance: Chance | None = None) -> Chance | None:
     """Deal five cards each and turn up the 21st; a club turn-up makes clubs trump at once."""
@@ -348,7 +339,7 @@ def apply_drop_round(state: BuckEuchreState, seat: Seat, action: Action, rng: ra
 
 def _start_play(state: BuckEuchreState) -> None:
     state.phase = Phase.PLAY
-    state.turn = _next_active(state, state.dealer)
+    state.turn = next_active(state, state.dealer)
 
 
 def apply_play(state: BuckEuchreState, seat: Seat, action: Action, rng: random.Random,
@@ -358,14 +349,7 @@ def apply_play(state: BuckEuchreState, seat: Seat, action: Action, rng: random.R
         _wrong_phase(state, action)
     if seat != state.turn:
         require_turn(state, seat)
-    rules = play_card(state, seat, payload_of(action), state.trump)
-    trick = state.trick_cards
-    if len(trick) < state.active.bit_count():
-        state.turn = _next_active(state, seat)
-        return None
-    finish_trick(state, rules.winner(trick)[0])
-    if sum(state.tricks) == HAND_SIZE:
-        _end_hand(state)
+    play_to_trick(state, seat, payload_of(action), _end_hand)
     return None
 
 

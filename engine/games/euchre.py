@@ -32,11 +32,11 @@ from ..core.errors import Reason
 from ..core.hidden import Hidden, public_cards
 from ..core.options import GameOptions, Setting
 from ..core.records import HandRecord, record_base
-from ..core.rules import check_cards, end_game_or_pass_deal, finish_trick, reject, require_turn, wrong_phase
+from ..core.rules import check_cards, end_game_or_pass_deal, reject, require_turn, wrong_phase
 from ..core.table import NO_CARD, NOBODY, Seat, TableState
 from ..core.views import View, in_hand, table_view
 from ..game import ApplyStep, Game, LegalStep
-from .euchre_cards import DEALT, DECK, HAND_SIZE, play_card, playable, rules
+from .euchre_cards import DEALT, DECK, HAND_SIZE, next_active, play_to_trick, playable, rules
 from .euchre_hidden import TURN_UP_IN_HAND, between_hands, fill_state, hidden_places
 from .euchre_words import (
     DEFEND_ALONE,
@@ -362,18 +362,10 @@ def apply_defend_alone(state: EuchreState, seat: Seat, action: Action, rng: rand
 
 # ---- play and scoring ---------------------------------------------------------------------
 
-def _next_active(state: EuchreState, seat: Seat) -> Seat:
-    for i in range(1, 5):
-        s = (seat + i) % 4
-        if state.active >> s & 1:
-            return s
-    return NOBODY
-
-
 def _start_play(state: EuchreState) -> None:
     """The first seat playing the hand left of the dealer leads."""
     state.phase = _PLAYING
-    state.turn = _next_active(state, state.dealer)
+    state.turn = next_active(state, state.dealer)
 
 
 def apply_play(state: EuchreState, seat: Seat, action: Action, rng: random.Random,
@@ -384,14 +376,7 @@ def apply_play(state: EuchreState, seat: Seat, action: Action, rng: random.Rando
         wrong_phase(state, action)
     if seat != state.turn:
         require_turn(state, seat)
-    table = play_card(state, seat, payload_of(action), state.trump)
-    trick = state.trick_cards
-    if len(trick) < state.active.bit_count():
-        state.turn = _next_active(state, seat)
-        return None
-    finish_trick(state, table.winner(trick)[0])
-    if sum(state.tricks) == HAND_SIZE:
-        _end_hand(state)
+    play_to_trick(state, seat, payload_of(action), _end_hand)
     return None
 
 

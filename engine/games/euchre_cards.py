@@ -18,10 +18,13 @@ every Euchre game reads them, and plays its cards, through this module alone.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from ..core.cards import EUCHRE_DECK, JACK, SUIT_LETTERS, Card, CardSet, Suit, card_list, card_name, make_card
 from ..core.errors import Reason
-from ..core.rules import has, reject
-from ..core.table import Seat, TableState
+from ..core.rules import finish_trick, has, reject
+from ..core.table import NOBODY, Seat, TableState
 from ..core.tricks import TrumpRules, euchre_rules
 
 DECK = card_list(EUCHRE_DECK)
@@ -99,3 +102,27 @@ def play_card(state: TableState, seat: Seat, card: int, trump: int | None) -> Tr
     state.trick_seats.append(seat)
     trick.append(card)
     return table
+
+
+def next_active(state: Any, seat: Seat) -> Seat:
+    """The next seat after ``seat``, clockwise, that plays the hand (``state.active``, a bit per
+    seat, of a Buck Euchre or Euchre state); NOBODY when none does."""
+    for i in range(1, 5):
+        s = (seat + i) % 4
+        if state.active >> s & 1:
+            return s
+    return NOBODY
+
+
+def play_to_trick(state: Any, seat: Seat, card: int, end_hand: Callable[[Any], None]) -> None:
+    """``seat`` plays ``card`` (:func:`play_card`, under the hand's trump); then the next seat
+    playing the hand is to play, or, once each has played, the trick goes to its winner, and after
+    the last trick ``end_hand(state)`` scores the hand."""
+    table = play_card(state, seat, card, state.trump)
+    trick = state.trick_cards
+    if len(trick) < state.active.bit_count():
+        state.turn = next_active(state, seat)
+        return
+    finish_trick(state, table.winner(trick)[0])
+    if sum(state.tricks) == HAND_SIZE:
+        end_hand(state)
