@@ -14,6 +14,7 @@ import random
 import signal
 import threading
 import time
+import urllib.error
 import urllib.request
 
 import grpc
@@ -84,16 +85,29 @@ async def test_a_closed_call_cap_refuses_calls_unavailable_while_the_calls_in_fl
     assert cap.active == 0
 
 
+def _connect_catalog(port: int) -> tuple[int, dict]:
+    """A Connect (JSON) GetCatalog on the HTTP port: its HTTP status and body."""
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/cardgame.v1.GameService/GetCatalog", data=b"{}",
+                                     headers={"content-type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
 def test_a_call_arriving_while_the_calls_in_flight_finish_is_refused_unavailable_and_they_finish(private_redis):
     """A GetGame waits on a frozen Redis when SIGTERM comes; past the drain, a new call is refused
-    UNAVAILABLE ``SHUTTING_DOWN`` at once (not cancelled, not left to the closing port), the GetGame
-    in flight is answered once Redis wakes, and then the server exits."""
-    server = ServerProcess(*FLAGS, redis_url=private_redis.url, prefix="drain-in-flight").start()
+    UNAVAILABLE ``SHUTTING_DOWN`` at once on either port (not cancelled, not left to the closing
+    port), the GetGame in flight is answered once Redis wakes, and then the server exits."""
+    server = ServerProcess(*FLAGS, "--http-port", "0", redis_url=private_redis.url, prefix="drain-in-flight").start()
+    assert server.http_port is not None
     try:
         with server.channel() as chan:
             stub = pb_grpc.GameServiceStub(chan)
             game_id = create(stub, "spades").game_id
             stub.GetCatalog(pb.GetCatalogRequest(), timeout=5)
+            assert _connect_catalog(server.http_port)[0] == 200
             private_redis.pause()
             try:
                 waiting = stub.GetGame.future(pb.GetGameRequest(game_id=game_id), timeout=15)
@@ -111,6 +125,8 @@ def test_a_call_arriving_while_the_calls_in_flight_finish_is_refused_unavailable
                 assert refused is not None, "no call was refused after the drain"
                 assert refused.code() == grpc.StatusCode.UNAVAILABLE, refused
                 assert refused.details() == SHUTTING_DOWN and reason_of(refused) == "SHUTTING_DOWN"
+                status, body = _connect_catalog(server.http_port)
+                assert status == 503 and body["code"] == "unavailable" and body["message"] == SHUTTING_DOWN, body
                 assert server.proc.poll() is None and not waiting.done()
             finally:
                 private_redis.resume()
