@@ -31,7 +31,7 @@ from engine.core.actions import Action, payload_of, play
 from engine.core.cards import DIAMONDS, HEARTS, SPADES, SUIT_MASKS, make_card
 from engine.core.hidden import mask, public_cards
 from engine.core.views import View
-from engine.games.hearts import FULL_DECK, deck_mask
+from engine.games.hearts_state import FULL_DECK, deck_mask
 from engine.games.hearts_words import HeartsPhase, pass_cards
 
 PASS_SIZE = 3

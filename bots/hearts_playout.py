@@ -33,7 +33,8 @@ from engine.core.actions import DEAL, payload_of, play
 from engine.core.cards import card_list
 from engine.core.hidden import mask, public_cards
 from engine.core.tricks import TrumpRules
-from engine.games.hearts import FULL_DECK, HeartsState, deck_mask, playable
+from engine.games.hearts import playable
+from engine.games.hearts_state import FULL_DECK, HeartsState, deck_mask
 from engine.games.hearts_words import HeartsPhase, pass_cards
 
 from . import hearts as basic

@@ -21,7 +21,7 @@ from bots.search import Budget, SearchBot
 from engine import Hidden, Place
 from engine.core.cards import SUIT_MASKS, card_list, cards_text, parse_card, parse_cards
 from engine.core.hidden import mask
-from engine.games.hearts import HeartsOptions
+from engine.games.hearts_state import HeartsOptions
 from engine.games.hearts_words import HeartsPhase
 from tests.bots.test_bots_search import Counting
 from tests.engine.engine_helpers import fill_hands, round_robin_deck

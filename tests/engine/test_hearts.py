@@ -45,9 +45,9 @@ from engine.core.actions import play_actions
 from engine.core.cards import card_list, deck_text
 from engine.core.hidden import mask
 from engine.core.views import ExchangeRule
-from engine.games import hearts
+from engine.games import hearts, hearts_state
 from engine.games.buck_euchre_words import PASS
-from engine.games.hearts import MOON_RULES, HeartsHandRecord, HeartsOptions, HeartsReason, PassChoices
+from engine.games.hearts_state import MOON_RULES, HeartsHandRecord, HeartsOptions, HeartsReason, PassChoices
 from engine.games.hearts_words import HeartsCode, pass_cards, pass_of
 from engine.games.hearts_words import HeartsPhase as Phase
 from engine.games.spades_words import exchange
@@ -509,7 +509,7 @@ def test_a_whole_game_replays_from_its_log_and_prearranged_decks_come_first():
     with pytest.raises(ValueError, match="randomness"):
         engine.replay("hearts", options, 3, [engine.LogEntry(e.seat, e.action) for e in log], decks)
     again = engine.state_from_bytes(state.to_bytes())
-    assert again == state and type(again) is hearts.HeartsState and again.options == options
+    assert again == state and type(again) is hearts_state.HeartsState and again.options == options
     assert max(state.scores) >= 60 and state.winner == [state.scores.index(min(state.scores))]
 
 
@@ -589,7 +589,7 @@ def test_whole_games_with_any_options_keep_every_invariant(seed, dealer, options
         else:
             assert record.points == [-26 if s == shooter else 0 for s in range(4)]
         letter = options.pass_cycle[(record.hand - 1) % len(options.pass_cycle)]
-        assert record.direction == hearts.DIRECTION_NAMES[letter]
+        assert record.direction == hearts_state.DIRECTION_NAMES[letter]
         assert len(record.passes) == (0 if record.direction == "hold" else 4)
     for record in state.records[:-1]:                            # every hand but the last had no winner
         assert max(record.totals) < options.target or record.totals.count(min(record.totals)) > 1

@@ -34,16 +34,9 @@ from bots.sampling import sample_fills
 from engine import DEAL, PLAY_CODE, Reason, kind_of, payload_of, play
 from engine.core.actions import play_actions
 from engine.core.cards import card_list
-from engine.games import hearts
-from engine.games.hearts import (
-    MOON_RULES,
-    THREE_PLAYER_DECK,
-    HeartsOptions,
-    HeartsReason,
-    PassChoices,
-    hand_score,
-    hearts_winners,
-)
+from engine.games import hearts_state
+from engine.games.hearts_scoring import hand_score, hearts_winners
+from engine.games.hearts_state import MOON_RULES, THREE_PLAYER_DECK, HeartsOptions, HeartsReason, PassChoices
 from engine.games.hearts_words import HeartsPhase as Phase
 from engine.games.hearts_words import pass_cards
 from tests.engine.test_properties import (
@@ -427,9 +420,9 @@ def check_hand_records(state) -> None:
         assert sum(record.tricks) == 52 // n and len(record.points) == n
         assert (record.points, record.moon) == hand_score(record.taken, jack, options.moon)
         letter = options.cycle[(record.hand - 1) % len(options.cycle)]
-        assert record.direction == hearts.DIRECTION_NAMES[letter]
+        assert record.direction == hearts_state.DIRECTION_NAMES[letter]
         assert len(record.passes) == (0 if letter == "H" else n)
-        assert all(p.to == (p.seat + hearts.offset_of(letter, n)) % n for p in record.passes)
+        assert all(p.to == (p.seat + hearts_state.offset_of(letter, n)) % n for p in record.passes)
 
 
 SETTINGS_3_OR_4 = st.one_of(

@@ -15,7 +15,7 @@ from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import hearts_pb2, options_pb2
 from engine.core.cards import deck_text
-from engine.games.hearts import THREE_PLAYER_DECK, HeartsOptions
+from engine.games.hearts_state import THREE_PLAYER_DECK, HeartsOptions
 from tests.support.players import play_to_end, tokens_of
 
 HUMAN, BASIC, STRONG = enums.PLAYER_KIND_HUMAN, enums.PLAYER_KIND_BOT_BASIC, enums.PLAYER_KIND_BOT_STRONG

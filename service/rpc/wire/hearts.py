@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import hearts_pb2, score_pb2, view_pb2
-from engine.games.hearts import HeartsHandRecord, HeartsRules, HeartsSeat
+from engine.games.hearts_state import HeartsHandRecord, HeartsRules, HeartsSeat
 
 from .base import EVERY_SEAT, SHARED_ACTION_KINDS, SHARED_PHASES, WireAdapter, names
 
