@@ -11,9 +11,9 @@ sweeper are its callers; it never calls back up into them.
 Every commit carries, in the same compare-and-set, the events the change emits (into the game's
 outbox) and its new turn deadline. With the commit (in its atomic step on one Redis, just before
 it on a cluster) the game is put on the sweeper's schedule (for its deadline, and a little later
-when it emitted events), so a crash between the commit and
-the publishing of its events, or a deadline nobody acts on, is taken up by any instance's
-sweeper. The schedule is a hint, never the truth: whoever acts on it reads the game first.
+when it emitted events), so a crash between the commit and the publishing of its events, or a
+deadline nobody acts on, is taken up by any instance's sweeper. The schedule is a hint, never the
+truth: whoever acts on it reads the game first.
 """
 
 from __future__ import annotations

@@ -85,8 +85,7 @@ class DirectCommands:
         """Hand every kept connection back to the pool (with the pool's timeout)."""
         kept, self._idle = self._idle, []
         for connection in kept:
-            connection.socket_timeout = self._timeout
-            await self._pool.release(connection)
+            await self._release(connection)
 
     async def _from_pool(self) -> Any:
         """A connection of the pool (checked by it), without a timeout of its own (see above)."""
@@ -117,13 +116,16 @@ class DirectCommands:
         if len(self._idle) < self._keep:
             self._idle.append(connection)
         else:
-            connection.socket_timeout = self._timeout
-            await self._pool.release(connection)
+            await self._release(connection)
 
     async def _drop(self, connection: Any) -> None:
         """Disconnect a connection that may be out of step and give it back to the pool."""
-        connection.socket_timeout = self._timeout
         await connection.disconnect()
+        await self._release(connection)
+
+    async def _release(self, connection: Any) -> None:
+        """Give a connection back to the pool, with the pool's socket timeout again."""
+        connection.socket_timeout = self._timeout
         await self._pool.release(connection)
 
 

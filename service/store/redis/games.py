@@ -163,8 +163,10 @@ class RedisGames(RedisBase):
         return [self.key(game_id, part) for part in ("state", "log", "hands", "req", "outbox")]
 
 
-def committed(reply: Any) -> Committed:
-    """The outcome of a change from ``lua/commit.lua``'s reply."""
-    if len(reply) == 3:
-        return Committed(False, int(reply[1]), bytes(reply[2]))
-    return Committed(bool(reply[0]), int(reply[1]))
+def committed(reply: Any, due_before: int | None = None, due_atomic: bool = False) -> Committed:
+    """The outcome of a change from the reply of ``lua/commit.lua`` (ok, version[, retry record]) or
+    of ``lua/commit_due.lua`` (ok, version, retry record or nil, the schedule's time before it);
+    ``due_before`` and ``due_atomic`` as ``Committed`` holds them."""
+    replay = reply[2] if len(reply) > 2 else None
+    return Committed(bool(reply[0]), int(reply[1]), None if replay is None else bytes(replay), due_before,
+                     due_atomic)

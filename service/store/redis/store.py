@@ -25,7 +25,7 @@ from service.store.outbox import publish_in_steps
 from service.store.port import Commit, Committed
 from service.store.redis.connection import DEFAULT_MAX_CONNECTIONS, connect, connect_cluster, unavailable_on_error
 from service.store.redis.events import RedisEvents
-from service.store.redis.games import COMMIT_ARGS, RedisGames
+from service.store.redis.games import COMMIT_ARGS, RedisGames, committed
 from service.store.redis.index import RedisIndex
 from service.store.redis.ratelimit import RedisRateLimit
 from service.store.redis.schedule import RedisSchedule, due_time
@@ -50,10 +50,9 @@ class RedisStore(RedisGames, RedisEvents, RedisIndex, RedisSchedule, RedisRateLi
         keys, args = self._commit_script(change)
         (due, claims), (game_id, at_ms, channel) = self._schedule_script(change.game_id, change.due_ms)
         with unavailable_on_error("commit"):
-            ok, version, replay, prior = await self._run("commit_due", keys=[*keys, due, claims],
-                                                         args=[*args[:COMMIT_ARGS], game_id, at_ms, channel,
-                                                               *args[COMMIT_ARGS:]])
-        return Committed(bool(ok), int(version), None if replay is None else bytes(replay), due_time(prior), True)
+            reply = await self._run("commit_due", keys=[*keys, due, claims],
+                                    args=[*args[:COMMIT_ARGS], game_id, at_ms, channel, *args[COMMIT_ARGS:]])
+        return committed(reply, due_time(reply[3]), due_atomic=True)
 
     async def publish_outbox(self, owner: str, game_id: str, max_len: int) -> int:
         """Publish the game's outbox to the owner's stream and empty it: on one Redis in one script
