@@ -19,6 +19,7 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from service.ops.tls import ClientTls, channel
+from testkit.processes import stop_process
 
 ROOT = Path(__file__).resolve().parents[1]
 TEST_TOKEN_SECRET = "launcher-token-secret-for-tests-and-benchmarks-only"
@@ -137,12 +138,7 @@ class ServerProcess:
         """SIGTERM the server and wait for it to exit; returns its exit code."""
         if self.proc is None or self.proc.poll() is not None:
             return self.proc.returncode if self.proc else None
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            return self.proc.wait(timeout_s)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            return self.proc.wait()
+        return stop_process(self.proc, signal.SIGTERM, timeout_s)
 
     def __enter__(self) -> ServerProcess:
         return self.start()

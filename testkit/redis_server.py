@@ -20,6 +20,8 @@ from types import TracebackType
 
 import redis
 
+from testkit.processes import stop_process
+
 DEFAULT_URL = "redis://127.0.0.1:6379/0"
 
 
@@ -151,15 +153,7 @@ class PrivateRedis:
         if process is None or process.poll() is not None:
             return
         process.send_signal(signal.SIGCONT)  # a paused server must be able to die
-        if graceful:
-            process.terminate()
-        else:
-            process.kill()
-        try:
-            process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=5)
+        stop_process(process, signal.SIGTERM if graceful else signal.SIGKILL, timeout_s=5)
 
     def pause(self) -> None:
         """Freeze the server (SIGSTOP): connections stay open but nothing is answered."""

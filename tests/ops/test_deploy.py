@@ -34,6 +34,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from cardgame.client import GameClient
 from cardgame.v1 import game_service_pb2 as pb
 from testkit.launcher import closed_port, free_port
+from testkit.processes import stop_process
 
 try:
     import kubernetes_validate
@@ -492,13 +493,8 @@ def test_the_image_serves_grpc_http_and_metrics_outside_docker(redis_url: str, r
         assert samples[("cardgame_games_created_total", frozenset())] == 1
         assert samples[("cardgame_bot_think_seconds_count", frozenset({("strategy", "basic")}))] >= 1
     finally:
-        server.send_signal(signal.SIGTERM)
         grace = float(env.get("DRAIN_S", "1")) + float(env.get("GRACE_S", "10")) + 10
-        try:
-            code = server.wait(grace)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            code = server.wait()
+        code = stop_process(server, signal.SIGTERM, grace)
         log = server.stderr.read()
     assert code == 0, log[-3000:]
     assert json.loads(log.splitlines()[0])["level"] in {"INFO", "WARNING"}  # JSON log lines on stderr

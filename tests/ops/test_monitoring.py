@@ -31,6 +31,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from cardgame.client import GameClient
 from cardgame.v1 import enums_pb2 as enums
 from testkit.launcher import ServerProcess, free_port
+from testkit.processes import stop_process
 
 ROOT = Path(__file__).resolve().parents[2]
 PROMETHEUS_CONFIG = ROOT / "deploy" / "prometheus" / "prometheus.yml"
@@ -108,12 +109,7 @@ class Prometheus:
         return float(result[0]["value"][1]) if result else 0.0
 
     def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(15)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        stop_process(self.proc, timeout_s=15)
 
 
 def prometheus_config(metrics_port: int) -> dict[str, Any]:

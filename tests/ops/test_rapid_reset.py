@@ -35,6 +35,7 @@ import pytest
 from cardgame.v1 import game_service_pb2 as pb
 from cardgame.v1 import game_service_pb2_grpc as pb_grpc
 from testkit.launcher import ROOT, ServerProcess, free_port
+from testkit.processes import stop_process
 from tests.conftest import SERVER_TEST_FLAGS
 
 PAIRS = 50_000            # HEADERS + RST_STREAM pairs, at most
@@ -396,12 +397,7 @@ def front(target: ServerProcess, tmp_path_factory: pytest.TempPathFactory) -> It
                 time.sleep(0.05)
         yield port
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_process(proc)
 
 
 @pytest.fixture(scope="module")
