@@ -48,7 +48,8 @@ STOP_TIMEOUT_S = 60.0
 WARM_UP_S = 3.0
 
 
-def _tool(name: str) -> str:
+def valgrind_tool(name: str) -> str:
+    """The path of one of Debian's valgrind programs (``valgrind``, ``callgrind_control``)."""
     found = shutil.which(name)
     if found is None:
         raise RuntimeError(f"{name} not found: run `make debian-packages` (Debian's valgrind)")
@@ -66,7 +67,7 @@ def _summary(dump: Path) -> int:
 async def _count(address: str, pid: int, folder: Path) -> dict[str, int]:
     """Warm up, then count moves and no-ops for ``SECONDS`` each: {"act": instructions, "act_calls":
     calls answered, "noop": ..., "noop_calls": ...}."""
-    control = _tool("callgrind_control")
+    control = valgrind_tool("callgrind_control")
     async with grpc.aio.insecure_channel(address) as channel:
         await asyncio.wait_for(channel.channel_ready(), START_TIMEOUT_S)
         stub = pb_grpc.GameServiceStub(channel)
@@ -96,7 +97,7 @@ def figures(redis_url: str, prefix: str) -> dict[str, float]:
         folder = Path(name)
         server = ServerProcess(service_moves.SEEDED, module="testkit.bench_server", redis_url=redis_url,
                                prefix=prefix, env={"LOG_LEVEL": "WARNING"},
-                               wrapper=[_tool("valgrind"), "--tool=callgrind",
+                               wrapper=[valgrind_tool("valgrind"), "--tool=callgrind",
                                         f"--callgrind-out-file={folder}/callgrind.%p"])
         server.start(START_TIMEOUT_S)
         try:

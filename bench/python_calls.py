@@ -33,7 +33,6 @@ import cProfile
 import os
 import pstats
 import re
-import shutil
 import subprocess
 import sys
 import uuid
@@ -41,6 +40,7 @@ import uuid
 import uvloop
 
 from bench import service_moves
+from bench.instructions import valgrind_tool
 from bench.redis_target import redis_target
 from cardgame.v1 import enums_pb2 as enums
 from cardgame.v1 import game_service_pb2 as pb
@@ -142,9 +142,7 @@ async def acts(redis_url: str, prefix: str, count: int) -> None:
 
 def instructions_per_act(redis_url: str, prefix: str) -> float:
     """Instructions per timed Act, counted by callgrind over two runs of ``acts`` (see the module)."""
-    valgrind = shutil.which("valgrind")
-    if valgrind is None:
-        raise RuntimeError("valgrind not found: run `make debian-packages` (Debian's valgrind)")
+    valgrind = valgrind_tool("valgrind")
     totals = []
     for count in (INSTRUCTION_ACTS, 5 * INSTRUCTION_ACTS):
         done = subprocess.run([valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
